@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ FORMAT_VERSION = 1
 OVERLAP_TOLERANCE = 1e-9
 #: A pegged ring's centre must be this close to its peg's (m).
 PEG_TOLERANCE = 1e-6
+_MAX_FLOAT = sys.float_info.max
 
 
 def _mm(metres: float) -> str:
@@ -225,6 +227,10 @@ def _parse_board(raw: Any, family: str, variant: str) -> Board:
             raise PositionError(f"board field {k!r} must be a number, not {v!r}")
         if isinstance(v, float) and not math.isfinite(v):
             raise PositionError(f"board field {k!r} must be finite, not {v!r}")
+        if isinstance(v, int) and abs(v) > _MAX_FLOAT:
+            raise PositionError(f"board field {k!r} is too large ({len(str(abs(v)))} digits)")
+        if isinstance(default, int) and v is not None and not isinstance(v, int):
+            raise PositionError(f"board field {k!r} must be a whole number, not {v!r}")
         if numeric and v is not None and v <= 0 and "angle" not in k:
             raise PositionError(f"board field {k!r} must be positive, not {v!r}")
     try:
@@ -253,7 +259,9 @@ def _parse_piece(i: int, raw: Any) -> Piece:
         v = raw.get(key, 0.0)
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             raise PositionError(f"pieces[{i}] ({pid!r}).{key} must be a number, not {v!r}")
-        coords[key] = float(v)
+        # An integer too large for a float is infinite (as 1e400 is); validation reports it.
+        too_big = isinstance(v, int) and abs(v) > _MAX_FLOAT
+        coords[key] = (math.inf if v > 0 else -math.inf) if too_big else float(v)
     return Piece(pid, kind, owner, coords["x"], coords["y"], coords["rotation"])
 
 

@@ -46,6 +46,9 @@ class _CompanySquare(Board):
     pocket_inset: float = spec(0.024, "estimate", "pocket circle tangent to both frame faces")
     ring_diameter: float = spec(0.0318, "secondary", "crokinole discs / rings 1 1/4 in (3.2 cm)")
     ring_mass: float = spec(0.0055, "estimate", "crokinole discs / rings about 5-6 g")
+    ring_hole_diameter: float = spec(
+        0.0127, "estimate", "rings have a 1/2 in hole (they sit over the 3/8 in pegs)"
+    )
 
     @property
     def half(self) -> float:
@@ -64,7 +67,9 @@ class _CompanySquare(Board):
         )
 
     def piece_specs(self) -> dict[str, PieceSpec]:
-        ring = PieceSpec(self.ring_diameter / 2, self.ring_mass, "ring")
+        ring = PieceSpec(
+            self.ring_diameter / 2, self.ring_mass, "ring", hole_radius=self.ring_hole_diameter / 2
+        )
         return {"ring": ring, "black": ring, "shooter": ring}
 
 
@@ -75,7 +80,9 @@ class CheckerBoard(_CompanySquare):
     family = "checker"
 
     shooting_line_offset: float = spec(0.10, "estimate", CC + ": shooting line from the frame")
-    shooting_line_length: float = spec(0.40, "estimate", CC + ": shooting line length")
+    shooting_line_length: float = spec(
+        0.36, "estimate", CC + ": shooting line length (end circles clear the corners)"
+    )
     shooting_circle_diameter: float = spec(
         0.0318, "estimate", CC + ": circles closing the shooting lines (a ring's size)"
     )

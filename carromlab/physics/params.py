@@ -1,0 +1,50 @@
+"""Physical parameters: friction and restitution (traced, so they can vary per shot).
+
+No published measurements exist for carrom; every default is an estimate from
+../shared/reference/EQUIPMENT.md and can be changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import jax
+
+#: Materials of pieces that play the striker's part (harder, heavier): contacts with them use
+#: ``e_striker``.
+STRIKER_MATERIALS = frozenset({"striker"})
+#: Cushion-like materials (frames and rails) use ``e_cushion``; pegs use ``e_post``.
+CUSHION_MATERIALS = frozenset({"frame", "rail"})
+
+
+@jax.tree_util.register_dataclass
+@dataclass(frozen=True)
+class Physics:
+    """Traced physical parameters (a pytree: vmap over them for uncertainty studies)."""
+
+    mu: float = field(default=0.10)
+    """Sliding friction coefficient, estimate: powdered board 0.06-0.20 (EQUIPMENT.md)."""
+    g: float = field(default=9.81)
+    """Gravitational acceleration, m/s^2 (standard gravity rounded)."""
+    e_piece: float = field(default=0.90)
+    """Coin-coin (ring-ring, puck-puck) restitution, estimate 0.85-0.93."""
+    e_striker: float = field(default=0.85)
+    """Striker-coin restitution, estimate 0.8-0.9."""
+    e_cushion: float = field(default=0.70)
+    """Disc-cushion (frame, rail) restitution, estimate 0.6-0.8."""
+    e_post: float = field(default=0.60)
+    """Disc-peg restitution (rubber-sleeved pegs), estimate."""
+
+    @property
+    def deceleration(self) -> float:
+        return self.mu * self.g
+
+    def pair_restitution(self, material_a: str, material_b: str) -> float:
+        if material_a in STRIKER_MATERIALS or material_b in STRIKER_MATERIALS:
+            return self.e_striker
+        return self.e_piece
+
+    def wall_restitution(self, material: str) -> float:
+        if material in CUSHION_MATERIALS:
+            return self.e_cushion
+        return self.e_post

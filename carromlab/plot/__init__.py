@@ -1,0 +1,23 @@
+"""Board drawing, mplsoccer style: a plot class per board family that draws itself to scale.
+
+``board_plot(board).draw(ax=None)`` draws a board and returns the axes;
+``draw_pieces(position, ax=...)`` adds the pieces and returns their patches;
+``draw_position(position)`` does both. Nothing here calls ``plt.show()``.
+"""
+
+from carromlab.plot.boards import BoardPlot, board_plot, draw_position
+from carromlab.plot.carrooka import CarrookaBoardPlot
+from carromlab.plot.company import CheckerBoardPlot, CrokinoleBoardPlot
+from carromlab.plot.icf import IcfBoardPlot
+from carromlab.plot.kooba import KoobaBoardPlot
+
+__all__ = [
+    "BoardPlot",
+    "CarrookaBoardPlot",
+    "CheckerBoardPlot",
+    "CrokinoleBoardPlot",
+    "IcfBoardPlot",
+    "KoobaBoardPlot",
+    "board_plot",
+    "draw_position",
+]

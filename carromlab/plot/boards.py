@@ -1,0 +1,464 @@
+"""Board drawing: a plot class per board family that draws the board to scale, in metres.
+
+:class:`BoardPlot` draws any board from its ``layout`` (frame or rail, playing surface,
+pockets and holes, pegs) and its ``zones`` (lines, circles, filled zones); the family classes
+(``carromlab.plot.icf`` and friends) choose the colours and add the family's own touches.
+:meth:`BoardPlot.draw_pieces` draws the pieces of a :class:`~carromlab.position.Position` to
+scale. Every drawing method takes ``ax=`` and returns what it drew; nothing here calls
+``plt.show()``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
+from matplotlib.colors import to_rgb
+from matplotlib.patches import Annulus, Circle, FancyArrow, PathPatch, Polygon, Rectangle
+from matplotlib.path import Path
+
+from carromlab.equipment import Board, CircleZone, LineZone, PieceSpec, PolygonZone
+from carromlab.errors import CarromlabError
+from carromlab.position import Piece, Position
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.patches import Patch
+    from matplotlib.text import Text
+
+# Drawing order, bottom to top.
+Z_FRAME = 1.0
+Z_SURFACE = 1.5
+Z_FILL = 2.0
+Z_LINE = 3.0
+Z_CAPTURE = 4.0
+Z_POST = 5.0
+Z_PIECE = 10.0
+Z_PIECE_TOP = 11.0
+Z_LABEL = 20.0
+
+#: Family id -> plot class, filled as the family classes are defined.
+_PLOTS: dict[str, type[BoardPlot]] = {}
+
+
+class BoardPlot:
+    """Draws a board to scale in metres: frame or rail, playing surface, pockets and holes,
+    pegs, and every zone (painted lines, circles and filled zones).
+
+    This base class draws any board generically; the family subclasses set the colours and add
+    their own touches. ``axis=True`` keeps the axes (ticks in metres); ``margin`` is the blank
+    border around the board, as a fraction of ``board.extent``.
+    """
+
+    family: ClassVar[str | None] = None
+
+    frame_color: ClassVar[str] = "#6b4423"
+    frame_edge_color: ClassVar[str] = "#2b1a0c"
+    surface_color: ClassVar[str] = "#ecd9b0"
+    surface_edge_color: ClassVar[str] = "#2b1a0c"
+    ditch_color: ClassVar[str] = "#3d2b1a"
+    line_color: ClassVar[str] = "#1a1a1a"
+    fill_color: ClassVar[str] = "#1a1a1a"
+    capture_color: ClassVar[str] = "#121212"
+    post_color: ClassVar[str] = "#2b2b2b"
+    #: Painted circles have no width in the equipment: this one, in metres.
+    circle_line_width: ClassVar[float] = 0.002
+    #: Arrow heads (width, length), in metres.
+    arrow_head: ClassVar[tuple[float, float]] = (0.012, 0.016)
+    #: Outline added to painted lines (points), so thin lines stay visible at low resolution.
+    hairline: ClassVar[float] = 0.25
+    #: Piece colours, looked up by ``"kind.owner"``, then ``kind``, then ``owner``.
+    piece_colors: ClassVar[dict[str, str]] = {}
+    default_piece_color: ClassVar[str] = "#9e9e9e"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("family"):
+            _PLOTS[cls.family] = cls
+
+    def __init__(
+        self,
+        board: Board,
+        *,
+        axis: bool = False,
+        figsize: tuple[float, float] = (6.0, 6.0),
+        margin: float = 0.03,
+    ):
+        if self.family is not None and board.family != self.family:
+            raise CarromlabError(
+                f"{type(self).__name__} draws {self.family!r} boards, not {board.family!r}"
+            )
+        self.board = board
+        self.axis = axis
+        self.figsize = figsize
+        self.margin = margin
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.board!r})"
+
+    # ------------------------------------------------------------------ the board
+    def draw(self, ax: Axes | None = None) -> Axes:
+        """Draw the board on ``ax`` (a new figure when None) and return the axes."""
+        ax = self.setup_axes(ax)
+        self.draw_frame(ax)
+        self.draw_surface(ax)
+        self.draw_zones(ax)
+        self.draw_captures(ax)
+        self.draw_posts(ax)
+        return ax
+
+    def setup_axes(self, ax: Axes | None = None) -> Axes:
+        """Equal aspect, limits ±extent plus the margin, axis off unless ``axis``."""
+        if ax is None:
+            import matplotlib.pyplot as plt
+
+            _, ax = plt.subplots(figsize=self.figsize)
+        lim = self.board.extent * (1.0 + self.margin)
+        ax.set_xlim(-lim, lim)
+        ax.set_ylim(-lim, lim)
+        ax.set_aspect("equal")
+        if self.axis:
+            ax.set_xlabel("x (m)")
+            ax.set_ylabel("y (m)")
+        else:
+            ax.set_axis_off()
+        return ax
+
+    def draw_frame(self, ax: Axes) -> list[Patch]:
+        """The frame (square boards), the rail (round boards) or the ditch, out to ``extent``."""
+        surface = self.board.layout.surface
+        e = self.board.extent
+        if e <= surface.size or surface.beyond == "open":
+            return []
+        if surface.shape == "square":
+            patch = Rectangle(
+                (-e, -e),
+                2 * e,
+                2 * e,
+                facecolor=self.frame_color,
+                edgecolor=self.frame_edge_color,
+                linewidth=0.8,
+                zorder=Z_FRAME,
+            )
+        elif surface.beyond == "ditch":
+            patch = Annulus(
+                (0.0, 0.0),
+                e,
+                e - surface.size,
+                facecolor=self.ditch_color,
+                edgecolor=self.frame_edge_color,
+                linewidth=0.8,
+                zorder=Z_FRAME,
+            )
+        else:
+            patch = Circle(
+                (0.0, 0.0),
+                e,
+                facecolor=self.frame_color,
+                edgecolor=self.frame_edge_color,
+                linewidth=0.8,
+                zorder=Z_FRAME,
+            )
+        ax.add_patch(patch)
+        return [patch]
+
+    def draw_surface(self, ax: Axes) -> list[Patch]:
+        """The playing surface: a square of half-width ``size`` or a circle of that radius."""
+        surface = self.board.layout.surface
+        s = surface.size
+        style = dict(
+            facecolor=self.surface_color,
+            edgecolor=self.surface_edge_color,
+            linewidth=0.6,
+            zorder=Z_SURFACE,
+        )
+        if surface.shape == "square":
+            patch = Rectangle((-s, -s), 2 * s, 2 * s, **style)
+        else:
+            patch = Circle((0.0, 0.0), s, **style)
+        ax.add_patch(patch)
+        return [patch]
+
+    def draw_zones(self, ax: Axes) -> list:
+        """Every zone of the board, in the board's order."""
+        out = []
+        for name, zone in self.board.zones.items():
+            out += self.draw_zone(ax, name, zone)
+        return out
+
+    def draw_zone(self, ax: Axes, name: str, zone) -> list:
+        """One zone: a filled disc, a painted circle, a polygon outline or a painted line."""
+        color = self.zone_color(name, zone)
+        if isinstance(zone, CircleZone):
+            if zone.filled:
+                patch = Circle(
+                    (zone.cx, zone.cy), zone.radius, facecolor=color, linewidth=0, zorder=Z_FILL
+                )
+            else:
+                patch = self.circle_line(zone.cx, zone.cy, zone.radius, color)
+        elif isinstance(zone, PolygonZone):
+            patch = Polygon(
+                zone.points,
+                closed=True,
+                fill=False,
+                edgecolor=color,
+                linewidth=0.8,
+                zorder=Z_LINE,
+            )
+        elif isinstance(zone, LineZone):
+            patch = self.line_patch(zone, color)
+        else:  # pragma: no cover - every zone type is handled above
+            raise TypeError(f"cannot draw zone {name!r} of type {type(zone).__name__}")
+        ax.add_patch(patch)
+        return [patch]
+
+    def zone_color(self, name: str, zone) -> str:
+        """Colour of a zone: ``fill_color`` for filled discs, ``line_color`` otherwise."""
+        if isinstance(zone, CircleZone) and zone.filled:
+            return self.fill_color
+        return self.line_color
+
+    def circle_line(
+        self, cx: float, cy: float, radius: float, color: str, width: float | None = None
+    ) -> Annulus:
+        """A painted circle of ``width`` metres (default ``circle_line_width``) on ``radius``."""
+        w = self.circle_line_width if width is None else width
+        return Annulus(
+            (cx, cy),
+            radius + w / 2,
+            w,
+            facecolor=color,
+            edgecolor=color,
+            linewidth=self.hairline,
+            zorder=Z_LINE,
+        )
+
+    def line_patch(self, zone: LineZone, color: str) -> Polygon:
+        """A painted line as a polygon of the zone's width; an arrow when ``zone.arrow``."""
+        dx, dy = zone.x1 - zone.x0, zone.y1 - zone.y0
+        style = dict(facecolor=color, edgecolor=color, linewidth=self.hairline, zorder=Z_LINE)
+        if zone.arrow:
+            head_width, head_length = self.arrow_head
+            return FancyArrow(
+                zone.x0,
+                zone.y0,
+                dx,
+                dy,
+                width=zone.width,
+                head_width=head_width,
+                head_length=head_length,
+                length_includes_head=True,
+                **style,
+            )
+        n = math.hypot(dx, dy)
+        nx, ny = -dy / n * zone.width / 2, dx / n * zone.width / 2
+        corners = [
+            (zone.x0 + nx, zone.y0 + ny),
+            (zone.x1 + nx, zone.y1 + ny),
+            (zone.x1 - nx, zone.y1 - ny),
+            (zone.x0 - nx, zone.y0 - ny),
+        ]
+        return Polygon(corners, closed=True, **style)
+
+    def draw_captures(self, ax: Axes) -> list[Patch]:
+        """Pockets and holes, dark."""
+        out = []
+        for cap in self.board.layout.captures:
+            patch = Circle(
+                (cap.x, cap.y),
+                cap.radius,
+                facecolor=self.capture_color,
+                edgecolor=self.frame_edge_color,
+                linewidth=0.5,
+                zorder=Z_CAPTURE,
+            )
+            ax.add_patch(patch)
+            out.append(patch)
+        return out
+
+    def draw_posts(self, ax: Axes) -> list[Patch]:
+        """Posts (pegs)."""
+        out = []
+        for post in self.board.layout.posts:
+            patch = Circle(
+                (post.x, post.y),
+                post.radius,
+                facecolor=self.post_color,
+                edgecolor="#000000",
+                linewidth=0.4,
+                zorder=Z_POST,
+            )
+            ax.add_patch(patch)
+            out.append(patch)
+        return out
+
+    # ------------------------------------------------------------------ pieces
+    def draw_pieces(
+        self, position: Position, ax: Axes | None = None, labels: bool = False
+    ) -> list[Patch]:
+        """Draw the pieces of ``position`` to scale; return one patch per piece, in the order
+        of ``position.pieces``. With ``ax=None`` the board is drawn first on a new figure.
+        ``labels=True`` also writes each piece's id (see :meth:`label_pieces`)."""
+        if position.board.family != self.board.family:
+            raise CarromlabError(
+                f"position {position.name!r} is on a {position.board.family!r} board; "
+                f"this plot draws {self.board.family!r} boards"
+            )
+        if ax is None:
+            ax = self.draw()
+        specs = position.board.piece_specs()
+        out = []
+        for piece in position.pieces:
+            patch = self.piece_patch(piece, specs[piece.kind], position.board)
+            ax.add_patch(patch)
+            out.append(patch)
+        if labels:
+            self.label_pieces(position, ax)
+        return out
+
+    def label_pieces(self, position: Position, ax: Axes) -> list[Text]:
+        """Write each piece's id at its centre, in a colour that reads on the piece."""
+        out = []
+        for piece in position.pieces:
+            face, _ = self.piece_color(piece)
+            out.append(
+                ax.text(
+                    piece.x,
+                    piece.y,
+                    piece.id,
+                    ha="center",
+                    va="center",
+                    fontsize=5,
+                    color="white" if _is_dark(face) else "black",
+                    zorder=Z_LABEL,
+                )
+            )
+        return out
+
+    def piece_color(self, piece: Piece) -> tuple[str, str]:
+        """(face, edge) colours of a piece: from ``piece_colors``, else the owner's or the
+        kind's name when it is a colour, else ``default_piece_color``."""
+        face = None
+        for key in (f"{piece.kind}.{piece.owner}", piece.kind, piece.owner):
+            if key is not None and key in self.piece_colors:
+                face = self.piece_colors[key]
+                break
+        if face is None:
+            for key in (piece.owner, piece.kind):
+                if key is not None and _is_color(key):
+                    face = key
+                    break
+        face = face or self.default_piece_color
+        return face, _edge_for(face)
+
+    def piece_zorder(self, piece: Piece, spec: PieceSpec) -> float:
+        return Z_PIECE
+
+    def hole_radius(self, spec: PieceSpec) -> float:
+        """Radius of the piece's hole (0: a plain disc)."""
+        return spec.hole_radius
+
+    def triangle_vertices(
+        self, piece: Piece, spec: PieceSpec, board: Board
+    ) -> list[tuple[float, float]]:
+        """Corners of a triangular piece: circumradius ``spec.radius``, one corner at
+        ``piece.rotation``."""
+        return [
+            (
+                piece.x + spec.radius * math.cos(piece.rotation + k * 2 * math.pi / 3),
+                piece.y + spec.radius * math.sin(piece.rotation + k * 2 * math.pi / 3),
+            )
+            for k in range(3)
+        ]
+
+    def piece_patch(self, piece: Piece, spec: PieceSpec, board: Board) -> Patch:
+        """One piece: a disc (Circle), a ring (Annulus) or a triangle with its hole."""
+        face, edge = self.piece_color(piece)
+        style = dict(
+            facecolor=face,
+            edgecolor=edge,
+            linewidth=0.6,
+            zorder=self.piece_zorder(piece, spec),
+        )
+        hole = self.hole_radius(spec)
+        if spec.shape == "triangle":
+            corners = self.triangle_vertices(piece, spec, board)
+            return PathPatch(holed_polygon(corners, (piece.x, piece.y), hole), **style)
+        if hole > 0:
+            return Annulus((piece.x, piece.y), spec.radius, spec.radius - hole, **style)
+        return Circle((piece.x, piece.y), spec.radius, **style)
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def holed_polygon(
+    corners: list[tuple[float, float]],
+    centre: tuple[float, float],
+    hole_radius: float,
+    n: int = 48,
+) -> Path:
+    """A polygon path (corners first, in order) with a round hole of ``hole_radius``."""
+    outer = [(float(x), float(y)) for x, y in corners]
+    area = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(outer, outer[1:] + outer[:1]))
+    if area < 0:  # outer ring counter-clockwise, so the clockwise hole is cut out
+        outer = outer[::-1]
+    verts = [*outer, outer[0]]
+    codes = [Path.MOVETO] + [Path.LINETO] * (len(outer) - 1) + [Path.CLOSEPOLY]
+    if hole_radius > 0:
+        t = np.linspace(0.0, -2 * np.pi, n, endpoint=False)
+        ring = np.column_stack(
+            [centre[0] + hole_radius * np.cos(t), centre[1] + hole_radius * np.sin(t)]
+        )
+        verts += [*map(tuple, ring), tuple(ring[0])]
+        codes += [Path.MOVETO] + [Path.LINETO] * (n - 1) + [Path.CLOSEPOLY]
+    return Path(verts, codes)
+
+
+def _is_color(name: str) -> bool:
+    try:
+        to_rgb(name)
+    except ValueError:
+        return False
+    return True
+
+
+def _luminance(color: str) -> float:
+    r, g, b = to_rgb(color)
+    return 0.299 * r + 0.587 * g + 0.114 * b
+
+
+def _is_dark(color: str) -> bool:
+    return _luminance(color) < 0.45
+
+
+def _edge_for(face: str) -> str:
+    """A darker shade of ``face`` for its outline (mid grey around very dark pieces)."""
+    if _luminance(face) < 0.15:
+        return "#707070"
+    r, g, b = to_rgb(face)
+    return "#{:02x}{:02x}{:02x}".format(*(round(255 * 0.5 * c) for c in (r, g, b)))
+
+
+def board_plot(board: Board, **kwargs) -> BoardPlot:
+    """The plot class for ``board``'s family (the generic :class:`BoardPlot` for an unknown
+    family); ``kwargs`` go to its constructor."""
+    return _PLOTS.get(board.family, BoardPlot)(board, **kwargs)
+
+
+def draw_position(
+    position: Position,
+    ax: Axes | None = None,
+    labels: bool = False,
+    title: str | None = None,
+) -> Axes:
+    """Draw ``position``'s board and pieces; ``title`` defaults to the position's name.
+    Return the axes."""
+    plot = board_plot(position.board)
+    ax = plot.draw(ax)
+    plot.draw_pieces(position, ax=ax, labels=labels)
+    title = position.name if title is None else title
+    if title:
+        ax.set_title(title)
+    return ax

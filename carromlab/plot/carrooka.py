@@ -1,0 +1,36 @@
+"""The Carrooka board."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from carromlab.plot.boards import BoardPlot
+
+#: Drawing colours of the Carrooka pucks and spots.
+CARROOKA_COLORS = {
+    "red": "#c62828",
+    "yellow": "#f4c20d",
+    "green": "#2e7d32",
+    "brown": "#7b4a22",
+    "blue": "#1e5bb8",
+    "pink": "#f48fb1",
+    "black": "#151515",
+}
+
+
+class CarrookaBoardPlot(BoardPlot):
+    """Draws the round Carrooka board: the circular rail, 6 rim pockets, the break line, the
+    margin line and the six colour spots in their colours. Red pucks red, colour pucks in
+    their colours, the striker pale blue."""
+
+    family = "carrooka"
+
+    frame_color = "#4a2a14"
+    surface_color = "#ecd7a6"
+    line_color = "#1a1a1a"
+    piece_colors: ClassVar[dict[str, str]] = {**CARROOKA_COLORS, "striker": "#bfe0f5"}
+
+    def zone_color(self, name: str, zone) -> str:
+        if name.startswith("spot."):
+            return CARROOKA_COLORS.get(name.split(".", 1)[1], self.fill_color)
+        return super().zone_color(name, zone)

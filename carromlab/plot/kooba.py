@@ -1,0 +1,96 @@
+"""The KOOBA target board."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from matplotlib.patches import Polygon
+
+from carromlab.equipment import CircleZone, PieceSpec, PolygonZone
+from carromlab.plot.boards import Z_FILL, Z_LINE, Z_PIECE, Z_PIECE_TOP, BoardPlot
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from carromlab.equipment import Board
+    from carromlab.position import Piece
+
+#: Drawing colour of each seat's marker, Aeros and Home.
+SEAT_COLORS = {"N": "#1e88e5", "E": "#43a047", "S": "#f5f5f5", "W": "#8e24aa"}
+
+
+class KoobaBoardPlot(BoardPlot):
+    """Draws the black and yellow KOOBA target: the yellow Eye with its black Inner Eye; per
+    seat a Home tinted in the seat's colour, a Run of 5 outlined steps numbered 1..5 (outside
+    in), a solid yellow Lock, and a red corner Penalty Zone. Markers in their seat's colour,
+    the KOOBA a small silver disc, Aeros as triangles with their central hole, on top of the
+    other pieces."""
+
+    family = "kooba"
+
+    surface_color = "#151515"
+    surface_edge_color = "#f2c200"
+    yellow = "#f2c200"
+    black = "#151515"
+    penalty_color = "#b71c1c"
+    piece_colors: ClassVar[dict[str, str]] = {
+        **{f"marker.{seat}": c for seat, c in SEAT_COLORS.items()},
+        **{f"aero.{seat}": c for seat, c in SEAT_COLORS.items()},
+        "kooba": "#c9ccd1",
+    }
+
+    def zone_color(self, name: str, zone) -> str:
+        kind = name.split(".")[0]
+        if kind == "eye":
+            return self.yellow
+        if kind == "inner_eye":
+            return self.black
+        return super().zone_color(name, zone)
+
+    def draw_zone(self, ax: Axes, name: str, zone) -> list:
+        parts = name.split(".")
+        if not isinstance(zone, PolygonZone) or parts[0] not in ("home", "run", "lock", "penalty"):
+            return super().draw_zone(ax, name, zone)
+        kind, seat = parts[0], parts[1]
+        style = {
+            "home": dict(facecolor=SEAT_COLORS.get(seat, "#555555"), alpha=0.6, zorder=Z_FILL),
+            "run": dict(facecolor="none", zorder=Z_LINE),
+            "lock": dict(facecolor=self.yellow, zorder=Z_FILL),
+            "penalty": dict(facecolor=self.penalty_color, zorder=Z_FILL),
+        }[kind]
+        patch = Polygon(zone.points, closed=True, edgecolor=self.yellow, linewidth=0.8, **style)
+        ax.add_patch(patch)
+        out = [patch]
+        if kind == "run":
+            xs = [x for x, _ in zone.points]
+            ys = [y for _, y in zone.points]
+            out.append(
+                ax.text(
+                    sum(xs) / len(xs),
+                    sum(ys) / len(ys),
+                    parts[2],
+                    ha="center",
+                    va="center",
+                    fontsize=6,
+                    color=self.yellow,
+                    zorder=Z_LINE,
+                )
+            )
+        return out
+
+    def draw_zones(self, ax: Axes) -> list:
+        # The Inner Eye is painted over the Eye whatever the zones' order.
+        zones = self.board.zones
+        order = sorted(
+            zones, key=lambda n: -zones[n].radius if isinstance(zones[n], CircleZone) else 0.0
+        )
+        out = []
+        for name in order:
+            out += self.draw_zone(ax, name, zones[name])
+        return out
+
+    def piece_zorder(self, piece: Piece, spec: PieceSpec) -> float:
+        return Z_PIECE_TOP if spec.shape == "triangle" else Z_PIECE
+
+    def triangle_vertices(self, piece: Piece, spec: PieceSpec, board: Board):
+        return board.aero_vertices(piece.x, piece.y, piece.rotation)

@@ -1,0 +1,136 @@
+"""The command line: every command runs, bad input gives one clear line and a non-zero exit."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from carromlab.cli import main
+from carromlab.position import Position
+from carromlab.setups import standard_names
+
+
+def run(capsys, *args):
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as e:
+        code = e.code or 0
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_positions_list_names_every_standard_position(capsys):
+    code, out, _ = run(capsys, "positions", "list")
+    assert code == 0
+    for name in standard_names():
+        assert name in out
+
+
+def test_positions_show_prints_loadable_json(capsys):
+    code, out, _ = run(capsys, "positions", "show", "icf-opening")
+    assert code == 0
+    pos = Position.from_json(out)
+    assert len(pos.pieces) == 19
+
+
+def test_validate_ok_and_bad(capsys, tmp_path):
+    good = Position.from_json(json.dumps(json.loads(_show("force-out-opening"))))
+    good_path = good.save(tmp_path / "good.json")
+    data = good.to_dict()
+    data["pieces"][0]["x"] = data["pieces"][1]["x"]
+    data["pieces"][0]["y"] = data["pieces"][1]["y"]
+    bad_path = tmp_path / "bad.json"
+    bad_path.write_text(json.dumps(data))
+    code, out, err = run(capsys, "validate", str(good_path))
+    assert code == 0 and "ok:" in out and "16 pieces" in out
+    code, out, err = run(capsys, "validate", str(good_path), str(bad_path))
+    assert code == 1
+    lines = err.strip().splitlines()
+    assert len(lines) == 1
+    assert str(bad_path) in lines[0] and "overlaps" in lines[0]
+
+
+def _show(name):
+    from carromlab.setups import standard_position
+
+    return standard_position(name).to_json()
+
+
+def test_draw_standard_and_file(capsys, tmp_path):
+    out_png = tmp_path / "icf.png"
+    code, _out, _ = run(capsys, "draw", "icf-opening", "-o", str(out_png))
+    assert code == 0 and out_png.stat().st_size > 10_000
+    src = Position.from_json(_show("carrooka-opening")).save(tmp_path / "c.json")
+    code, _, _ = run(capsys, "draw", str(src), "-o", str(tmp_path / "c.png"), "--labels")
+    assert code == 0 and (tmp_path / "c.png").exists()
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["draw", "no-such-position", "-o", "x.png"], "neither a position file"),
+        (["draw", "missing.json", "-o", "x.png"], "cannot read"),
+        (["positions", "show", "nope"], "unknown standard position"),
+        (["equipment", "snooker"], "unknown board family"),
+        (["draw", "icf-opening", "-o", "/no/such/dir/x.png"], "cannot write"),
+    ],
+)
+def test_bad_input_is_one_line(capsys, args, needle):
+    code, _, err = run(capsys, *args)
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1
+    assert err.startswith("error: ") and needle in err
+
+
+def test_equipment_json_lists_tagged_constants(capsys):
+    code, out, _ = run(capsys, "equipment", "icf", "--json")
+    assert code == 0
+    rows = json.loads(out)
+    names = {r["name"] for r in rows}
+    assert {"side", "pocket_diameter", "outer_circle_diameter"} <= names
+    assert all(r["tag"] in {"official", "derived", "secondary", "estimate"} for r in rows)
+
+
+def test_console_script_has_no_traceback(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    proc = subprocess.run(
+        [sys.executable, "-m", "carromlab.cli", "validate", str(bad)],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert "not valid JSON" in proc.stderr
+
+
+def test_demo_draws_every_setup(capsys, tmp_path):
+    code, _out, _ = run(capsys, "demo", "--out", str(tmp_path))
+    assert code == 0
+    for name in standard_names():
+        assert (tmp_path / f"{name}.png").stat().st_size > 5_000
+        assert Position.load(tmp_path / f"{name}.json") is not None
+
+
+def test_data_positions_match_the_standard_set_ups():
+    """data/positions/ holds the standard positions as committed JSON, kept in sync."""
+    from pathlib import Path
+
+    from carromlab.setups import standard_position
+
+    folder = Path(__file__).resolve().parents[1] / "data" / "positions"
+    for name in standard_names():
+        assert Position.load(folder / f"{name}.json") == standard_position(name), name
+
+
+def test_docs_equipment_page_matches_the_code():
+    from pathlib import Path
+
+    from carromlab.cli import equipment_markdown
+    from carromlab.equipment import BOARDS
+
+    rows = [{"family": f, **r} for f, cls in BOARDS.items() for r in cls().provenance()]
+    page = Path(__file__).resolve().parents[1] / "docs" / "equipment.md"
+    assert page.read_text() == equipment_markdown(rows), "run: carromlab equipment --markdown"
