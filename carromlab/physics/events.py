@@ -1,0 +1,186 @@
+"""Time to the next event, for one disc or one pair, as pure JAX functions.
+
+Motion model: a moving disc at speed ``v`` in direction ``u`` decelerates at ``a = mu g``;
+after path length ``s`` it has taken time ``tau(s) = 2 s / (v + sqrt(v^2 - 2 a s))`` and it
+stops after ``s_stop = v^2 / (2 a)``. Every function returns a time *relative to now* (``inf``
+when nothing happens before the disc stops).
+
+- one disc against a straight cushion, the inside of a rail, a post, a capture circle, the
+  ditch edge: closed-form roots in path length (the path is straight);
+- a moving disc against a still one: the first root of a quadratic in path length;
+- two moving discs: the first root of the quartic ``|D(t)|^2 - R^2`` on ``[0, H]`` (``H`` the
+  first stop). The quartic is split where its second derivative vanishes (a quadratic), so
+  each piece is convex or concave; on a convex piece Newton's method from the left never
+  passes the first root (a grazing contact is approached from below, never jumped over), on a
+  concave piece a sign change brackets it. If Newton has not converged after ``NEWTON_STEPS``
+  the returned time is a safe lower bound, and the kernel treats it as a re-check event.
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+INF = jnp.inf
+NEWTON_STEPS = 10
+
+
+def time_for_path(s, v, a):
+    """Time to slide path length ``s`` from speed ``v`` at deceleration ``a`` (inf if never)."""
+    rem = v * v - 2.0 * a * s
+    ok = (s >= 0) & (rem >= 0) & jnp.isfinite(s)
+    tau = 2.0 * s / (v + jnp.sqrt(jnp.maximum(rem, 0.0)))
+    return jnp.where(ok, jnp.where(s > 0, tau, 0.0), INF)
+
+
+def stop_path(v, a):
+    return v * v / (2.0 * a)
+
+
+def first_circle_entry(px, py, ux, uy, cx, cy, radius):
+    """Path lengths (s1, s2) where a ray from (px, py) along (ux, uy) enters / leaves a circle.
+
+    Returns (inf, inf) when the line misses it.
+    """
+    dx, dy = px - cx, py - cy
+    b = dx * ux + dy * uy
+    c = dx * dx + dy * dy - radius * radius
+    disc = b * b - c
+    root = jnp.sqrt(jnp.maximum(disc, 0.0))
+    hit = disc >= 0
+    return jnp.where(hit, -b - root, INF), jnp.where(hit, -b + root, INF)
+
+
+def path_to_disc(px, py, ux, uy, cx, cy, reach):
+    """Path length until the moving centre comes within ``reach`` of (cx, cy) while
+    approaching; 0 if it is already there and approaching; inf if never."""
+    s1, _ = first_circle_entry(px, py, ux, uy, cx, cy, reach)
+    approaching = (cx - px) * ux + (cy - py) * uy > 0
+    return jnp.where(approaching, jnp.maximum(s1, 0.0), INF)
+
+
+def path_to_segment(px, py, ux, uy, radius, seg, tol):
+    """Path length until a disc of ``radius`` touches the straight cushion ``seg``
+    (x0, y0, x1, y1; inward normal on the left), approaching it; inf if never."""
+    x0, y0, x1, y1 = seg[0], seg[1], seg[2], seg[3]
+    ex, ey = x1 - x0, y1 - y0
+    length = jnp.sqrt(ex * ex + ey * ey)
+    tx, ty = ex / length, ey / length
+    nx, ny = -ty, tx
+    d0 = (px - x0) * nx + (py - y0) * ny  # distance of the centre from the cushion line
+    un = ux * nx + uy * ny
+    s = jnp.where(un < 0, jnp.maximum(d0 - radius, 0.0) / jnp.maximum(-un, 1e-30), INF)
+    # The contact point must lie on the segment (cushions meet at corners).
+    along = (px + ux * s - x0) * tx + (py + uy * s - y0) * ty
+    on = (along >= -tol) & (along <= length + tol)
+    return jnp.where(on & (un < 0), s, INF)
+
+
+def path_inside_rail(px, py, ux, uy, radius, rail):
+    """Path length until a disc inside a circular rail (cx, cy, R) touches it."""
+    dx, dy = px - rail[0], py - rail[1]
+    reach = rail[2] - radius
+    b = dx * ux + dy * uy
+    c = dx * dx + dy * dy - reach * reach
+    return jnp.maximum(-b + jnp.sqrt(jnp.maximum(b * b - c, 0.0)), 0.0)
+
+
+def path_to_capture(px, py, ux, uy, v, a, cap):
+    """Path length until the disc's centre is inside a capture circle (x, y, r, skip) at a
+    speed at most ``skip``; inf if it never is."""
+    s1, s2 = first_circle_entry(px, py, ux, uy, cap[0], cap[1], cap[2])
+    skip = cap[3]
+    s_slow = jnp.maximum(0.0, (v * v - skip * skip) / (2.0 * a))  # skip = inf -> 0
+    s = jnp.maximum(jnp.maximum(s1, 0.0), s_slow)
+    ok = (s2 >= 0) & (s <= s2) & (s <= stop_path(v, a))
+    return jnp.where(ok, s, INF)
+
+
+def path_to_leave_circle(px, py, ux, uy, radius):
+    """Path length until the centre leaves a circle of ``radius`` about the origin."""
+    b = px * ux + py * uy
+    c = px * px + py * py - radius * radius
+    return jnp.maximum(-b + jnp.sqrt(jnp.maximum(b * b - c, 0.0)), 0.0)
+
+
+# --------------------------------------------------------------------------- pairs
+
+
+def _quartic(d0x, d0y, wx, wy, ax, ay, reach):
+    """Coefficients (c4..c0) of |D0 + W t + A t^2 / 2|^2 - reach^2."""
+    c4 = 0.25 * (ax * ax + ay * ay)
+    c3 = wx * ax + wy * ay
+    c2 = wx * wx + wy * wy + d0x * ax + d0y * ay
+    c1 = 2.0 * (d0x * wx + d0y * wy)
+    c0 = d0x * d0x + d0y * d0y - reach * reach
+    return c4, c3, c2, c1, c0
+
+
+def _poly(c, t):
+    c4, c3, c2, c1, c0 = c
+    f = (((c4 * t + c3) * t + c2) * t + c1) * t + c0
+    df = ((4.0 * c4 * t + 3.0 * c3) * t + 2.0 * c2) * t + c1
+    return f, df
+
+
+def _piece_root(c, lo, hi, convex, tol_f):
+    """First root of the quartic on one convex or concave piece [lo, hi] (f(lo) > 0).
+
+    Convex: Newton from the left; every iterate is a lower bound of the first root, so a
+    grazing contact is approached, never jumped. Concave: at most one crossing, present when
+    f(hi) <= 0; safeguarded Newton inside the bracket. Returns (time, status): 1 root, 0 none,
+    2 unresolved (convex, not converged: the time is a safe lower bound, to be re-checked).
+    """
+    fhi, _ = _poly(c, hi)
+    bracketed = fhi <= tol_f
+    t = jnp.where(convex, lo, hi)
+    a, b = lo, hi
+    for _ in range(NEWTON_STEPS):
+        f, df = _poly(c, t)
+        # convex: step right while above zero and descending
+        go = (f > tol_f) & (df < 0)
+        tv = jnp.where(go, t - f / jnp.minimum(df, -1e-30), t)
+        # concave: keep the bracket, Newton inside it, bisect otherwise
+        a = jnp.where(f > 0, t, a)
+        b = jnp.where(f > 0, b, t)
+        nt = t - f / jnp.where(df == 0, -1e-30, df)
+        tc = jnp.where((nt > a) & (nt < b), nt, 0.5 * (a + b))
+        t = jnp.where(convex, jnp.minimum(tv, hi + (hi - lo) + 1.0), tc)
+    f, df = _poly(c, t)
+    root_v = (f <= tol_f) & (t <= hi)
+    pending = ~root_v & (f > tol_f) & (df < 0) & (t < hi)
+    status_v = jnp.where(root_v, 1, jnp.where(pending, 2, 0))
+    status = jnp.where(convex, status_v, jnp.where(bracketed, 1, 0))
+    return jnp.minimum(t, hi), status
+
+
+def pair_time_moving(d0x, d0y, wx, wy, ax, ay, reach, horizon, start, tol_f):
+    """First time in [start, horizon] when two moving discs touch (quartic), with status
+    (1 contact, 2 re-check at a lower bound, 0 none)."""
+    c = _quartic(d0x, d0y, wx, wy, ax, ay, reach)
+    c4, c3, c2, _c1, _c0 = c
+    # f'' = 12 c4 t^2 + 6 c3 t + 2 c2: its roots split [0, H] into convex / concave pieces.
+    qa, qb, qc = 12.0 * c4, 6.0 * c3, 2.0 * c2
+    disc = qb * qb - 4.0 * qa * qc
+    sq = jnp.sqrt(jnp.maximum(disc, 0.0))
+    # Stable roots of the quadratic; a vanishing qa degenerates to the linear root.
+    qq = -0.5 * (qb + jnp.where(qb >= 0, sq, -sq))
+    r1 = jnp.where(qq != 0, qc / jnp.where(qq != 0, qq, 1.0), INF)
+    r2 = jnp.where(qa != 0, qq / jnp.where(qa != 0, qa, 1.0), INF)
+    r1, r2 = jnp.where(disc > 0, r1, INF), jnp.where(disc > 0, r2, INF)
+    lo_r, hi_r = jnp.minimum(r1, r2), jnp.maximum(r1, r2)
+    b1 = jnp.clip(lo_r, start, horizon)
+    b2 = jnp.clip(hi_r, start, horizon)
+    edges = ((start, b1), (b1, b2), (b2, horizon))
+    best_t = jnp.full_like(start, INF)
+    best_s = jnp.zeros_like(start, dtype=jnp.int32)
+    found = jnp.zeros_like(start, dtype=bool)
+    for lo, hi in edges:
+        mid = 0.5 * (lo + hi)
+        convex = (12.0 * c4 * mid + 6.0 * c3) * mid + 2.0 * c2 >= 0
+        t, s = _piece_root(c, lo, hi, convex, tol_f)
+        s = jnp.where(hi > lo, s, 0)
+        take = ~found & (s > 0)
+        best_t = jnp.where(take, t, best_t)
+        best_s = jnp.where(take, s, best_s)
+        found = found | take
+    return best_t, best_s

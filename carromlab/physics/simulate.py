@@ -1,0 +1,384 @@
+"""The event-driven batch kernel.
+
+``make_simulator(table, n_pieces, max_events)`` builds ``simulate(discs, physics)`` for one
+shot; ``make_batch_simulator`` vmaps it over a batch of shots and jits the whole: the only
+place where shots are batched.
+
+One shot is a bounded ``lax.while_loop`` over events. The state keeps, for every pair, the time
+to its next contact (``pair_t``, N x N, symmetric) and, for every disc, the time to its next
+one-disc event (``disc_t``: capture, ditch, cushion/rail/post, stop) with its code. Each
+iteration takes the earliest, moves every disc analytically to that instant, resolves the
+event, and recomputes only the rows of the one or two discs whose motion changed; the others
+stay valid because a disc's trajectory changes only at its own events. Times are kept
+relative to now (every cache is shifted by the step), so float32 keeps its precision late in
+a shot.
+
+Simultaneous events resolve deterministically: pairs before one-disc events, then the lowest
+index (a pair (i, j) with i < j by i * N + j). Touching discs that approach have a contact at
+time 0, so a packed rosette resolves as a chain of sequential impulses at one instant, in that
+fixed order, until no touching pair approaches (or the event cap is reached: ``truncated``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from carromlab.physics import events as ev
+from carromlab.physics.params import CUSHION_MATERIALS, STRIKER_MATERIALS, Physics
+from carromlab.physics.table import Pieces, Table
+
+# One-disc event codes are laid out as [captures (C) | ditch (1) | walls (W) | stop (1)].
+FIRST_NONE, FIRST_PIECE, FIRST_WALL = 0, 1, 2
+
+
+@jax.tree_util.register_dataclass
+@dataclass(frozen=True)
+class Discs:
+    """Initial state of one shot (or a batch, with a leading axis): a pytree of arrays."""
+
+    x: jax.Array
+    y: jax.Array
+    vx: jax.Array
+    vy: jax.Array
+    radius: jax.Array
+    inv_mass: jax.Array  # 0 for static pieces
+    hard: jax.Array  # striker material: contacts use e_striker
+    alive: jax.Array
+    static: jax.Array
+
+    @classmethod
+    def from_pieces(cls, pieces: Pieces, dtype=None) -> Discs:
+        dtype = dtype or jnp.result_type(float)
+        f = partial(jnp.asarray, dtype=dtype)
+        return cls(
+            x=f(pieces.x),
+            y=f(pieces.y),
+            vx=f(np.where(pieces.static, 0.0, pieces.vx)),
+            vy=f(np.where(pieces.static, 0.0, pieces.vy)),
+            radius=f(pieces.radius),
+            inv_mass=f(np.where(pieces.static, 0.0, 1.0 / pieces.mass)),
+            hard=jnp.asarray([m in STRIKER_MATERIALS for m in pieces.materials]),
+            alive=jnp.asarray(pieces.alive, dtype=bool),
+            static=jnp.asarray(pieces.static, dtype=bool),
+        )
+
+
+@jax.tree_util.register_dataclass
+@dataclass(frozen=True)
+class ShotOutcome:
+    """What one shot did. Capture codes: -1 on the board, 0..C-1 the table's captures
+    (pockets, holes) in order, C the ditch / off the surface."""
+
+    x: jax.Array
+    y: jax.Array
+    alive: jax.Array
+    capture: jax.Array
+    capture_time: jax.Array
+    capture_order: jax.Array
+    first_contact_kind: jax.Array  # 0 none, 1 piece, 2 wall
+    first_contact: jax.Array  # piece index or wall index (table.cushion_names order)
+    contacts: jax.Array  # contacts each piece took part in
+    n_piece_contacts: jax.Array
+    n_wall_contacts: jax.Array
+    n_events: jax.Array
+    t_end: jax.Array
+    truncated: jax.Array
+
+
+@dataclass(frozen=True)
+class _Walls:
+    geom: np.ndarray  # (W, 4): segment x0,y0,x1,y1 | rail cx,cy,R,0 | post x,y,r,0
+    kind: np.ndarray  # 0 segment, 1 rail, 2 post
+    cushion: np.ndarray  # True: e_cushion, False: e_post
+
+
+def _walls(table: Table) -> _Walls:
+    geom = [*table.segments.tolist()]
+    geom += [[*r, 0.0] for r in table.rails.tolist()]
+    geom += [[*p, 0.0] for p in table.posts.tolist()]
+    kind = [0] * len(table.segments) + [1] * len(table.rails) + [2] * len(table.posts)
+    mats = table.segment_materials + table.rail_materials + table.post_materials
+    return _Walls(
+        geom=np.array(geom, dtype=float).reshape(-1, 4),
+        kind=np.array(kind, dtype=np.int32),
+        cushion=np.array([m in CUSHION_MATERIALS for m in mats], dtype=bool),
+    )
+
+
+def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
+    """Build ``simulate(discs, physics) -> ShotOutcome`` for one shot on ``table``."""
+    walls = _walls(table)
+    n_walls = len(walls.kind)
+    n_caps = len(table.captures)
+    ditch = table.surface_beyond == "ditch" and table.surface_shape == "circle"
+    n = n_pieces
+    code_ditch = n_caps
+    code_wall0 = n_caps + 1
+    code_stop = n_caps + 1 + n_walls
+    idx = np.arange(n)
+
+    def simulate(d: Discs, physics: Physics) -> ShotOutcome:
+        dt_ = d.x.dtype
+        eps = jnp.finfo(dt_).eps
+        tol = jnp.asarray(max(8 * float(eps), 1e-12), dt_)  # contact tolerance, m (x 0.5 m)
+        tol = tol * 0.5 * 8
+        a = jnp.asarray(physics.mu * physics.g, dt_)
+        wall_geom = jnp.asarray(walls.geom, dt_)
+        wall_kind = jnp.asarray(walls.kind)
+        e_wall = jnp.where(jnp.asarray(walls.cushion), physics.e_cushion, physics.e_post)
+        caps = jnp.asarray(table.captures, dt_).reshape(-1, 4)
+        surface_r = jnp.asarray(table.surface_size, dt_)
+
+        def speed_dir(vx, vy):
+            v = jnp.sqrt(vx * vx + vy * vy)
+            safe = jnp.where(v > 0, v, 1.0)
+            return v, vx / safe, vy / safe
+
+        # ----------------------------------------------------------- one-disc events
+        def disc_event(i, x, y, vx, vy, alive):
+            """(time, code) of disc i's next one-disc event."""
+            px, py, r = x[i], y[i], d.radius[i]
+            v, ux, uy = speed_dir(vx[i], vy[i])
+            moving = alive[i] & (v > 0) & ~d.static[i]
+            paths = []
+            if n_caps:
+                paths.append(jax.vmap(lambda c: ev.path_to_capture(px, py, ux, uy, v, a, c))(caps))
+            paths.append(
+                jnp.reshape(
+                    ev.path_to_leave_circle(px, py, ux, uy, surface_r) if ditch else ev.INF,
+                    (1,),
+                ).astype(dt_)
+            )
+            if n_walls:
+
+                def wall_path(g, k):
+                    seg = ev.path_to_segment(px, py, ux, uy, r, g, tol)
+                    rail = ev.path_inside_rail(px, py, ux, uy, r, g)
+                    post = ev.path_to_disc(px, py, ux, uy, g[0], g[1], r + g[2])
+                    return jnp.where(k == 0, seg, jnp.where(k == 1, rail, post))
+
+                paths.append(jax.vmap(wall_path)(wall_geom, wall_kind))
+            s = jnp.concatenate(paths)
+            t = ev.time_for_path(s, v, a)
+            t = jnp.concatenate([t, jnp.reshape(v / a, (1,))])
+            t = jnp.where(moving, t, ev.INF)
+            k = jnp.argmin(t)
+            return t[k], k
+
+        # ----------------------------------------------------------- pair rows
+        def pair_row(i, x, y, vx, vy, alive):
+            """Time to the next contact of disc i with every disc j (relative, inf if none)."""
+            vi, uxi, uyi = speed_dir(vx[i], vy[i])
+            vj, uxj, uyj = speed_dir(vx, vy)
+            mi = alive[i] & (vi > 0) & ~d.static[i]
+            mj = alive & (vj > 0) & ~d.static
+            reach = d.radius[i] + d.radius
+            d0x, d0y = x - x[i], y - y[i]
+            wx, wy = vx - vx[i], vy - vy[i]
+            dist = jnp.sqrt(d0x * d0x + d0y * d0y)
+            gap = dist - reach
+            closing = d0x * wx + d0y * wy < 0
+            touching = gap <= tol
+            # both moving: quartic on [start, first stop]
+            ax = a * (jnp.where(mj, -uxj, 0.0) - jnp.where(mi, -uxi, 0.0))
+            ay = a * (jnp.where(mj, -uyj, 0.0) - jnp.where(mi, -uyi, 0.0))
+            horizon = jnp.minimum(vi / a, vj / a)
+            sep_speed = jnp.maximum((d0x * wx + d0y * wy) / jnp.maximum(dist, tol), tol)
+            start = jnp.where(touching & ~closing, jnp.minimum(4 * tol / sep_speed, horizon), 0.0)
+            t_mm, _status = ev.pair_time_moving(
+                d0x, d0y, wx, wy, ax, ay, reach, horizon, start, 2 * reach * tol
+            )
+            # one moving, the other still (or static): closed form in path length
+            s_i = ev.path_to_disc(x[i], y[i], uxi, uyi, x, y, reach)
+            s_j = ev.path_to_disc(x, y, uxj, uyj, x[i], y[i], reach)
+            t_i = ev.time_for_path(s_i, vi, a)
+            t_j = ev.time_for_path(s_j, vj, a)
+            t = jnp.where(mi & mj, t_mm, jnp.where(mi, t_i, jnp.where(mj, t_j, ev.INF)))
+            t = jnp.where(touching & closing & (mi | mj), 0.0, t)
+            valid = alive[i] & alive & (idx != i)
+            return jnp.where(valid, t, ev.INF)
+
+        # ----------------------------------------------------------- the loop
+        def init_state():
+            x, y, vx, vy, alive = d.x, d.y, d.vx, d.vy, d.alive
+            pair_t = jax.vmap(lambda i: pair_row(i, x, y, vx, vy, alive))(idx)
+            disc_t, disc_k = jax.vmap(lambda i: disc_event(i, x, y, vx, vy, alive))(idx)
+            return dict(
+                t=jnp.zeros((), dt_),
+                x=x,
+                y=y,
+                vx=vx,
+                vy=vy,
+                alive=alive,
+                pair_t=pair_t,
+                disc_t=disc_t,
+                disc_k=disc_k.astype(jnp.int32),
+                capture=jnp.full(n, -1, jnp.int32),
+                capture_time=jnp.full(n, jnp.nan, dt_),
+                capture_order=jnp.full(n, -1, jnp.int32),
+                n_captured=jnp.zeros((), jnp.int32),
+                first_kind=jnp.zeros((), jnp.int32),
+                first=jnp.full((), -1, jnp.int32),
+                contacts=jnp.zeros(n, jnp.int32),
+                n_pc=jnp.zeros((), jnp.int32),
+                n_wc=jnp.zeros((), jnp.int32),
+                n_events=jnp.zeros((), jnp.int32),
+                done=jnp.zeros((), bool),
+            )
+
+        def cond(s):
+            return ~s["done"] & (s["n_events"] < max_events)
+
+        def body(s):
+            flat = jnp.argmin(s["pair_t"])
+            tp = s["pair_t"].reshape(-1)[flat]
+            k = jnp.argmin(s["disc_t"])
+            tq = s["disc_t"][k]
+            is_pair = tp <= tq
+            step = jnp.minimum(tp, tq)
+            finished = ~jnp.isfinite(step)
+            step = jnp.where(finished, 0.0, step)
+            i = jnp.where(is_pair, flat // n, k)
+            j = jnp.where(is_pair, flat % n, k)
+
+            # advance every disc to the event
+            v, ux, uy = speed_dir(s["vx"], s["vy"])
+            tau = jnp.minimum(step, v / a)
+            dist = v * tau - 0.5 * a * tau * tau
+            x = s["x"] + ux * dist
+            y = s["y"] + uy * dist
+            vnew = jnp.where(tau < step, 0.0, jnp.maximum(v - a * tau, 0.0))
+            vx, vy = ux * vnew, uy * vnew
+            alive = s["alive"]
+
+            # pair contact: smooth impulse along the line of centres
+            nx, ny = x[j] - x[i], y[j] - y[i]
+            nd = jnp.sqrt(nx * nx + ny * ny)
+            nx, ny = nx / jnp.maximum(nd, tol), ny / jnp.maximum(nd, tol)
+            w = (vx[i] - vx[j]) * nx + (vy[i] - vy[j]) * ny
+            touching = nd - d.radius[i] - d.radius[j] <= 4 * tol
+            hit_pair = is_pair & ~finished & (w > 0) & touching & (i != j)
+            e = jnp.where(d.hard[i] | d.hard[j], physics.e_striker, physics.e_piece)
+            jimp = jnp.where(hit_pair, (1 + e) * w / (d.inv_mass[i] + d.inv_mass[j]), 0.0)
+            vx = vx.at[i].add(-jimp * d.inv_mass[i] * nx).at[j].add(jimp * d.inv_mass[j] * nx)
+            vy = vy.at[i].add(-jimp * d.inv_mass[i] * ny).at[j].add(jimp * d.inv_mass[j] * ny)
+
+            # one-disc event of disc k
+            code = s["disc_k"][k]
+            disc_ev = ~is_pair & ~finished
+            is_cap = disc_ev & (code < code_ditch)
+            is_ditch = disc_ev & (code == code_ditch)
+            is_wall = disc_ev & (code >= code_wall0) & (code < code_stop)
+            is_stop = disc_ev & (code == code_stop)
+            wk = jnp.clip(code - code_wall0, 0, max(n_walls - 1, 0))
+            if n_walls:
+                g = wall_geom[wk]
+                kind = wall_kind[wk]
+                seg_len = jnp.sqrt((g[2] - g[0]) ** 2 + (g[3] - g[1]) ** 2)
+                seg_n = (-(g[3] - g[1]) / seg_len, (g[2] - g[0]) / seg_len)
+                rx, ry = x[k] - g[0], y[k] - g[1]
+                rl = jnp.maximum(jnp.sqrt(rx * rx + ry * ry), tol)
+                wnx = jnp.where(kind == 0, seg_n[0], jnp.where(kind == 1, -rx / rl, rx / rl))
+                wny = jnp.where(kind == 0, seg_n[1], jnp.where(kind == 1, -ry / rl, ry / rl))
+                vn = vx[k] * wnx + vy[k] * wny
+                hit_wall = is_wall & (vn < 0)
+                dv = jnp.where(hit_wall, -(1 + e_wall[wk]) * vn, 0.0)
+                vx = vx.at[k].add(dv * wnx)
+                vy = vy.at[k].add(dv * wny)
+            else:
+                hit_wall = jnp.zeros((), bool)
+            gone = is_cap | is_ditch
+            stop_k = gone | is_stop
+            vx = vx.at[k].set(jnp.where(stop_k, 0.0, vx[k]))
+            vy = vy.at[k].set(jnp.where(stop_k, 0.0, vy[k]))
+            alive = alive.at[k].set(alive[k] & ~gone)
+            t_now = s["t"] + step
+            capture = s["capture"].at[k].set(jnp.where(gone, code, s["capture"][k]))
+            capture_time = s["capture_time"].at[k].set(jnp.where(gone, t_now, s["capture_time"][k]))
+            capture_order = (
+                s["capture_order"]
+                .at[k]
+                .set(jnp.where(gone, s["n_captured"], s["capture_order"][k]))
+            )
+
+            # bookkeeping of contacts and the shooter's first contact
+            contacts = s["contacts"]
+            contacts = contacts.at[i].add(hit_pair.astype(jnp.int32))
+            contacts = contacts.at[j].add(hit_pair.astype(jnp.int32))
+            contacts = contacts.at[k].add((hit_wall & ~is_pair).astype(jnp.int32))
+            no_first = s["first_kind"] == FIRST_NONE
+            first_pair = no_first & hit_pair & ((i == 0) | (j == 0))
+            first_wall = no_first & hit_wall & (k == 0)
+            first_kind = jnp.where(
+                first_pair, FIRST_PIECE, jnp.where(first_wall, FIRST_WALL, s["first_kind"])
+            )
+            first = jnp.where(first_pair, i + j, jnp.where(first_wall, wk, s["first"]))
+
+            # shift the caches to the new now, recompute the rows of i and j
+            pair_t = s["pair_t"] - step
+            disc_t = s["disc_t"] - step
+            rows = jax.vmap(lambda m: pair_row(m, x, y, vx, vy, alive))(jnp.stack([i, j]))
+            pair_t = pair_t.at[i, :].set(rows[0]).at[:, i].set(rows[0])
+            pair_t = pair_t.at[j, :].set(rows[1]).at[:, j].set(rows[1])
+            ti, ki = disc_event(i, x, y, vx, vy, alive)
+            tj, kj = disc_event(j, x, y, vx, vy, alive)
+            disc_t = disc_t.at[i].set(ti).at[j].set(tj)
+            disc_k = s["disc_k"].at[i].set(ki.astype(jnp.int32)).at[j].set(kj.astype(jnp.int32))
+
+            new = dict(
+                t=t_now,
+                x=x,
+                y=y,
+                vx=vx,
+                vy=vy,
+                alive=alive,
+                pair_t=pair_t,
+                disc_t=disc_t,
+                disc_k=disc_k,
+                capture=capture,
+                capture_time=capture_time,
+                capture_order=capture_order,
+                n_captured=s["n_captured"] + gone.astype(jnp.int32),
+                first_kind=first_kind,
+                first=first,
+                contacts=contacts,
+                n_pc=s["n_pc"] + hit_pair.astype(jnp.int32),
+                n_wc=s["n_wc"] + hit_wall.astype(jnp.int32),
+                n_events=s["n_events"] + (~finished).astype(jnp.int32),
+                done=finished,
+            )
+            # a finished shot keeps its state, marked done
+            kept = jax.tree_util.tree_map(lambda a_, b_: jnp.where(finished, a_, b_), s, new)
+            return {**kept, "done": finished}
+
+        s = jax.lax.while_loop(cond, body, init_state())
+        return ShotOutcome(
+            x=s["x"],
+            y=s["y"],
+            alive=s["alive"],
+            capture=s["capture"],
+            capture_time=s["capture_time"],
+            capture_order=s["capture_order"],
+            first_contact_kind=s["first_kind"],
+            first_contact=s["first"],
+            contacts=s["contacts"],
+            n_piece_contacts=s["n_pc"],
+            n_wall_contacts=s["n_wc"],
+            n_events=s["n_events"],
+            t_end=s["t"],
+            truncated=~s["done"],
+        )
+
+    return simulate
+
+
+def make_batch_simulator(table: Table, n_pieces: int, max_events: int = 512):
+    """``simulate(discs, physics)`` over a batch of shots (leading axis of every Discs array);
+    vmapped and jitted here, the one place where shots are batched."""
+    one = make_simulator(table, n_pieces, max_events)
+    return jax.jit(jax.vmap(one, in_axes=(0, None)))
