@@ -21,7 +21,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 INF = jnp.inf
-NEWTON_STEPS = 10
+NEWTON_STEPS = 3
 
 
 def time_for_path(s, v, a):
@@ -122,65 +122,43 @@ def _poly(c, t):
     return f, df
 
 
-def _piece_root(c, lo, hi, convex, tol_f):
-    """First root of the quartic on one convex or concave piece [lo, hi] (f(lo) > 0).
+def _curvature_floor(c, lo, hi):
+    """min of f'' = 12 c4 t^2 + 6 c3 t + 2 c2 over [lo, hi] (c4 >= 0: a convex parabola)."""
+    c4, c3, c2, _, _ = c
 
-    Convex: Newton from the left; every iterate is a lower bound of the first root, so a
-    grazing contact is approached, never jumped. Concave: at most one crossing, present when
-    f(hi) <= 0; safeguarded Newton inside the bracket. Returns (time, status): 1 root, 0 none,
-    2 unresolved (convex, not converged: the time is a safe lower bound, to be re-checked).
-    """
-    fhi, _ = _poly(c, hi)
-    bracketed = fhi <= tol_f
-    t = jnp.where(convex, lo, hi)
-    a, b = lo, hi
-    for _ in range(NEWTON_STEPS):
-        f, df = _poly(c, t)
-        # convex: step right while above zero and descending
-        go = (f > tol_f) & (df < 0)
-        tv = jnp.where(go, t - f / jnp.minimum(df, -1e-30), t)
-        # concave: keep the bracket, Newton inside it, bisect otherwise
-        a = jnp.where(f > 0, t, a)
-        b = jnp.where(f > 0, b, t)
-        nt = t - f / jnp.where(df == 0, -1e-30, df)
-        tc = jnp.where((nt > a) & (nt < b), nt, 0.5 * (a + b))
-        t = jnp.where(convex, jnp.minimum(tv, hi + (hi - lo) + 1.0), tc)
-    f, df = _poly(c, t)
-    root_v = (f <= tol_f) & (t <= hi)
-    pending = ~root_v & (f > tol_f) & (df < 0) & (t < hi)
-    status_v = jnp.where(root_v, 1, jnp.where(pending, 2, 0))
-    status = jnp.where(convex, status_v, jnp.where(bracketed, 1, 0))
-    return jnp.minimum(t, hi), status
+    def f2(t):
+        return (12.0 * c4 * t + 6.0 * c3) * t + 2.0 * c2
+
+    vertex = jnp.clip(-c3 / jnp.where(c4 > 0, 4.0 * c4, 1.0), lo, hi)
+    vertex = jnp.where(c4 > 0, vertex, lo)
+    return jnp.minimum(jnp.minimum(f2(lo), f2(hi)), f2(vertex))
 
 
 def pair_time_moving(d0x, d0y, wx, wy, ax, ay, reach, horizon, start, tol_f):
-    """First time in [start, horizon] when two moving discs touch (quartic), with status
-    (1 contact, 2 re-check at a lower bound, 0 none)."""
+    """First time in [start, horizon] when two moving discs touch: the first root of the
+    quartic f(t) = |D0 + W t + A t^2 / 2|^2 - reach^2.
+
+    Each step solves the lower-bounding quadratic f(t) + f'(t) h + m h^2 / 2 (m the least
+    curvature of f on [t, horizon]) for its first root: the step never passes the first root of
+    f (a grazing contact is approached from below, never jumped), and when the bounding
+    quadratic has no root in the interval, f has none either. Returns (time, status): 1 contact,
+    0 none before the horizon, 2 not converged after ``NEWTON_STEPS`` (time is a safe lower
+    bound, which the kernel re-checks).
+    """
     c = _quartic(d0x, d0y, wx, wy, ax, ay, reach)
-    c4, c3, c2, _c1, _c0 = c
-    # f'' = 12 c4 t^2 + 6 c3 t + 2 c2: its roots split [0, H] into convex / concave pieces.
-    qa, qb, qc = 12.0 * c4, 6.0 * c3, 2.0 * c2
-    disc = qb * qb - 4.0 * qa * qc
-    sq = jnp.sqrt(jnp.maximum(disc, 0.0))
-    # Stable roots of the quadratic; a vanishing qa degenerates to the linear root.
-    qq = -0.5 * (qb + jnp.where(qb >= 0, sq, -sq))
-    r1 = jnp.where(qq != 0, qc / jnp.where(qq != 0, qq, 1.0), INF)
-    r2 = jnp.where(qa != 0, qq / jnp.where(qa != 0, qa, 1.0), INF)
-    r1, r2 = jnp.where(disc > 0, r1, INF), jnp.where(disc > 0, r2, INF)
-    lo_r, hi_r = jnp.minimum(r1, r2), jnp.maximum(r1, r2)
-    b1 = jnp.clip(lo_r, start, horizon)
-    b2 = jnp.clip(hi_r, start, horizon)
-    edges = ((start, b1), (b1, b2), (b2, horizon))
-    best_t = jnp.full_like(start, INF)
-    best_s = jnp.zeros_like(start, dtype=jnp.int32)
-    found = jnp.zeros_like(start, dtype=bool)
-    for lo, hi in edges:
-        mid = 0.5 * (lo + hi)
-        convex = (12.0 * c4 * mid + 6.0 * c3) * mid + 2.0 * c2 >= 0
-        t, s = _piece_root(c, lo, hi, convex, tol_f)
-        s = jnp.where(hi > lo, s, 0)
-        take = ~found & (s > 0)
-        best_t = jnp.where(take, t, best_t)
-        best_s = jnp.where(take, s, best_s)
-        found = found | take
-    return best_t, best_s
+    t = start
+    none = jnp.zeros_like(start, dtype=bool)
+    for _ in range(NEWTON_STEPS):
+        f, df = _poly(c, t)
+        m = _curvature_floor(c, t, horizon)
+        disc = df * df - 2.0 * m * f
+        denom = -df + jnp.sqrt(jnp.maximum(disc, 0.0))
+        ok = (disc >= 0) & (denom > 0)
+        h = 2.0 * f / jnp.where(ok, denom, 1.0)
+        active = ~none & (f > tol_f)
+        none = none | (active & (~ok | (t + h > horizon)))
+        t = jnp.where(active & ok, jnp.minimum(t + h, horizon), t)
+    f, _ = _poly(c, t)
+    contact = ~none & (f <= tol_f) & (t <= horizon)
+    status = jnp.where(contact, 1, jnp.where(none, 0, 2))
+    return jnp.where(status > 0, t, INF), status

@@ -34,6 +34,11 @@ class Physics:
     """Disc-cushion (frame, rail) restitution, estimate 0.6-0.8."""
     e_post: float = field(default=0.60)
     """Disc-peg restitution (rubber-sleeved pegs), estimate."""
+    stick_speed: float = field(default=0.01)
+    """Approach speed (m/s) below which a disc-disc contact is plastic: the pair leaves with
+    one common (momentum-weighted) velocity, so it slides on together. Estimate; it stops the
+    endless ever-slower bouncing of two discs that friction presses together (inelastic
+    collapse). 0 turns it off."""
 
     @property
     def deceleration(self) -> float:

@@ -157,6 +157,7 @@ class _ReferenceSim:
         self.r = np.array(pieces.radius, dtype=np.float64)
         self.m = np.array(pieces.mass, dtype=np.float64)
         self.inv_m = np.where(self.static, 0.0, 1.0 / self.m)
+        self.stick_speed = float(physics.stick_speed)
         mats = tuple(pieces.materials)
 
         # Pairs in lexicographic order (np.triu_indices walks row by row).
@@ -569,11 +570,19 @@ class _ReferenceSim:
                 if cand.size:
                     c = int(cand[0])
                     i, j = int(ti[c]), int(tj[c])
-                    jimp = (1.0 + pe[c]) * float(w[c]) / pinv[c]
-                    self.vx[i] -= jimp * self.inv_m[i] * nx[c]
-                    self.vy[i] -= jimp * self.inv_m[i] * ny[c]
-                    self.vx[j] += jimp * self.inv_m[j] * nx[c]
-                    self.vy[j] += jimp * self.inv_m[j] * ny[c]
+                    if float(w[c]) < self.stick_speed:
+                        # slow contact: plastic, the pair leaves with one common velocity
+                        ii, ij = self.inv_m[i], self.inv_m[j]
+                        vcx = (ij * self.vx[i] + ii * self.vx[j]) / (ii + ij)
+                        vcy = (ij * self.vy[i] + ii * self.vy[j]) / (ii + ij)
+                        self.vx[i] = self.vx[j] = vcx
+                        self.vy[i] = self.vy[j] = vcy
+                    else:
+                        jimp = (1.0 + pe[c]) * float(w[c]) / pinv[c]
+                        self.vx[i] -= jimp * self.inv_m[i] * nx[c]
+                        self.vy[i] -= jimp * self.inv_m[i] * ny[c]
+                        self.vx[j] += jimp * self.inv_m[j] * nx[c]
+                        self.vy[j] += jimp * self.inv_m[j] * ny[c]
                     self.n_piece_contacts += 1
                     if i == 0 and self.first_contact[0] == "none":
                         self.first_contact = ("piece", j)

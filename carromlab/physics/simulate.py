@@ -264,9 +264,20 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
             touching = nd - d.radius[i] - d.radius[j] <= 4 * tol
             hit_pair = is_pair & ~finished & (w > 0) & touching & (i != j)
             e = jnp.where(d.hard[i] | d.hard[j], physics.e_striker, physics.e_piece)
-            jimp = jnp.where(hit_pair, (1 + e) * w / (d.inv_mass[i] + d.inv_mass[j]), 0.0)
-            vx = vx.at[i].add(-jimp * d.inv_mass[i] * nx).at[j].add(jimp * d.inv_mass[j] * nx)
-            vy = vy.at[i].add(-jimp * d.inv_mass[i] * ny).at[j].add(jimp * d.inv_mass[j] * ny)
+            inv_i, inv_j = d.inv_mass[i], d.inv_mass[j]
+            jimp = jnp.where(hit_pair, (1 + e) * w / (inv_i + inv_j), 0.0)
+            vxi = vx[i] - jimp * inv_i * nx
+            vyi = vy[i] - jimp * inv_i * ny
+            vxj = vx[j] + jimp * inv_j * nx
+            vyj = vy[j] + jimp * inv_j * ny
+            # slow contact: plastic, one common velocity (Physics.stick_speed)
+            stick = hit_pair & (w < physics.stick_speed)
+            vcx = (inv_j * vx[i] + inv_i * vx[j]) / (inv_i + inv_j)
+            vcy = (inv_j * vy[i] + inv_i * vy[j]) / (inv_i + inv_j)
+            vxi, vxj = jnp.where(stick, vcx, vxi), jnp.where(stick, vcx, vxj)
+            vyi, vyj = jnp.where(stick, vcy, vyi), jnp.where(stick, vcy, vyj)
+            vx = vx.at[i].set(vxi).at[j].set(vxj)
+            vy = vy.at[i].set(vyi).at[j].set(vyj)
 
             # one-disc event of disc k
             code = s["disc_k"][k]
@@ -352,9 +363,9 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
                 n_events=s["n_events"] + (~finished).astype(jnp.int32),
                 done=finished,
             )
-            # a finished shot keeps its state, marked done
-            kept = jax.tree_util.tree_map(lambda a_, b_: jnp.where(finished, a_, b_), s, new)
-            return {**kept, "done": finished}
+            # A finished shot (no event left) takes a step of 0 and resolves nothing, so its
+            # state is unchanged; vmap's while_loop keeps finished shots as they are.
+            return new
 
         s = jax.lax.while_loop(cond, body, init_state())
         return ShotOutcome(
