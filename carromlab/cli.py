@@ -164,6 +164,55 @@ def equipment(
     Console(width=200).print(table)
 
 
+@app.command()
+def bench(
+    scenario: str = typer.Option("cut", help="break or cut (see carromlab/bench/scenarios.py)."),
+    batch: int = typer.Option(10_000, min=1, help="Number of noisy shots."),
+    chunk: int = typer.Option(2048, min=1, help="Shots per kernel call (bounds memory)."),
+    seed: int = typer.Option(0, help="Root PRNG seed."),
+    peer: str = typer.Option(None, help="Also time the same shots in another engine: pymunk."),
+    peer_shots: int = typer.Option(20, min=1, help="Shots given to the peer engine."),
+    device: str = typer.Option("auto", help="auto, cpu or gpu."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+) -> None:
+    """Time the physics kernel on a benchmark scenario (figures as JSON)."""
+    _select_device(device)
+    from carromlab.bench.runner import bench as run_bench
+    from carromlab.bench.runner import bench_with_peer
+
+    if scenario not in ("break", "cut"):
+        raise CarromlabError(f"unknown scenario {scenario!r}; use break or cut")
+    if peer not in (None, "pymunk"):
+        raise CarromlabError(f"unknown peer {peer!r}; the only peer is pymunk")
+    if peer:
+        result = bench_with_peer(scenario, batch, peer_shots, chunk=chunk, seed=seed)
+    else:
+        result = run_bench(scenario, batch, chunk=chunk, seed=seed)
+    if as_json:
+        typer.echo(json.dumps(result))
+    else:
+        for k, v in result.items():
+            typer.echo(f"{k}: {v}")
+
+
+def _select_device(device: str) -> None:
+    """Point JAX at the requested platform before anything initialises it."""
+    import jax
+
+    if device == "auto":
+        return
+    if device not in ("cpu", "gpu"):
+        raise CarromlabError(f"unknown device {device!r}; use auto, cpu or gpu")
+    try:
+        jax.config.update("jax_platforms", "cuda" if device == "gpu" else "cpu")
+        jax.devices()
+    except Exception as e:  # JAX raises RuntimeError or AssertionError here
+        msg = str(e).splitlines()[0] if str(e) else "no backend for this platform"
+        raise CarromlabError(
+            f"no {device} available to JAX ({msg}); install carromlab[gpu]"
+        ) from None
+
+
 def equipment_markdown(rows: list[dict]) -> str:
     """The equipment constants as the Markdown page docs/equipment.md."""
     lines = [

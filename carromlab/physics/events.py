@@ -139,7 +139,7 @@ def pair_time_moving(d0x, d0y, wx, wy, ax, ay, reach, horizon, start, tol_f):
     quartic f(t) = |D0 + W t + A t^2 / 2|^2 - reach^2.
 
     Each step solves the lower-bounding quadratic f(t) + f'(t) h + m h^2 / 2 (m the least
-    curvature of f on [t, horizon]) for its first root: the step never passes the first root of
+    curvature of f on [start, horizon]) for its first root: the step never passes the first root of
     f (a grazing contact is approached from below, never jumped), and when the bounding
     quadratic has no root in the interval, f has none either. Returns (time, status): 1 contact,
     0 none before the horizon, 2 not converged after ``NEWTON_STEPS`` (time is a safe lower
@@ -148,9 +148,9 @@ def pair_time_moving(d0x, d0y, wx, wy, ax, ay, reach, horizon, start, tol_f):
     c = _quartic(d0x, d0y, wx, wy, ax, ay, reach)
     t = start
     none = jnp.zeros_like(start, dtype=bool)
+    m = _curvature_floor(c, start, horizon)  # valid on every [t, horizon] inside
     for _ in range(NEWTON_STEPS):
         f, df = _poly(c, t)
-        m = _curvature_floor(c, t, horizon)
         disc = df * df - 2.0 * m * f
         denom = -df + jnp.sqrt(jnp.maximum(disc, 0.0))
         ok = (disc >= 0) & (denom > 0)

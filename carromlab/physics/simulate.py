@@ -5,7 +5,8 @@ shot; ``make_batch_simulator`` vmaps it over a batch of shots and jits the whole
 place where shots are batched.
 
 One shot is a bounded ``lax.while_loop`` over events. The state keeps, for every pair, the time
-to its next contact (``pair_t``, N x N, symmetric) and, for every disc, the time to its next
+to its next contact (``pair_t``: the N(N-1)/2 pairs i < j in lexicographic order, plus one
+always-infinite slot that absorbs a disc's pairing with itself) and, for every disc, the time to its next
 one-disc event (``disc_t``: capture, ditch, cushion/rail/post, stop) with its code. Each
 iteration takes the earliest, moves every disc analytically to that instant, resolves the
 event, and recomputes only the rows of the one or two discs whose motion changed; the others
@@ -114,6 +115,8 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
     """Build ``simulate(discs, physics) -> ShotOutcome`` for one shot on ``table``."""
     walls = _walls(table)
     n_walls = len(walls.kind)
+    n_seg, n_rail = len(table.segments), len(table.rails)
+    n_post = n_walls - n_seg - n_rail
     n_caps = len(table.captures)
     ditch = table.surface_beyond == "ditch" and table.surface_shape == "circle"
     n = n_pieces
@@ -121,6 +124,13 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
     code_wall0 = n_caps + 1
     code_stop = n_caps + 1 + n_walls
     idx = np.arange(n)
+    pair_i, pair_j = np.triu_indices(n, 1)
+    n_pairs = len(pair_i)
+    slot = np.full((n, n), n_pairs, dtype=np.int32)  # (i, i) -> the dummy slot
+    slot[pair_i, pair_j] = np.arange(n_pairs)
+    slot[pair_j, pair_i] = np.arange(n_pairs)
+    slot_i = np.append(pair_i, 0).astype(np.int32)
+    slot_j = np.append(pair_j, 0).astype(np.int32)
 
     def simulate(d: Discs, physics: Physics) -> ShotOutcome:
         dt_ = d.x.dtype
@@ -133,6 +143,9 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
         e_wall = jnp.where(jnp.asarray(walls.cushion), physics.e_cushion, physics.e_post)
         caps = jnp.asarray(table.captures, dt_).reshape(-1, 4)
         surface_r = jnp.asarray(table.surface_size, dt_)
+        seg_geom = wall_geom[:n_seg]
+        rail_geom = wall_geom[n_seg : n_seg + n_rail]
+        post_geom = wall_geom[n_seg + n_rail :]
 
         def speed_dir(vx, vy):
             v = jnp.sqrt(vx * vx + vy * vy)
@@ -140,11 +153,17 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
             return v, vx / safe, vy / safe
 
         # ----------------------------------------------------------- one-disc events
-        def disc_event(i, x, y, vx, vy, alive):
+        def kinematics(x, y, vx, vy, alive):
+            """Positions, speeds and unit directions of every disc (shared by the solvers)."""
+            v, ux, uy = speed_dir(vx, vy)
+            moving = alive & (v > 0) & ~d.static
+            return dict(x=x, y=y, vx=vx, vy=vy, v=v, ux=ux, uy=uy, alive=alive, moving=moving)
+
+        def disc_event(i, kin):
             """(time, code) of disc i's next one-disc event."""
-            px, py, r = x[i], y[i], d.radius[i]
-            v, ux, uy = speed_dir(vx[i], vy[i])
-            moving = alive[i] & (v > 0) & ~d.static[i]
+            px, py, r = kin["x"][i], kin["y"][i], d.radius[i]
+            v, ux, uy = kin["v"][i], kin["ux"][i], kin["uy"][i]
+            moving = kin["moving"][i]
             paths = []
             if n_caps:
                 paths.append(jax.vmap(lambda c: ev.path_to_capture(px, py, ux, uy, v, a, c))(caps))
@@ -154,15 +173,20 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
                     (1,),
                 ).astype(dt_)
             )
-            if n_walls:
-
-                def wall_path(g, k):
-                    seg = ev.path_to_segment(px, py, ux, uy, r, g, tol)
-                    rail = ev.path_inside_rail(px, py, ux, uy, r, g)
-                    post = ev.path_to_disc(px, py, ux, uy, g[0], g[1], r + g[2])
-                    return jnp.where(k == 0, seg, jnp.where(k == 1, rail, post))
-
-                paths.append(jax.vmap(wall_path)(wall_geom, wall_kind))
+            if n_seg:
+                paths.append(
+                    jax.vmap(lambda g: ev.path_to_segment(px, py, ux, uy, r, g, tol))(seg_geom)
+                )
+            if n_rail:
+                paths.append(
+                    jax.vmap(lambda g: ev.path_inside_rail(px, py, ux, uy, r, g))(rail_geom)
+                )
+            if n_post:
+                paths.append(
+                    jax.vmap(lambda g: ev.path_to_disc(px, py, ux, uy, g[0], g[1], r + g[2]))(
+                        post_geom
+                    )
+                )
             s = jnp.concatenate(paths)
             t = ev.time_for_path(s, v, a)
             t = jnp.concatenate([t, jnp.reshape(v / a, (1,))])
@@ -171,12 +195,12 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
             return t[k], k
 
         # ----------------------------------------------------------- pair rows
-        def pair_row(i, x, y, vx, vy, alive):
+        def pair_row(i, kin):
             """Time to the next contact of disc i with every disc j (relative, inf if none)."""
-            vi, uxi, uyi = speed_dir(vx[i], vy[i])
-            vj, uxj, uyj = speed_dir(vx, vy)
-            mi = alive[i] & (vi > 0) & ~d.static[i]
-            mj = alive & (vj > 0) & ~d.static
+            x, y, vx, vy, alive = kin["x"], kin["y"], kin["vx"], kin["vy"], kin["alive"]
+            vi, uxi, uyi = kin["v"][i], kin["ux"][i], kin["uy"][i]
+            vj, uxj, uyj = kin["v"], kin["ux"], kin["uy"]
+            mi, mj = kin["moving"][i], kin["moving"]
             reach = d.radius[i] + d.radius
             d0x, d0y = x - x[i], y - y[i]
             wx, wy = vx - vx[i], vy - vy[i]
@@ -194,11 +218,13 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
                 d0x, d0y, wx, wy, ax, ay, reach, horizon, start, 2 * reach * tol
             )
             # one moving, the other still (or static): closed form in path length
-            s_i = ev.path_to_disc(x[i], y[i], uxi, uyi, x, y, reach)
-            s_j = ev.path_to_disc(x, y, uxj, uyj, x[i], y[i], reach)
-            t_i = ev.time_for_path(s_i, vi, a)
-            t_j = ev.time_for_path(s_j, vj, a)
-            t = jnp.where(mi & mj, t_mm, jnp.where(mi, t_i, jnp.where(mj, t_j, ev.INF)))
+            # the mover is i if i moves, else j
+            mx_, my_ = jnp.where(mi, x[i], x), jnp.where(mi, y[i], y)
+            tx_, ty_ = jnp.where(mi, x, x[i]), jnp.where(mi, y, y[i])
+            mux, muy = jnp.where(mi, uxi, uxj), jnp.where(mi, uyi, uyj)
+            s_m = ev.path_to_disc(mx_, my_, mux, muy, tx_, ty_, reach)
+            t_m = ev.time_for_path(s_m, jnp.where(mi, vi, vj), a)
+            t = jnp.where(mi & mj, t_mm, jnp.where(mi | mj, t_m, ev.INF))
             t = jnp.where(touching & closing & (mi | mj), 0.0, t)
             valid = alive[i] & alive & (idx != i)
             return jnp.where(valid, t, ev.INF)
@@ -206,8 +232,10 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
         # ----------------------------------------------------------- the loop
         def init_state():
             x, y, vx, vy, alive = d.x, d.y, d.vx, d.vy, d.alive
-            pair_t = jax.vmap(lambda i: pair_row(i, x, y, vx, vy, alive))(idx)
-            disc_t, disc_k = jax.vmap(lambda i: disc_event(i, x, y, vx, vy, alive))(idx)
+            kin = kinematics(x, y, vx, vy, alive)
+            full = jax.vmap(lambda i: pair_row(i, kin))(idx)
+            pair_t = jnp.concatenate([full[pair_i, pair_j], jnp.full((1,), ev.INF, dt_)])
+            disc_t, disc_k = jax.vmap(lambda i: disc_event(i, kin))(idx)
             return dict(
                 t=jnp.zeros((), dt_),
                 x=x,
@@ -236,15 +264,16 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
 
         def body(s):
             flat = jnp.argmin(s["pair_t"])
-            tp = s["pair_t"].reshape(-1)[flat]
+            tp = s["pair_t"][flat]
             k = jnp.argmin(s["disc_t"])
             tq = s["disc_t"][k]
             is_pair = tp <= tq
             step = jnp.minimum(tp, tq)
             finished = ~jnp.isfinite(step)
             step = jnp.where(finished, 0.0, step)
-            i = jnp.where(is_pair, flat // n, k)
-            j = jnp.where(is_pair, flat % n, k)
+            # pair slot -> (i, j); the dummy slot (and one-disc events) -> (k, k)
+            i = jnp.where(is_pair, jnp.asarray(slot_i)[flat], k)
+            j = jnp.where(is_pair, jnp.asarray(slot_j)[flat], k)
 
             # advance every disc to the event
             v, ux, uy = speed_dir(s["vx"], s["vy"])
@@ -329,17 +358,20 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
                 first_pair, FIRST_PIECE, jnp.where(first_wall, FIRST_WALL, s["first_kind"])
             )
             first = jnp.where(first_pair, i + j, jnp.where(first_wall, wk, s["first"]))
+            first = first.astype(jnp.int32)
 
             # shift the caches to the new now, recompute the rows of i and j
             pair_t = s["pair_t"] - step
             disc_t = s["disc_t"] - step
-            rows = jax.vmap(lambda m: pair_row(m, x, y, vx, vy, alive))(jnp.stack([i, j]))
-            pair_t = pair_t.at[i, :].set(rows[0]).at[:, i].set(rows[0])
-            pair_t = pair_t.at[j, :].set(rows[1]).at[:, j].set(rows[1])
-            ti, ki = disc_event(i, x, y, vx, vy, alive)
-            tj, kj = disc_event(j, x, y, vx, vy, alive)
-            disc_t = disc_t.at[i].set(ti).at[j].set(tj)
-            disc_k = s["disc_k"].at[i].set(ki.astype(jnp.int32)).at[j].set(kj.astype(jnp.int32))
+            kin = kinematics(x, y, vx, vy, alive)
+            both = jnp.stack([i, j])
+            rows = jax.vmap(lambda m: pair_row(m, kin))(both)
+            slots = jnp.asarray(slot)
+            # (the pair (i, i) lands in the dummy slot, always inf)
+            pair_t = pair_t.at[slots[i]].set(rows[0]).at[slots[j]].set(rows[1])
+            tk, kk = jax.vmap(lambda m: disc_event(m, kin))(both)
+            disc_t = disc_t.at[both].set(tk)
+            disc_k = s["disc_k"].at[both].set(kk.astype(jnp.int32))
 
             new = dict(
                 t=t_now,
