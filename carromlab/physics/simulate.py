@@ -7,12 +7,14 @@ place where shots are batched.
 One shot is a bounded ``lax.while_loop`` over events. The state keeps, for every pair, the time
 to its next contact (``pair_t``: the N(N-1)/2 pairs i < j in lexicographic order, plus one
 always-infinite slot that absorbs a disc's pairing with itself) and, for every disc, the time to its next
-one-disc event (``disc_t``: capture, ditch, cushion/rail/post, stop) with its code. Each
+one-disc event (``disc_t``: capture, ditch, cushion/rail/post) with its code. Each
 iteration takes the earliest, moves every disc analytically to that instant, resolves the
 event, and recomputes only the rows of the one or two discs whose motion changed; the others
 stay valid because a disc's trajectory changes only at its own events. Times are kept
 relative to now (every cache is shifted by the step), so float32 keeps its precision late in
-a shot.
+a shot. A disc coming to rest is not an event: pair times are solved across the first stop
+(the quartic up to it, then the closed form for the disc that slides on), and when no event is
+left every disc still sliding is advanced to rest.
 
 Simultaneous events resolve deterministically: pairs before one-disc events, then the lowest
 index (a pair (i, j) with i < j by i * N + j). Touching discs that approach have a contact at
@@ -33,7 +35,7 @@ from carromlab.physics import events as ev
 from carromlab.physics.params import CUSHION_MATERIALS, STRIKER_MATERIALS, Physics
 from carromlab.physics.table import Pieces, Table
 
-# One-disc event codes are laid out as [captures (C) | ditch (1) | walls (W) | stop (1)].
+# One-disc event codes are laid out as [captures (C) | ditch (1) | walls (W)].
 FIRST_NONE, FIRST_PIECE, FIRST_WALL = 0, 1, 2
 
 
@@ -122,7 +124,6 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
     n = n_pieces
     code_ditch = n_caps
     code_wall0 = n_caps + 1
-    code_stop = n_caps + 1 + n_walls
     idx = np.arange(n)
     pair_i, pair_j = np.triu_indices(n, 1)
     n_pairs = len(pair_i)
@@ -189,7 +190,6 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
                 )
             s = jnp.concatenate(paths)
             t = ev.time_for_path(s, v, a)
-            t = jnp.concatenate([t, jnp.reshape(v / a, (1,))])
             t = jnp.where(moving, t, ev.INF)
             k = jnp.argmin(t)
             return t[k], k
@@ -217,14 +217,25 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
             t_mm, _status = ev.pair_time_moving(
                 d0x, d0y, wx, wy, ax, ay, reach, horizon, start, 2 * reach * tol
             )
-            # one moving, the other still (or static): closed form in path length
-            # the mover is i if i moves, else j
-            mx_, my_ = jnp.where(mi, x[i], x), jnp.where(mi, y[i], y)
-            tx_, ty_ = jnp.where(mi, x, x[i]), jnp.where(mi, y, y[i])
-            mux, muy = jnp.where(mi, uxi, uxj), jnp.where(mi, uyi, uyj)
+            # The tail: from t0 on, at most one of them moves (t0 = the first stop when both
+            # move, else now) - a moving disc against a still one, closed form in path length.
+            stop_i, stop_j = jnp.where(mi, vi / a, 0.0), jnp.where(mj, vj / a, 0.0)
+            t0 = jnp.where(mi & mj, horizon, 0.0)
+            i_moves_on = mi & (stop_i >= stop_j)  # else j moves on (or nobody)
+
+            def at(px, py, ux, uy, v, stop):  # position and speed at t0 along a Coulomb path
+                tau = jnp.minimum(t0, stop)
+                s_ = v * tau - 0.5 * a * tau * tau
+                return px + ux * s_, py + uy * s_, jnp.maximum(v - a * tau, 0.0)
+
+            xi0, yi0, vi0 = at(x[i], y[i], uxi, uyi, vi, stop_i)
+            xj0, yj0, vj0 = at(x, y, uxj, uyj, vj, stop_j)
+            mx_, my_ = jnp.where(i_moves_on, xi0, xj0), jnp.where(i_moves_on, yi0, yj0)
+            tx_, ty_ = jnp.where(i_moves_on, xj0, xi0), jnp.where(i_moves_on, yj0, yi0)
+            mux, muy = jnp.where(i_moves_on, uxi, uxj), jnp.where(i_moves_on, uyi, uyj)
             s_m = ev.path_to_disc(mx_, my_, mux, muy, tx_, ty_, reach)
-            t_m = ev.time_for_path(s_m, jnp.where(mi, vi, vj), a)
-            t = jnp.where(mi & mj, t_mm, jnp.where(mi | mj, t_m, ev.INF))
+            t_tail = t0 + ev.time_for_path(s_m, jnp.where(i_moves_on, vi0, vj0), a)
+            t = jnp.where(mi & mj, jnp.minimum(t_mm, t_tail), jnp.where(mi | mj, t_tail, ev.INF))
             t = jnp.where(touching & closing & (mi | mj), 0.0, t)
             valid = alive[i] & alive & (idx != i)
             return jnp.where(valid, t, ev.INF)
@@ -270,7 +281,9 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
             is_pair = tp <= tq
             step = jnp.minimum(tp, tq)
             finished = ~jnp.isfinite(step)
-            step = jnp.where(finished, 0.0, step)
+            # No event left: the discs still sliding come to rest; advance to the last stop.
+            v_all = jnp.sqrt(s["vx"] * s["vx"] + s["vy"] * s["vy"])
+            step = jnp.where(finished, jnp.max(v_all) / a, step)
             # pair slot -> (i, j); the dummy slot (and one-disc events) -> (k, k)
             i = jnp.where(is_pair, jnp.asarray(slot_i)[flat], k)
             j = jnp.where(is_pair, jnp.asarray(slot_j)[flat], k)
@@ -313,8 +326,7 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
             disc_ev = ~is_pair & ~finished
             is_cap = disc_ev & (code < code_ditch)
             is_ditch = disc_ev & (code == code_ditch)
-            is_wall = disc_ev & (code >= code_wall0) & (code < code_stop)
-            is_stop = disc_ev & (code == code_stop)
+            is_wall = disc_ev & (code >= code_wall0)
             wk = jnp.clip(code - code_wall0, 0, max(n_walls - 1, 0))
             if n_walls:
                 g = wall_geom[wk]
@@ -333,9 +345,8 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
             else:
                 hit_wall = jnp.zeros((), bool)
             gone = is_cap | is_ditch
-            stop_k = gone | is_stop
-            vx = vx.at[k].set(jnp.where(stop_k, 0.0, vx[k]))
-            vy = vy.at[k].set(jnp.where(stop_k, 0.0, vy[k]))
+            vx = vx.at[k].set(jnp.where(gone, 0.0, vx[k]))
+            vy = vy.at[k].set(jnp.where(gone, 0.0, vy[k]))
             alive = alive.at[k].set(alive[k] & ~gone)
             t_now = s["t"] + step
             capture = s["capture"].at[k].set(jnp.where(gone, code, s["capture"][k]))
@@ -395,8 +406,8 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
                 n_events=s["n_events"] + (~finished).astype(jnp.int32),
                 done=finished,
             )
-            # A finished shot (no event left) takes a step of 0 and resolves nothing, so its
-            # state is unchanged; vmap's while_loop keeps finished shots as they are.
+            # A finished shot has come to rest and resolves nothing; vmap's while_loop keeps
+            # finished shots as they are.
             return new
 
         s = jax.lax.while_loop(cond, body, init_state())

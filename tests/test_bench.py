@@ -1,0 +1,60 @@
+"""Benchmark plumbing (not timing): scenarios, the committed cut position, the JSON report."""
+
+import json
+
+import pytest
+
+from carromlab.bench import cut_position, scenario
+from carromlab.cli import main
+from carromlab.position import Position
+from carromlab.shots import noisy_shots, shot_keys
+
+
+def test_cut_position_is_committed_and_legal():
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "data" / "positions" / "bench-cut.json"
+    assert Position.load(path) == cut_position()
+    assert len(cut_position().pieces) == 19
+
+
+def test_shot_keys_do_not_depend_on_chunking():
+    sc = scenario("cut")
+    whole = noisy_shots(sc.shot, sc.noise, shot_keys(3, 0, 10))
+    part = noisy_shots(sc.shot, sc.noise, shot_keys(3, 6, 4))
+    assert list(map(float, whole.angle[6:])) == list(map(float, part.angle))
+    assert float(whole.angle.std()) > 0.001  # the noise is there
+
+
+def test_bench_json_report(capsys):
+    try:
+        main(["bench", "--scenario", "cut", "--batch", "64", "--chunk", "32", "--json"])
+    except SystemExit as e:  # pragma: no cover - typer exits 0
+        assert not e.code
+    report = json.loads(capsys.readouterr().out)
+    assert report["scenario"] == "cut" and report["batch"] == 64
+    assert report["truncated"] == 0
+    assert 5 <= report["events_per_shot"]["mean"] <= report["events_per_shot"]["max"] < 200
+    assert report["shots_per_s"] > 0 and report["compile_s"] > 0
+    assert {"device", "jax_version", "dtype"} <= set(report)
+
+
+def test_pymunk_peer_pockets_the_cut():
+    pytest.importorskip("pymunk")
+    from carromlab.bench.pymunk_peer import simulate_pymunk
+    from carromlab.bench.runner import scenario_template
+
+    sc = scenario("cut")
+    table, _, pieces = scenario_template(sc)
+    import math
+    from dataclasses import replace
+
+    import numpy as np
+
+    vx, vy = pieces.vx.copy(), pieces.vy.copy()
+    vx[0], vy[0] = 2.0 * math.cos(sc.shot.angle), 2.0 * math.sin(sc.shot.angle)
+    out = simulate_pymunk(table, replace(pieces, vx=vx, vy=vy))
+    w1 = pieces.ids.index("w1")
+    ne = table.capture_names.index("pocket.NE")
+    assert out["capture"][w1] == ne
+    assert np.sum(out["capture"] >= 0) == 1
