@@ -113,8 +113,30 @@ def _walls(table: Table) -> _Walls:
     )
 
 
-def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
-    """Build ``simulate(discs, physics) -> ShotOutcome`` for one shot on ``table``."""
+@jax.tree_util.register_dataclass
+@dataclass(frozen=True)
+class Trace:
+    """The state just after every event (row 0: the start; the last valid row: at rest).
+
+    Between two rows every disc slides on a straight line decelerating at mu * g, so the rows
+    are all it takes to draw the exact paths (:func:`carromlab.physics.trace.sample_paths`).
+    """
+
+    t: jax.Array  # (E,)
+    x: jax.Array  # (E, N)
+    y: jax.Array
+    vx: jax.Array
+    vy: jax.Array
+    alive: jax.Array
+    n: jax.Array  # valid rows
+
+
+def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: bool = False):
+    """Build ``simulate(discs, physics) -> ShotOutcome`` for one shot on ``table``.
+
+    With ``record=True`` it returns ``(ShotOutcome, Trace)``: the state after every event, for
+    drawing a few shots (memory grows with ``max_events``, so keep batches small).
+    """
     walls = _walls(table)
     n_walls = len(walls.kind)
     n_seg, n_rail = len(table.segments), len(table.rails)
@@ -268,6 +290,20 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
                 n_wc=jnp.zeros((), jnp.int32),
                 n_events=jnp.zeros((), jnp.int32),
                 done=jnp.zeros((), bool),
+                **(
+                    {
+                        "trace": {
+                            "t": jnp.zeros(max_events + 2, dt_),
+                            **{
+                                key: jnp.zeros((max_events + 2, n), dt_).at[0].set(val)
+                                for key, val in (("x", x), ("y", y), ("vx", vx), ("vy", vy))
+                            },
+                            "alive": jnp.zeros((max_events + 2, n), bool).at[0].set(alive),
+                        }
+                    }
+                    if record
+                    else {}
+                ),
             )
 
         def cond(s):
@@ -406,12 +442,23 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
                 n_events=s["n_events"] + (~finished).astype(jnp.int32),
                 done=finished,
             )
+            if record:
+                row = s["n_events"] + 1
+                tr = s["trace"]
+                new["trace"] = {
+                    "t": tr["t"].at[row].set(t_now),
+                    "x": tr["x"].at[row].set(x),
+                    "y": tr["y"].at[row].set(y),
+                    "vx": tr["vx"].at[row].set(vx),
+                    "vy": tr["vy"].at[row].set(vy),
+                    "alive": tr["alive"].at[row].set(alive),
+                }
             # A finished shot has come to rest and resolves nothing; vmap's while_loop keeps
             # finished shots as they are.
             return new
 
         s = jax.lax.while_loop(cond, body, init_state())
-        return ShotOutcome(
+        outcome = ShotOutcome(
             x=s["x"],
             y=s["y"],
             alive=s["alive"],
@@ -427,6 +474,9 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512):
             t_end=s["t"],
             truncated=~s["done"],
         )
+        if not record:
+            return outcome
+        return outcome, Trace(**s["trace"], n=s["n_events"] + 2)
 
     return simulate
 
