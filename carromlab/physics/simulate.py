@@ -130,6 +130,9 @@ class Trace:
     vx: jax.Array
     vy: jax.Array
     alive: jax.Array
+    event_i: jax.Array  # (E,) the event's disc i (-1 on row 0)
+    event_j: jax.Array  # (E,) its partner j (== i for a one-disc event)
+    event_code: jax.Array  # (E,) -1 pair contact, else the one-disc code (capture, ditch, wall)
     n: jax.Array  # valid rows
 
 
@@ -301,6 +304,9 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: b
                                 for key, val in (("x", x), ("y", y), ("vx", vx), ("vy", vy))
                             },
                             "alive": jnp.zeros((max_events + 2, n), bool).at[0].set(alive),
+                            "event_i": jnp.full(max_events + 2, -1, jnp.int32),
+                            "event_j": jnp.full(max_events + 2, -1, jnp.int32),
+                            "event_code": jnp.full(max_events + 2, -1, jnp.int32),
                         }
                     }
                     if record
@@ -341,7 +347,9 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: b
             nd = jnp.sqrt(nx * nx + ny * ny)
             nx, ny = nx / jnp.maximum(nd, tol), ny / jnp.maximum(nd, tol)
             w = (vx[i] - vx[j]) * nx + (vy[i] - vy[j]) * ny
-            touching = nd - d.radius[i] - d.radius[j] <= tol
+            # Accept up to 2 tol: the solvers aim at tol / 2 (the quartic) or call a pair within
+            # tol touching (time 0), so rounding between the two never stalls a contact.
+            touching = nd - (d.radius[i] + d.radius[j]) <= 2 * tol
             hit_pair = is_pair & ~finished & (w > 0) & touching & (i != j)
             e = jnp.where(d.hard[i] | d.hard[j], physics.e_striker, physics.e_piece)
             inv_i, inv_j = d.inv_mass[i], d.inv_mass[j]
@@ -454,6 +462,9 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: b
                     "vx": tr["vx"].at[row].set(vx),
                     "vy": tr["vy"].at[row].set(vy),
                     "alive": tr["alive"].at[row].set(alive),
+                    "event_i": tr["event_i"].at[row].set(i.astype(jnp.int32)),
+                    "event_j": tr["event_j"].at[row].set(j.astype(jnp.int32)),
+                    "event_code": tr["event_code"].at[row].set(jnp.where(is_pair, -1, code)),
                 }
             # A finished shot has come to rest and resolves nothing; vmap's while_loop keeps
             # finished shots as they are.
