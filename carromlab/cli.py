@@ -168,7 +168,7 @@ def equipment(
 def bench(
     scenario: str = typer.Option("cut", help="break or cut (see carromlab/bench/scenarios.py)."),
     batch: int = typer.Option(10_000, min=1, help="Number of noisy shots."),
-    chunk: int = typer.Option(2048, min=1, help="Shots per kernel call (bounds memory)."),
+    chunk: int = typer.Option(4096, min=1, help="Shots per kernel call (bounds memory)."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
     peer: str = typer.Option(None, help="Also time the same shots in another engine: pymunk."),
     peer_shots: int = typer.Option(20, min=1, help="Shots given to the peer engine."),

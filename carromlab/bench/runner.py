@@ -57,7 +57,7 @@ def device_name() -> str:
     return f"{dev.platform}:{getattr(dev, 'device_kind', dev.platform)}"
 
 
-def bench(name: str, batch: int, chunk: int = 2048, seed: int = 0, max_events: int = 512) -> dict:
+def bench(name: str, batch: int, chunk: int = 4096, seed: int = 0, max_events: int = 512) -> dict:
     """Simulate ``batch`` noisy shots of scenario ``name``; figures as a dict (JSON-ready)."""
     sc = get_scenario(name)
     chunk = min(chunk, batch)

@@ -284,6 +284,9 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: b
                 pair_t=pair_t,
                 disc_t=disc_t,
                 disc_k=disc_k.astype(jnp.int32),
+                v=kin["v"],
+                ux=kin["ux"],
+                uy=kin["uy"],
                 capture=jnp.full(n, -1, jnp.int32),
                 capture_time=jnp.full(n, jnp.nan, dt_),
                 capture_order=jnp.full(n, -1, jnp.int32),
@@ -326,14 +329,13 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: b
             step = jnp.minimum(tp, tq)
             finished = ~jnp.isfinite(step)
             # No event left: the discs still sliding come to rest; advance to the last stop.
-            v_all = jnp.sqrt(s["vx"] * s["vx"] + s["vy"] * s["vy"])
-            step = jnp.where(finished, jnp.max(v_all) / a, step)
+            step = jnp.where(finished, jnp.max(s["v"]) / a, step)
             # pair slot -> (i, j); the dummy slot (and one-disc events) -> (k, k)
             i = jnp.where(is_pair, jnp.asarray(slot_i)[flat], k)
             j = jnp.where(is_pair, jnp.asarray(slot_j)[flat], k)
 
             # advance every disc to the event
-            v, ux, uy = speed_dir(s["vx"], s["vy"])
+            v, ux, uy = s["v"], s["ux"], s["uy"]
             tau = jnp.minimum(step, v / a)
             dist = v * tau - 0.5 * a * tau * tau
             x = s["x"] + ux * dist
@@ -440,6 +442,9 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: b
                 pair_t=pair_t,
                 disc_t=disc_t,
                 disc_k=disc_k,
+                v=kin["v"],
+                ux=kin["ux"],
+                uy=kin["uy"],
                 capture=capture,
                 capture_time=capture_time,
                 capture_order=capture_order,
