@@ -185,9 +185,9 @@ def bench(
     if peer not in (None, "pymunk"):
         raise CarromlabError(f"unknown peer {peer!r}; the only peer is pymunk")
     if peer:
-        result = bench_with_peer(scenario, batch, peer_shots, chunk=chunk, seed=seed)
+        result = bench_with_peer(scenario, batch, peer_shots, chunk=chunk, seed=seed, progress=True)
     else:
-        result = run_bench(scenario, batch, chunk=chunk, seed=seed)
+        result = run_bench(scenario, batch, chunk=chunk, seed=seed, progress=True)
     if as_json:
         typer.echo(json.dumps(result))
     else:

@@ -57,8 +57,22 @@ def device_name() -> str:
     return f"{dev.platform}:{getattr(dev, 'device_kind', dev.platform)}"
 
 
-def bench(name: str, batch: int, chunk: int = 4096, seed: int = 0, max_events: int = 512) -> dict:
-    """Simulate ``batch`` noisy shots of scenario ``name``; figures as a dict (JSON-ready)."""
+def bench(
+    name: str,
+    batch: int,
+    chunk: int = 4096,
+    seed: int = 0,
+    max_events: int = 512,
+    progress: bool = False,
+) -> dict:
+    """Simulate ``batch`` noisy shots of scenario ``name``; figures as a dict (JSON-ready).
+
+    Shots go through the kernel ``chunk`` at a time (the last chunk is padded to the same
+    shape and trimmed), so memory stays bounded for any ``batch``; ``progress`` shows a bar on
+    stderr.
+    """
+    from tqdm import tqdm
+
     sc = get_scenario(name)
     chunk = min(chunk, batch)
     run = make_chunk_runner(sc, chunk, max_events)
@@ -67,7 +81,8 @@ def bench(name: str, batch: int, chunk: int = 4096, seed: int = 0, max_events: i
     compile_s = time.perf_counter() - t0
     events, truncated = [], 0
     t0 = time.perf_counter()
-    for start in range(0, batch, chunk):
+    starts = range(0, batch, chunk)
+    for start in tqdm(starts, desc=f"{name} shots", unit="chunk", disable=not progress):
         keys = shot_keys(seed, start, chunk)  # the last chunk is padded and trimmed
         out = run(keys)
         keep = min(chunk, batch - start)
