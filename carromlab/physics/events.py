@@ -158,7 +158,8 @@ def pair_time_moving(d0x, d0y, wx, wy, ax, ay, reach, horizon, start, tol_f):
         active = ~none & (f > tol_f)
         none = none | (active & (~ok | (t + h > horizon)))
         t = jnp.where(active & ok, jnp.minimum(t + h, horizon), t)
-    f, _ = _poly(c, t)
-    contact = ~none & (f <= tol_f) & (t <= horizon)
+    # f is from the last evaluation: a pair that converged there kept its t (no step is taken
+    # below tol_f); one that stepped after it is re-checked at its new lower bound.
+    contact = ~none & (f <= tol_f)
     status = jnp.where(contact, 1, jnp.where(none, 0, 2))
     return jnp.where(status > 0, t, INF), status
