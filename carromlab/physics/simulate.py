@@ -215,11 +215,12 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: b
                         post_geom
                     )
                 )
+            # Time grows with path length along one disc's path: take the nearest event first,
+            # then convert that one path length to a time.
             s = jnp.concatenate(paths)
-            t = ev.time_for_path(s, v, a)
-            t = jnp.where(moving, t, ev.INF)
-            k = jnp.argmin(t)
-            return t[k], k
+            k = jnp.argmin(s)
+            t = ev.time_for_path(s[k], v, a)
+            return jnp.where(moving, t, ev.INF), k
 
         # ----------------------------------------------------------- pair rows
         def pair_row(i, kin):
@@ -366,8 +367,10 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: b
             vcy = (inv_j * vy[i] + inv_i * vy[j]) / (inv_i + inv_j)
             vxi, vxj = jnp.where(stick, vcx, vxi), jnp.where(stick, vcx, vxj)
             vyi, vyj = jnp.where(stick, vcy, vyi), jnp.where(stick, vcy, vyj)
-            vx = vx.at[i].set(vxi).at[j].set(vxj)
-            vy = vy.at[i].set(vyi).at[j].set(vyj)
+            # one-hot selects update the per-disc arrays (cheaper than scatters under vmap)
+            oh_i, oh_j, oh_k = idx == i, idx == j, idx == k
+            vx = jnp.where(oh_i, vxi, jnp.where(oh_j, vxj, vx))
+            vy = jnp.where(oh_i, vyi, jnp.where(oh_j, vyj, vy))
 
             # one-disc event of disc k
             code = s["disc_k"][k]
@@ -388,28 +391,23 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: b
                 vn = vx[k] * wnx + vy[k] * wny
                 hit_wall = is_wall & (vn < 0)
                 dv = jnp.where(hit_wall, -(1 + e_wall[wk]) * vn, 0.0)
-                vx = vx.at[k].add(dv * wnx)
-                vy = vy.at[k].add(dv * wny)
+                vx = jnp.where(oh_k, vx + dv * wnx, vx)
+                vy = jnp.where(oh_k, vy + dv * wny, vy)
             else:
                 hit_wall = jnp.zeros((), bool)
             gone = is_cap | is_ditch
-            vx = vx.at[k].set(jnp.where(gone, 0.0, vx[k]))
-            vy = vy.at[k].set(jnp.where(gone, 0.0, vy[k]))
-            alive = alive.at[k].set(alive[k] & ~gone)
+            gone_k = oh_k & gone
+            vx = jnp.where(gone_k, 0.0, vx)
+            vy = jnp.where(gone_k, 0.0, vy)
+            alive = alive & ~gone_k
             t_now = s["t"] + step
-            capture = s["capture"].at[k].set(jnp.where(gone, code, s["capture"][k]))
-            capture_time = s["capture_time"].at[k].set(jnp.where(gone, t_now, s["capture_time"][k]))
-            capture_order = (
-                s["capture_order"]
-                .at[k]
-                .set(jnp.where(gone, s["n_captured"], s["capture_order"][k]))
-            )
+            capture = jnp.where(gone_k, code, s["capture"])
+            capture_time = jnp.where(gone_k, t_now, s["capture_time"])
+            capture_order = jnp.where(gone_k, s["n_captured"], s["capture_order"])
 
             # bookkeeping of contacts and the shooter's first contact
-            contacts = s["contacts"]
-            contacts = contacts.at[i].add(hit_pair.astype(jnp.int32))
-            contacts = contacts.at[j].add(hit_pair.astype(jnp.int32))
-            contacts = contacts.at[k].add((hit_wall & ~is_pair).astype(jnp.int32))
+            touched = ((oh_i | oh_j) & hit_pair) | (oh_k & hit_wall & ~is_pair)
+            contacts = s["contacts"] + touched.astype(jnp.int32)
             no_first = s["first_kind"] == FIRST_NONE
             first_pair = no_first & hit_pair & ((i == 0) | (j == 0))
             first_wall = no_first & hit_wall & (k == 0)
@@ -429,8 +427,9 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: b
             # (the pair (i, i) lands in the dummy slot, always inf)
             pair_t = pair_t.at[slots[i]].set(rows[0]).at[slots[j]].set(rows[1])
             tk, kk = jax.vmap(lambda m: disc_event(m, kin))(both)
-            disc_t = disc_t.at[both].set(tk)
-            disc_k = s["disc_k"].at[both].set(kk.astype(jnp.int32))
+            disc_t = jnp.where(oh_i, tk[0], jnp.where(oh_j, tk[1], disc_t))
+            kk = kk.astype(jnp.int32)
+            disc_k = jnp.where(oh_i, kk[0], jnp.where(oh_j, kk[1], s["disc_k"]))
 
             new = dict(
                 t=t_now,
