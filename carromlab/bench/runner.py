@@ -67,14 +67,16 @@ def bench(
 ) -> dict:
     """Simulate ``batch`` noisy shots of scenario ``name``; figures as a dict (JSON-ready).
 
-    Shots go through the kernel ``chunk`` at a time (the last chunk is padded to the same
-    shape and trimmed), so memory stays bounded for any ``batch``; ``progress`` shows a bar on
+    Shots go through the kernel in equal chunks of at most ``chunk`` (the last one is padded to
+    the same shape and trimmed), so memory stays bounded for any ``batch``; ``progress`` shows a bar on
     stderr.
     """
     from tqdm import tqdm
 
     sc = get_scenario(name)
-    chunk = min(chunk, batch)
+    # balanced chunks of at most ``chunk`` shots: the padding of the last one stays small
+    n_chunks = -(-batch // chunk)
+    chunk = -(-batch // n_chunks)
     run = make_chunk_runner(sc, chunk, max_events)
     t0 = time.perf_counter()
     jax.block_until_ready(run(shot_keys(seed, 0, chunk)))
