@@ -39,6 +39,7 @@ import pytest
 from scipy.optimize import brentq, minimize_scalar
 
 from carromlab.equipment import COLOURS, CarrookaBoard, CheckerBoard, CrokinoleBoard, IcfBoard
+from carromlab.equipment.geometry import Layout, SurfaceEdge
 from carromlab.physics import Physics, Pieces, Table
 from carromlab.physics.reference import simulate_reference
 from carromlab.physics.simulate import Discs, make_batch_simulator, make_simulator
@@ -69,20 +70,7 @@ PER_PIECE = ("x", "y", "alive", "capture", "capture_time", "capture_order", "con
 
 def open_table() -> Table:
     """No walls, no captures: discs slide freely."""
-    return Table(
-        segments=np.zeros((0, 4)),
-        segment_materials=(),
-        rails=np.zeros((0, 3)),
-        rail_materials=(),
-        posts=np.zeros((0, 3)),
-        post_materials=(),
-        captures=np.zeros((0, 4)),
-        capture_names=(),
-        capture_kinds=(),
-        surface_shape="square",
-        surface_size=100.0,
-        surface_beyond="open",
-    )
+    return Table.from_layout(Layout(SurfaceEdge("square", 100.0, "open")))
 
 
 TABLES = {

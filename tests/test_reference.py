@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from carromlab.equipment import CarrookaBoard, CrokinoleBoard, IcfBoard
+from carromlab.equipment.geometry import Layout, SurfaceEdge
 from carromlab.physics import Physics, Pieces, Table
 from carromlab.physics.reference import ReferenceOutcome, simulate_reference
 from carromlab.setups import standard_position
@@ -39,20 +40,7 @@ def make_pieces(rows, static=()):
 
 def open_table() -> Table:
     """No walls, no captures: discs slide freely."""
-    return Table(
-        segments=np.zeros((0, 4)),
-        segment_materials=(),
-        rails=np.zeros((0, 3)),
-        rail_materials=(),
-        posts=np.zeros((0, 3)),
-        post_materials=(),
-        captures=np.zeros((0, 4)),
-        capture_names=(),
-        capture_kinds=(),
-        surface_shape="square",
-        surface_size=100.0,
-        surface_beyond="open",
-    )
+    return Table.from_layout(Layout(SurfaceEdge("square", 100.0, "open")))
 
 
 def moving(x, y, speed, angle, spec=COIN):
