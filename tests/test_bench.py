@@ -4,18 +4,16 @@ import json
 
 import pytest
 
-from carromlab.bench import cut_position, scenario
+from carromlab.bench import scenario
 from carromlab.cli import main
-from carromlab.position import Position
+from carromlab.setups import standard_position
 from carromlab.shots import noisy_shots, shot_keys
 
 
-def test_cut_position_is_committed_and_legal():
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "data" / "positions" / "bench-cut.json"
-    assert Position.load(path) == cut_position()
-    assert len(cut_position().pieces) == 19
+def test_cut_scenario_uses_the_midgame_position_with_clear_paths():
+    pos = standard_position("icf-midgame")
+    assert scenario("cut").position == pos
+    assert len(pos.pieces) == 19 and pos.validate() == []
 
 
 def test_shot_keys_do_not_depend_on_chunking():

@@ -19,10 +19,12 @@ from carromlab.setups.company import (
 )
 from carromlab.setups.icf import icf_opening, rosette
 from carromlab.setups.kooba import kooba_opening
+from carromlab.setups.midgame import midgame_position
 
 STANDARD: dict[str, Callable[[], Position]] = {
     "icf-opening": icf_opening,
     "icf-doubles-opening": lambda: icf_opening("icf-doubles"),
+    "icf-midgame": midgame_position,
     "carrooka-opening": carrooka_opening,
     "carroms-opening": carroms_opening,
     "force-out-opening": force_out_opening,
@@ -57,6 +59,7 @@ __all__ = [
     "force_out_opening",
     "icf_opening",
     "kooba_opening",
+    "midgame_position",
     "ring_pegs_opening",
     "rosette",
     "standard_names",
