@@ -195,6 +195,159 @@ def bench(
             typer.echo(f"{k}: {v}")
 
 
+def _grid(spec: str, what: str) -> list[float]:
+    """'A:B:K' (K values from A to B) or 'a,b,c'."""
+    try:
+        if ":" in spec:
+            a, b, k = spec.split(":")
+            import numpy as np
+
+            if int(k) <= 0:
+                raise ValueError
+            return [float(v) for v in np.linspace(float(a), float(b), int(k))]
+        return [float(v) for v in spec.split(",")]
+    except ValueError:
+        raise CarromlabError(
+            f"--{what} must be START:STOP:COUNT (COUNT >= 1) or a comma-separated list, not {spec!r}"
+        ) from None
+
+
+def _shot_position(position: str, variant: str):
+    pos = _resolve(position)
+    if variant and pos.variant != variant:
+        raise CarromlabError(
+            f"position {pos.name or position!r} is for variant {pos.variant!r}, not {variant!r}"
+        )
+    return pos
+
+
+@app.command()
+def estimate(
+    position: str = typer.Option("icf-midgame", help="Standard position name or JSON file."),
+    variant: str = typer.Option("icf", help="Game variant (icf, icf-doubles)."),
+    placement: float = typer.Option(0.0, help="Striker x on the South baseline (m)."),
+    angle: float = typer.Option(90.0, help="Aim, degrees counter-clockwise from +x."),
+    speed: float = typer.Option(2.0, help="Striker speed (m/s)."),
+    skill: str = typer.Option("club", help="novice, club, expert, pro or exact."),
+    n: int = typer.Option(10_000, help="Noisy executions."),
+    seed: int = typer.Option(0, help="Root PRNG seed."),
+    chunk: int = typer.Option(
+        4096, min=1, help="Shots per kernel batch (results do not depend on it)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    out: Path = typer.Option(None, help="Folder for estimate.parquet."),
+) -> None:
+    """Estimate one shot: capture, foul and continuation probabilities and expected points."""
+    import math
+
+    from carromlab.analysis import estimate as run_estimate
+    from carromlab.rules.icf_striker import baseline_y
+    from carromlab.shots import Shot
+
+    pos = _shot_position(position, variant)
+    shot = Shot(placement, baseline_y(pos.board), math.radians(angle), speed)
+    df = run_estimate(pos, shot, skill=skill, n=n, seed=seed, chunk=chunk, progress=not as_json)
+    if out is not None:
+        from carromlab.analysis.results import write_parquet
+
+        write_parquet(df, out / "estimate.parquet")
+    if as_json:
+        rows = json.loads(df.to_json(orient="records"))
+        typer.echo(json.dumps({"config": df.attrs["config"], "rows": rows}, default=str))
+        return
+    _print_estimate(df)
+
+
+def _print_estimate(df) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("quantity", "estimate", "95% interval", "n")
+    shown = df[
+        (df["kind"] == "mean") | (df["estimate"] > 0) | ~df["quantity"].str.startswith("capture:")
+    ]
+    for r in shown.itertuples():
+        table.add_row(r.quantity, f"{r.estimate:.4f}", f"[{r.lo:.4f}, {r.hi:.4f}]", str(r.n))
+    Console(width=120).print(table)
+
+
+@app.command()
+def shotmap(
+    position: str = typer.Option("icf-midgame", help="Standard position name or JSON file."),
+    variant: str = typer.Option("icf", help="Game variant (icf, icf-doubles)."),
+    placements: str = typer.Option("-0.18:0.18:13", help="START:STOP:COUNT or a list (m)."),
+    angles: str = typer.Option("30:150:61", help="START:STOP:COUNT or a list (degrees)."),
+    speeds: str = typer.Option("2.0", help="START:STOP:COUNT or a list (m/s)."),
+    skill: str = typer.Option("club", help="novice, club, expert, pro or exact."),
+    n: int = typer.Option(200, help="Noisy executions per cell."),
+    seed: int = typer.Option(0, help="Root PRNG seed."),
+    chunk: int = typer.Option(4096, min=1, help="Shots per kernel batch."),
+    value: str = typer.Option("points", help="Column to draw (points, p_continues, p_foul, ...)."),
+    out: Path = typer.Option(Path("out/shotmap"), help="Folder for shotmap.parquet and PNGs."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
+) -> None:
+    """A shot map over placement x angle (x speed): parquet plus pictures."""
+    result = run_shotmap(
+        position,
+        variant,
+        _grid(placements, "placements"),
+        _grid(angles, "angles"),
+        _grid(speeds, "speeds"),
+        skill,
+        n,
+        seed,
+        chunk,
+        value,
+        out,
+    )
+    if as_json:
+        typer.echo(json.dumps(result, default=str))
+    else:
+        for k, v in result.items():
+            typer.echo(f"{k}: {v}")
+
+
+def run_shotmap(position, variant, placements, angles, speeds, skill, n, seed, chunk, value, out):
+    """Compute, write and draw a shot map; a summary dict."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from carromlab.analysis import shot_map
+    from carromlab.analysis.results import write_parquet
+    from carromlab.plot.shotmap import draw_shotmap, draw_shotmap_on_board
+
+    pos = _shot_position(position, variant)
+    df = shot_map(
+        pos, placements, angles, speeds, skill=skill, n=n, seed=seed, chunk=chunk, progress=True
+    )
+    if value not in df.columns:
+        options = [c for c in df.columns if not c.endswith(("_lo", "_hi"))]
+        raise CarromlabError(
+            f"no column {value!r} in the shot map; choose from {', '.join(options)}"
+        )
+    out.mkdir(parents=True, exist_ok=True)
+    write_parquet(df, out / "shotmap.parquet")
+    speed = speeds[0]
+    sub = df[df["speed"] == speed]
+    fig, axes = plt.subplots(1, 2, figsize=(13, 6))
+    draw_shotmap(sub, value=value, ax=axes[0])
+    axes[0].set_title(f"{value} at {speed} m/s ({skill}, n={n} per cell)")
+    draw_shotmap_on_board(sub, pos, value=value, ax=axes[1])
+    fig.savefig(out / "shotmap.png", dpi=120, bbox_inches="tight")
+    plt.close(fig)
+    best = df.loc[df[value].idxmax()]
+    return {
+        "out": str(out),
+        "cells": len(df),
+        "shots": int(df["n"].sum()),
+        "value": value,
+        "best": {k: float(best[k]) for k in ("placement", "angle", "speed", value)},
+        "best_interval": [float(best[f"{value}_lo"]), float(best[f"{value}_hi"])],
+    }
+
+
 def _select_device(device: str) -> None:
     """Point JAX at the requested platform before anything initialises it."""
     import jax
@@ -241,8 +394,24 @@ def equipment_markdown(rows: list[dict]) -> str:
 @app.command()
 def demo(
     out: Path = typer.Option(Path("out/demo"), help="Folder for the pictures and positions."),
+    n: int = typer.Option(200, help="Noisy executions per shot-map cell."),
 ) -> None:
-    """The main job (for now): draw every standard set-up and write its JSON into a folder."""
+    """The main job: a shot map of the mid-game position (parquet + PNG), and every standard
+    set-up drawn."""
+    summary = run_shotmap(
+        "icf-midgame",
+        "icf",
+        _grid("-0.18:0.18:13", "placements"),
+        _grid("30:150:61", "angles"),
+        [2.0],
+        "club",
+        n,
+        0,
+        4096,
+        "points",
+        out,
+    )
+    typer.echo(f"shot map: {summary}")
     from tqdm import tqdm
 
     from carromlab.setups import STANDARD
@@ -252,7 +421,7 @@ def demo(
         pos = factory().check()
         pos.save(out / f"{name}.json")
         _draw_to(pos, out / f"{name}.png", labels=False)
-    typer.echo(f"wrote {len(STANDARD)} set-ups (PNG + JSON) to {out}")
+    typer.echo(f"wrote {len(STANDARD)} set-ups (PNG + JSON) and the shot map to {out}")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -10,6 +10,8 @@ from carromlab.plot.carrooka import CarrookaBoardPlot
 from carromlab.plot.company import CheckerBoardPlot, CrokinoleBoardPlot
 from carromlab.plot.icf import IcfBoardPlot
 from carromlab.plot.kooba import KoobaBoardPlot
+from carromlab.plot.shotmap import draw_shotmap, draw_shotmap_on_board, draw_target_map
+from carromlab.plot.trajectory import animate_shot, draw_trajectories, positions_at
 
 __all__ = [
     "BoardPlot",
@@ -18,6 +20,12 @@ __all__ = [
     "CrokinoleBoardPlot",
     "IcfBoardPlot",
     "KoobaBoardPlot",
+    "animate_shot",
     "board_plot",
     "draw_position",
+    "draw_shotmap",
+    "draw_shotmap_on_board",
+    "draw_target_map",
+    "draw_trajectories",
+    "positions_at",
 ]

@@ -1,0 +1,142 @@
+"""``estimate``: n noisy executions of one shot -> probabilities and means with intervals.
+
+The result is a tidy DataFrame, one row per quantity: ``quantity``, ``kind`` ("probability"
+or "mean"), ``estimate``, ``lo``, ``hi`` (Wilson for probabilities, t for means), ``n`` and,
+for probabilities, ``successes``. Quantities: every piece's capture (any pocket, and each
+pocket), the striker's, the variant's fouls by kind, whether the turn continues, and the means
+the rules give (points, coins). ``df.attrs`` holds the configuration, seed and versions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from carromlab.analysis.intervals import mean_interval, wilson
+from carromlab.analysis.runner import ShotRunner
+from carromlab.analysis.tally import Tally
+from carromlab.analysis.variants import analysis_for
+from carromlab.errors import CarromlabError
+from carromlab.shots import Shot, Skill
+from carromlab.shots import skill as skill_named
+
+
+def _skill(skill) -> Skill:
+    return skill if isinstance(skill, Skill) else skill_named(skill)
+
+
+def tally_chunk(tally: Tally, chunk, runner: ShotRunner, va, turn) -> None:
+    """Add one chunk's captures and rule quantities to ``tally``."""
+    cell = chunk.cell
+    tally.add_shots(cell)
+    cap = chunk.outcome["capture"]
+    names = runner.table.capture_names
+    for k, pid in enumerate(runner.ids):
+        tally.add_bool(f"capture:{pid}", cell, cap[:, k] >= 0)
+        for c, cname in enumerate(names):
+            tally.add_bool(f"capture:{pid}:{cname}", cell, cap[:, k] == c)
+    tally.add_bool("truncated", cell, chunk.outcome["truncated"])
+    res = va.rules.evaluate(runner.position, chunk.outcome, turn)
+    for key, values in res.items():
+        values = np.asarray(values)
+        if values.dtype == bool:
+            tally.add_bool(key, cell, values)
+        else:
+            tally.add_value(key, cell, values)
+
+
+def run_metadata(**config) -> dict:
+    import jax
+
+    import carromlab
+
+    return {
+        "carromlab": carromlab.__version__,
+        "jax": jax.__version__,
+        "numpy": np.__version__,
+        "pandas": pd.__version__,
+        "device": str(jax.devices()[0]),
+        **config,
+    }
+
+
+def estimate(
+    position,
+    shot: Shot,
+    skill="club",
+    n: int = 10_000,
+    seed: int = 0,
+    chunk: int = 4096,
+    turn=None,
+    confidence: float = 0.95,
+    physics=None,
+    progress: bool = False,
+    runner: ShotRunner | None = None,
+) -> pd.DataFrame:
+    """Estimate what ``n`` noisy executions of ``shot`` from ``position`` do."""
+    if int(n) <= 0:
+        raise CarromlabError(f"n must be a positive number of shots, not {n}")
+    sk = _skill(skill)
+    va = analysis_for(position.variant)
+    position.check()
+    va.check_shot(position, shot)
+    turn = turn if turn is not None else va.default_turn()
+    runner = runner or ShotRunner(position, va.shooter_kind, chunk=chunk, physics=physics)
+    tally = Tally(1)
+    for ch in runner.run(shot, int(n), sk.noise(), seed, progress=progress, desc="estimate"):
+        tally_chunk(tally, ch, runner, va, turn)
+    df = tally_frame(tally, confidence).drop(columns="cell")
+    df.attrs["config"] = run_metadata(
+        kind="estimate",
+        variant=position.variant,
+        position=position.name,
+        shot={k: float(getattr(shot, k)) for k in ("x", "y", "angle", "speed")},
+        skill=vars(sk),
+        n=int(n),
+        seed=int(seed),
+        chunk=int(runner.chunk),
+        turn=vars(turn),
+        confidence=confidence,
+    )
+    return df
+
+
+def tally_frame(tally: Tally, confidence: float = 0.95) -> pd.DataFrame:
+    """Long table: one row per cell and quantity."""
+    rows = []
+    cells = np.arange(tally.n_cells)
+    for name, k in tally.counts.items():
+        lo, hi = wilson(k, tally.n, confidence)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            est = k / tally.n
+        rows.append(
+            pd.DataFrame(
+                {
+                    "cell": cells,
+                    "quantity": name,
+                    "kind": "probability",
+                    "estimate": est,
+                    "lo": lo,
+                    "hi": hi,
+                    "n": tally.n,
+                    "successes": k,
+                }
+            )
+        )
+    for name, s in tally.sums.items():
+        mean, lo, hi = mean_interval(s, tally.sumsq[name], tally.n, confidence)
+        rows.append(
+            pd.DataFrame(
+                {
+                    "cell": cells,
+                    "quantity": name,
+                    "kind": "mean",
+                    "estimate": mean,
+                    "lo": lo,
+                    "hi": hi,
+                    "n": tally.n,
+                    "successes": -1,
+                }
+            )
+        )
+    return pd.concat(rows, ignore_index=True)

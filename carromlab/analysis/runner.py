@@ -1,0 +1,106 @@
+"""Run many noisy shots of one position through the kernel, chunk by chunk.
+
+A run is a list of *cells* (base shots: one for an estimate, one per grid cell for a shot
+map) with ``n`` noisy executions each. Shot ``i`` of cell ``c`` uses the key
+``fold_in(fold_in(key(seed), c), i)``, so every number depends only on the seed, the cell and
+the shot index: never on the chunk size or on how the work is split. Chunks have a fixed shape
+(the last is padded and trimmed), so the kernel compiles once per simulator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from carromlab.physics import Physics
+from carromlab.physics.simulate import Discs, make_batch_simulator
+from carromlab.physics.table import Pieces, Table
+from carromlab.shots import Shot, place_shooter
+
+
+@dataclass
+class Chunk:
+    """One chunk of results: ``cell`` and ``index`` of every shot, the executed shots, and the
+    kernel's outcome arrays (numpy), all trimmed to the real shots."""
+
+    cell: np.ndarray
+    index: np.ndarray
+    shots: dict
+    outcome: dict
+
+
+class ShotRunner:
+    """Simulates noisy shots of ``position`` with a shooting piece of ``shooter_kind`` (index 0).
+
+    ``chunk`` bounds memory; ``max_events`` is the kernel's event cap.
+    """
+
+    def __init__(
+        self,
+        position,
+        shooter_kind: str = "striker",
+        chunk: int = 4096,
+        max_events: int = 512,
+        physics: Physics | None = None,
+    ):
+        self.position = position
+        self.table = Table.from_layout(position.board.layout)
+        self.pieces = Pieces.from_position(position, shooter=(shooter_kind, None, 0.0, 0.0))
+        self.template = Discs.from_pieces(self.pieces)
+        self.chunk = int(chunk)
+        self.physics = physics or Physics()
+        self._sim = make_batch_simulator(self.table, self.pieces.n, max_events)
+        self._discs = jax.jit(jax.vmap(place_shooter, in_axes=(None, 0)))
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return self.pieces.ids
+
+    def run(
+        self, cells: Shot, n: int, noise, seed: int, progress: bool = False, desc: str = "shots"
+    ) -> Iterator[Chunk]:
+        """Yield chunks covering ``n`` noisy executions of every cell of ``cells`` (a Shot of
+        arrays with one entry per cell)."""
+        from tqdm import tqdm
+
+        base = jax.tree_util.tree_map(lambda a: jnp.atleast_1d(jnp.asarray(a, float)), cells)
+        n_cells = int(base.x.shape[0])
+        total = n_cells * n
+        size = min(self.chunk, total)
+        make = _noisy_maker(noise, n)
+        root = jax.random.key(seed)
+        bar = tqdm(total=total, desc=desc, unit="shot", disable=not progress, unit_scale=True)
+        for start in range(0, total, size):
+            flat = np.arange(start, start + size)
+            keep = min(size, total - start)
+            flat_j = jnp.asarray(np.minimum(flat, total - 1), jnp.int32)
+            shots = make(root, base, flat_j)
+            out = self._sim(self._discs(self.template, shots), self.physics)
+            bar.update(keep)
+            yield Chunk(
+                cell=(flat // n)[:keep],
+                index=(flat % n)[:keep],
+                shots={
+                    k: np.asarray(getattr(shots, k))[:keep] for k in ("x", "y", "angle", "speed")
+                },
+                outcome={k: np.asarray(v)[:keep] for k, v in vars(out).items()},
+            )
+        bar.close()
+
+
+def _noisy_maker(noise, n: int):
+    @jax.jit
+    def make(root, base: Shot, flat):
+        def one(f):
+            cell, i = f // n, f % n
+            key = jax.random.fold_in(jax.random.fold_in(root, cell), i)
+            shot = jax.tree_util.tree_map(lambda a: a[cell], base)
+            return noise(key, shot)
+
+        return jax.vmap(one)(flat)
+
+    return make

@@ -1,0 +1,32 @@
+"""Running per-cell counts and sums, so long runs keep only aggregates in memory."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class Tally:
+    """Per-cell tallies of boolean quantities (counts) and numeric ones (sum, sum of squares)."""
+
+    def __init__(self, n_cells: int):
+        self.n_cells = n_cells
+        self.n = np.zeros(n_cells, dtype=np.int64)
+        self.counts: dict[str, np.ndarray] = {}
+        self.sums: dict[str, np.ndarray] = {}
+        self.sumsq: dict[str, np.ndarray] = {}
+
+    def add_shots(self, cell: np.ndarray) -> None:
+        self.n += np.bincount(cell, minlength=self.n_cells)
+
+    def add_bool(self, name: str, cell: np.ndarray, values: np.ndarray) -> None:
+        c = self.counts.setdefault(name, np.zeros(self.n_cells, dtype=np.int64))
+        c += np.bincount(
+            cell, weights=np.asarray(values, dtype=float), minlength=self.n_cells
+        ).astype(np.int64)
+
+    def add_value(self, name: str, cell: np.ndarray, values: np.ndarray) -> None:
+        v = np.asarray(values, dtype=float)
+        s = self.sums.setdefault(name, np.zeros(self.n_cells))
+        q = self.sumsq.setdefault(name, np.zeros(self.n_cells))
+        s += np.bincount(cell, weights=v, minlength=self.n_cells)
+        q += np.bincount(cell, weights=v * v, minlength=self.n_cells)

@@ -1,0 +1,55 @@
+"""What the analysis layer needs to know about each variant: its rules, its shooting piece,
+and which shots are legal. Variants without rules yet are refused with a clear message."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from carromlab.errors import CarromlabError
+
+#: Speeds above this are refused as absurd (m/s): a hard flick is 4-6 m/s (EQUIPMENT.md).
+MAX_SPEED = 15.0
+
+
+@dataclass(frozen=True)
+class VariantAnalysis:
+    variant: str
+    rules: Any
+    shooter_kind: str
+
+    def default_turn(self):
+        return self.rules.turn_type()
+
+    def check_shot(self, position, shot) -> None:
+        """Refuse a shot that cannot be played, with one clear line."""
+        check_speed_angle(float(shot.speed), float(shot.angle))
+        if self.variant in ("icf", "icf-doubles"):
+            from carromlab.rules.icf_striker import baseline_y, check_placement
+
+            check_placement(position.board, float(shot.x), position)
+            if abs(float(shot.y) - baseline_y(position.board)) > 1e-9:
+                raise CarromlabError(
+                    f"striker at y={float(shot.y):.4f} m is off the South baseline "
+                    f"(y={baseline_y(position.board):.4f} m)"
+                )
+
+
+def check_speed_angle(speed: float, angle: float) -> None:
+    if not math.isfinite(speed) or speed <= 0:
+        raise CarromlabError(f"shot speed must be a positive number of m/s, not {speed}")
+    if speed > MAX_SPEED:
+        raise CarromlabError(f"shot speed {speed} m/s is absurd (at most {MAX_SPEED} m/s)")
+    if not math.isfinite(angle):
+        raise CarromlabError(f"shot angle must be a finite number, not {angle}")
+
+
+def analysis_for(variant: str) -> VariantAnalysis:
+    if variant in ("icf", "icf-doubles"):
+        from carromlab.rules.icf import IcfRules
+
+        return VariantAnalysis(variant, IcfRules(), "striker")
+    raise CarromlabError(
+        f"shot analysis for variant {variant!r} is not available yet (available: icf, icf-doubles)"
+    )
