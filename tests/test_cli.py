@@ -106,9 +106,15 @@ def test_console_script_has_no_traceback(tmp_path):
     assert "not valid JSON" in proc.stderr
 
 
-def test_demo_draws_every_setup(capsys, tmp_path):
-    code, _out, _ = run(capsys, "demo", "--out", str(tmp_path))
+def test_demo_makes_a_shot_map_and_draws_every_setup(capsys, tmp_path):
+    from carromlab.analysis.results import read_parquet
+
+    code, _out, _ = run(capsys, "demo", "--out", str(tmp_path), "--n", "2")
     assert code == 0
+    df = read_parquet(tmp_path / "shotmap.parquet")
+    assert len(df) == 13 * 61 and df["n"].max() == 2
+    assert df.attrs["config"]["position"] == "icf-midgame"
+    assert (tmp_path / "shotmap.png").stat().st_size > 20_000
     for name in standard_names():
         assert (tmp_path / f"{name}.png").stat().st_size > 5_000
         assert Position.load(tmp_path / f"{name}.json") is not None
@@ -134,3 +140,35 @@ def test_docs_equipment_page_matches_the_code():
     rows = [{"family": f, **r} for f, cls in BOARDS.items() for r in cls().provenance()]
     page = Path(__file__).resolve().parents[1] / "docs" / "equipment.md"
     assert page.read_text() == equipment_markdown(rows), "run: carromlab equipment --markdown"
+
+
+def test_estimate_json_is_the_same_for_any_chunk(capsys):
+    args = ["estimate", "--position", "icf-midgame", "--placement", "-0.05", "--angle", "65.9"]
+    args += ["--speed", "2", "--skill", "club", "--n", "96", "--seed", "4", "--json"]
+    code, out1, _ = run(capsys, *args, "--chunk", "32")
+    code2, out2, _ = run(capsys, *args, "--chunk", "96")
+    assert code == code2 == 0
+    r1, r2 = json.loads(out1), json.loads(out2)
+    assert r1["rows"] == r2["rows"]
+    rows = {r["quantity"]: r for r in r1["rows"]}
+    assert rows["capture:w1"]["n"] == 96
+    assert rows["capture:w1"]["lo"] <= rows["capture:w1"]["estimate"] <= rows["capture:w1"]["hi"]
+    assert {"points", "continues", "foul.striker_pocketed"} <= set(rows)
+    assert r1["config"]["seed"] == 4
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--placement", "0.3"], "not a legal placement"),
+        (["--speed", "-2"], "positive"),
+        (["--speed", "99"], "absurd"),
+        (["--n", "0"], "n must be a positive"),
+        (["--skill", "legend"], "unknown skill"),
+        (["--variant", "carrooka"], "is for variant 'icf'"),
+    ],
+)
+def test_estimate_bad_input_one_line(capsys, args, needle):
+    code, _, err = run(capsys, "estimate", "--position", "icf-midgame", "--json", *args)
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and needle in err
