@@ -126,3 +126,43 @@ def test_shot_map_blanks_illegal_placements():
     legal = df.set_index("placement")
     assert legal.loc[0.0, "n"] == 4
     assert legal.loc[0.2, "n"] == 0 and np.isnan(legal.loc[0.2, "points"])
+
+
+def test_best_shot_search_finds_the_coin_on_the_arrow():
+    """One white coin on the north-east arrow, 10 cm from the pocket: the search for the shot
+    most likely to pocket it finds one that nearly always does (the known best: a cut along
+    the arrow), where a naive shot straight up never does."""
+    from carromlab.analysis import best_shots
+
+    board = standard_position("icf-opening").board
+    pk = next(c for c in board.layout.captures if c.name == "pocket.NE")
+    u = 0.1 / math.sqrt(2)
+    pos = Position(
+        "icf",
+        (
+            Piece("w1", "coin", "white", pk.x - u, pk.y - u),
+            Piece("w2", "coin", "white", -0.30, 0.30),
+            Piece("b1", "coin", "black", -0.30, 0.05),
+        ),
+        name="arrow-coin",
+    )
+    best = best_shots(
+        pos,
+        skill="expert",
+        value="p_capture:w1",
+        n_grid=12,
+        iterations=2,
+        population=32,
+        n_cem=24,
+        top_k=3,
+        n_final=300,
+        seed=1,
+    )
+    top = best.iloc[0]
+    assert list(best["rank"]) == [1, 2, 3]
+    assert top["p_capture:w1"] >= 0.9
+    assert top["p_capture:w1_lo"] > 0.85
+    assert top["p_continues"] >= 0.9
+    assert (best["p_capture:w1"].diff().dropna() <= 1e-12).all()  # sorted best first
+    naive = estimate(pos, Shot(0.0, Y0, math.pi / 2, 2.0), skill="expert", n=64)
+    assert naive.set_index("quantity").loc["capture:w1", "estimate"] < 0.05

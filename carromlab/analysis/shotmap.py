@@ -23,11 +23,9 @@ from carromlab.errors import CarromlabError
 from carromlab.shots import Shot
 
 
-def shot_map(
+def evaluate_cells(
     position,
-    placements,
-    angles_deg,
-    speeds,
+    cells,
     skill="club",
     n: int = 200,
     seed: int = 0,
@@ -37,40 +35,40 @@ def shot_map(
     confidence: float = 0.95,
     physics=None,
     progress: bool = False,
+    runner: ShotRunner | None = None,
+    desc: str = "shot map",
 ) -> pd.DataFrame:
-    """Estimate every cell of the grid ``placements x angles_deg x speeds``."""
+    """Estimate a list of base shots ``cells`` = [(placement m, angle deg, speed m/s), ...].
+
+    One row per cell, in order; cells with an illegal placement get ``n = 0`` and NaN values.
+    """
     if int(n) <= 0:
         raise CarromlabError(f"n must be a positive number of shots per cell, not {n}")
     sk = _skill(skill)
     va = analysis_for(position.variant)
     position.check()
     turn = turn if turn is not None else va.default_turn()
-    grid = list(
-        itertools.product(
-            np.atleast_1d(placements), np.atleast_1d(angles_deg), np.atleast_1d(speeds)
-        )
-    )
-    if not grid:
+    if not len(cells):
         raise CarromlabError("the shot-map grid is empty")
     from carromlab.rules.icf_striker import baseline_y, legal_placement
 
     y0 = baseline_y(position.board)
     legal = []
-    for x, a, v in grid:
+    for x, a, v in cells:
         check_speed_angle(float(v), np.radians(float(a)))
         legal.append(bool(legal_placement(position.board, x)) and not _overlaps(position, x, y0))
-    cells = [g for g, ok in zip(grid, legal) if ok]
-    if not cells:
+    ok = [c for c, good in zip(cells, legal) if good]
+    if not ok:
         raise CarromlabError("no cell of the shot-map grid has a legal striker placement")
     base = Shot(
-        x=np.array([c[0] for c in cells], float),
-        y=np.full(len(cells), y0),
-        angle=np.radians([c[1] for c in cells]),
-        speed=np.array([c[2] for c in cells], float),
+        x=np.array([c[0] for c in ok], float),
+        y=np.full(len(ok), y0),
+        angle=np.radians([c[1] for c in ok]),
+        speed=np.array([c[2] for c in ok], float),
     )
-    runner = ShotRunner(position, va.shooter_kind, chunk=chunk, physics=physics)
-    tally = Tally(len(cells))
-    for ch in runner.run(base, int(n), sk.noise(), seed, progress=progress, desc="shot map"):
+    runner = runner or ShotRunner(position, va.shooter_kind, chunk=chunk, physics=physics)
+    tally = Tally(len(ok))
+    for ch in runner.run(base, int(n), sk.noise(), seed, progress=progress, desc=desc):
         tally_chunk(tally, ch, runner, va, turn)
     long = tally_frame(tally, confidence)
     wanted = set(pieces)
@@ -78,28 +76,51 @@ def shot_map(
     wide = _widen(long[keep])
     frame = pd.DataFrame(
         {
-            "placement": [g[0] for g in grid],
-            "angle": [g[1] for g in grid],
-            "speed": [g[2] for g in grid],
+            "placement": [float(c[0]) for c in cells],
+            "angle": [float(c[1]) for c in cells],
+            "speed": [float(c[2]) for c in cells],
         }
     )
-    legal_index = np.flatnonzero(legal)
-    wide.index = legal_index[wide.index]
+    wide.index = np.flatnonzero(legal)[wide.index]
     out = frame.join(wide)
     out["n"] = out["n"].fillna(0).astype(int)
     out.attrs["config"] = run_metadata(
-        kind="shot_map",
+        kind="cells",
         variant=position.variant,
         position=position.name,
-        placements=[float(x) for x in np.atleast_1d(placements)],
-        angles_deg=[float(a) for a in np.atleast_1d(angles_deg)],
-        speeds=[float(v) for v in np.atleast_1d(speeds)],
         skill=vars(sk),
         n=int(n),
         seed=int(seed),
         chunk=int(runner.chunk),
         turn=vars(turn),
         confidence=confidence,
+    )
+    return out
+
+
+def shot_map(
+    position,
+    placements,
+    angles_deg,
+    speeds,
+    skill="club",
+    n: int = 200,
+    seed: int = 0,
+    **kw,
+) -> pd.DataFrame:
+    """Estimate every cell of the grid ``placements x angles_deg x speeds`` (see
+    :func:`evaluate_cells` for the other options)."""
+    grid = list(
+        itertools.product(
+            np.atleast_1d(placements), np.atleast_1d(angles_deg), np.atleast_1d(speeds)
+        )
+    )
+    out = evaluate_cells(position, grid, skill=skill, n=n, seed=seed, **kw)
+    out.attrs["config"].update(
+        kind="shot_map",
+        placements=[float(x) for x in np.atleast_1d(placements)],
+        angles_deg=[float(a) for a in np.atleast_1d(angles_deg)],
+        speeds=[float(v) for v in np.atleast_1d(speeds)],
     )
     return out
 
