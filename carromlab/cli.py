@@ -348,6 +348,57 @@ def run_shotmap(position, variant, placements, angles, speeds, skill, n, seed, c
     }
 
 
+@app.command()
+def best(
+    position: str = typer.Option("icf-midgame", help="Standard position name or JSON file."),
+    variant: str = typer.Option("icf", help="Game variant (icf, icf-doubles)."),
+    skill: str = typer.Option("club", help="novice, club, expert, pro or exact."),
+    value: str = typer.Option(
+        "points", help="What to maximise: points, p_continues, p_capture:ID."
+    ),
+    speeds: str = typer.Option("1.0,2.0,3.5", help="Grid speeds (m/s)."),
+    n_grid: int = typer.Option(32, help="Shots per grid cell."),
+    iterations: int = typer.Option(3, help="Cross-entropy iterations."),
+    population: int = typer.Option(48, help="Candidates per iteration."),
+    n_cem: int = typer.Option(64, help="Shots per candidate."),
+    top: int = typer.Option(5, help="How many best shots to report."),
+    n: int = typer.Option(2000, help="Fresh shots for each reported shot."),
+    seed: int = typer.Option(0, help="Root PRNG seed."),
+    chunk: int = typer.Option(4096, min=1, help="Shots per kernel batch."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    out: Path = typer.Option(None, help="Folder for best.parquet."),
+) -> None:
+    """Search the best shots under noise (grid, then cross-entropy), top-k with intervals."""
+    from carromlab.analysis import best_shots
+
+    pos = _shot_position(position, variant)
+    df = best_shots(
+        pos,
+        skill=skill,
+        value=value,
+        speeds=_grid(speeds, "speeds"),
+        n_grid=n_grid,
+        iterations=iterations,
+        population=population,
+        n_cem=n_cem,
+        top_k=top,
+        n_final=n,
+        seed=seed,
+        chunk=chunk,
+        progress=not as_json,
+    )
+    if out is not None:
+        from carromlab.analysis.results import write_parquet
+
+        write_parquet(df, out / "best.parquet")
+    cols = ["rank", "placement", "angle", "speed", value, f"{value}_lo", f"{value}_hi", "n"]
+    if as_json:
+        rows = json.loads(df[cols].to_json(orient="records"))
+        typer.echo(json.dumps({"config": df.attrs["config"], "rows": rows}, default=str))
+    else:
+        typer.echo(df[cols].to_string(index=False))
+
+
 def _select_device(device: str) -> None:
     """Point JAX at the requested platform before anything initialises it."""
     import jax

@@ -166,3 +166,15 @@ def test_best_shot_search_finds_the_coin_on_the_arrow():
     assert (best["p_capture:w1"].diff().dropna() <= 1e-12).all()  # sorted best first
     naive = estimate(pos, Shot(0.0, Y0, math.pi / 2, 2.0), skill="expert", n=64)
     assert naive.set_index("quantity").loc["capture:w1", "estimate"] < 0.05
+
+
+def test_wilson_matches_scipy_binomtest():
+    from scipy import stats
+
+    ks = np.array([0, 1, 5, 37, 99, 100])
+    lo, hi = wilson(ks, 100, 0.9)
+    for k, a, b in zip(ks, lo, hi):
+        ci = stats.binomtest(int(k), 100).proportion_ci(confidence_level=0.9, method="wilson")
+        assert (a, b) == pytest.approx((ci.low, ci.high), abs=1e-12)
+    lo, hi = wilson(np.array([3]), np.array([0]))
+    assert np.isnan(lo[0]) and np.isnan(hi[0])

@@ -172,3 +172,15 @@ def test_estimate_bad_input_one_line(capsys, args, needle):
     code, _, err = run(capsys, "estimate", "--position", "icf-midgame", "--json", *args)
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and needle in err
+
+
+def test_best_json_ranks_shots_with_intervals(capsys, tmp_path):
+    args = ["best", "--n-grid", "2", "--iterations", "1", "--population", "8", "--n-cem", "4"]
+    args += ["--top", "2", "--n", "50", "--speeds", "2.0", "--json", "--out", str(tmp_path)]
+    code, out, _ = run(capsys, *args)
+    assert code == 0
+    rows = json.loads(out)["rows"]
+    assert [r["rank"] for r in rows] == [1, 2]
+    assert rows[0]["points"] >= rows[1]["points"]
+    assert all(r["points_lo"] <= r["points"] <= r["points_hi"] and r["n"] == 50 for r in rows)
+    assert (tmp_path / "best.parquet").exists()

@@ -3,6 +3,6 @@
 from carromlab.analysis.best import best_shots
 from carromlab.analysis.estimate import estimate
 from carromlab.analysis.runner import ShotRunner
-from carromlab.analysis.shotmap import evaluate_cells, shot_map
+from carromlab.analysis.shotmap import evaluate_cells, shot_map, target_map
 
-__all__ = ["ShotRunner", "best_shots", "estimate", "evaluate_cells", "shot_map"]
+__all__ = ["ShotRunner", "best_shots", "estimate", "evaluate_cells", "shot_map", "target_map"]

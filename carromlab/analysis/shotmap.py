@@ -37,10 +37,13 @@ def evaluate_cells(
     progress: bool = False,
     runner: ShotRunner | None = None,
     desc: str = "shot map",
+    per_pocket: bool = False,
 ) -> pd.DataFrame:
     """Estimate a list of base shots ``cells`` = [(placement m, angle deg, speed m/s), ...].
 
     One row per cell, in order; cells with an illegal placement get ``n = 0`` and NaN values.
+    ``pieces`` adds ``p_capture:<id>`` columns; with ``per_pocket`` also
+    ``p_capture:<id>:<pocket>``.
     """
     if int(n) <= 0:
         raise CarromlabError(f"n must be a positive number of shots per cell, not {n}")
@@ -72,7 +75,12 @@ def evaluate_cells(
         tally_chunk(tally, ch, runner, va, turn)
     long = tally_frame(tally, confidence)
     wanted = set(pieces)
-    keep = ~long["quantity"].str.startswith("capture:") | long["quantity"].str.slice(8).isin(wanted)
+    piece_of = long["quantity"].str.slice(8)
+    if per_pocket:
+        piece_of = piece_of.str.split(":").str[0]
+    else:
+        piece_of = piece_of.where(~piece_of.str.contains(":"), "")
+    keep = ~long["quantity"].str.startswith("capture:") | piece_of.isin(wanted)
     wide = _widen(long[keep])
     frame = pd.DataFrame(
         {
@@ -142,3 +150,58 @@ def _widen(long: pd.DataFrame) -> pd.DataFrame:
         cols[f"{name}_hi"] = g["hi"]
         cols["n"] = g["n"]
     return pd.DataFrame(cols)
+
+
+def target_map(
+    position,
+    placements,
+    angles_deg,
+    speeds,
+    skill="club",
+    n: int = 100,
+    seed: int = 0,
+    pieces: tuple[str, ...] | None = None,
+    **kw,
+) -> pd.DataFrame:
+    """For every piece and pocket, the best probability any shot of the grid achieves of
+    putting that piece in that pocket: one row per (piece, pocket) with ``p_best``, its Wilson
+    interval from the best cell's ``n`` shots (optimistic: the best of many cells), and that
+    cell's ``placement``, ``angle`` and ``speed``."""
+    if pieces is None:
+        pieces = tuple(p.id for p in position.pieces)
+    cells = shot_map(
+        position,
+        placements,
+        angles_deg,
+        speeds,
+        skill=skill,
+        n=n,
+        seed=seed,
+        pieces=pieces,
+        per_pocket=True,
+        **kw,
+    )
+    rows = []
+    pockets = [c.name for c in position.board.layout.captures]
+    for pid in pieces:
+        for pocket in pockets:
+            col = f"p_capture:{pid}:{pocket}"
+            if col not in cells or cells[col].isna().all():
+                continue
+            best = cells.loc[cells[col].idxmax()]
+            rows.append(
+                {
+                    "piece": pid,
+                    "pocket": pocket,
+                    "p_best": best[col],
+                    "lo": best[f"{col}_lo"],
+                    "hi": best[f"{col}_hi"],
+                    "placement": best["placement"],
+                    "angle": best["angle"],
+                    "speed": best["speed"],
+                    "n": int(best["n"]),
+                }
+            )
+    out = pd.DataFrame(rows)
+    out.attrs["config"] = {**cells.attrs["config"], "kind": "target_map"}
+    return out
