@@ -334,7 +334,11 @@ def run_shotmap(position, variant, placements, angles, speeds, skill, n, seed, c
     fig, axes = plt.subplots(1, 2, figsize=(13, 6))
     draw_shotmap(sub, value=value, ax=axes[0])
     axes[0].set_title(f"{value} at {speed} m/s ({skill}, n={n} per cell)")
-    draw_shotmap_on_board(sub, pos, value=value, ax=axes[1])
+    # on the board: the best aim from each placement (a fan of every cell hides the board)
+    per_spot = sub.dropna(subset=[value])
+    per_spot = per_spot.loc[per_spot.groupby("placement")[value].idxmax()]
+    draw_shotmap_on_board(per_spot, pos, value=value, ax=axes[1], ray_length=0.35)
+    axes[1].set_title(f"{pos.name}: best aim from each placement, {value}")
     fig.savefig(out / "shotmap.png", dpi=120, bbox_inches="tight")
     plt.close(fig)
     best = df.loc[df[value].idxmax()]
