@@ -25,6 +25,32 @@ def _skill(skill) -> Skill:
     return skill if isinstance(skill, Skill) else skill_named(skill)
 
 
+def prepare(position, n, skill, turn):
+    """Check the common inputs of a run; (skill, variant analysis, turn)."""
+    if int(n) <= 0:
+        raise CarromlabError(f"n must be a positive number of shots, not {n}")
+    sk = _skill(skill)
+    va = analysis_for(position.variant)
+    position.check()
+    return sk, va, (turn if turn is not None else va.default_turn())
+
+
+def run_config(kind, position, sk, n, seed, runner, turn, confidence, **extra) -> dict:
+    """The configuration stored with a result: inputs, seed and package versions."""
+    return run_metadata(
+        kind=kind,
+        variant=position.variant,
+        position=position.name,
+        skill=vars(sk),
+        n=int(n),
+        seed=int(seed),
+        chunk=int(runner.chunk),
+        turn=vars(turn),
+        confidence=confidence,
+        **extra,
+    )
+
+
 def tally_chunk(tally: Tally, chunk, runner: ShotRunner, va, turn) -> None:
     """Add one chunk's captures and rule quantities to ``tally``."""
     cell = chunk.cell
@@ -74,29 +100,16 @@ def estimate(
     runner: ShotRunner | None = None,
 ) -> pd.DataFrame:
     """Estimate what ``n`` noisy executions of ``shot`` from ``position`` do."""
-    if int(n) <= 0:
-        raise CarromlabError(f"n must be a positive number of shots, not {n}")
-    sk = _skill(skill)
-    va = analysis_for(position.variant)
-    position.check()
+    sk, va, turn = prepare(position, n, skill, turn)
     va.check_shot(position, shot)
-    turn = turn if turn is not None else va.default_turn()
     runner = runner or ShotRunner(position, va.shooter_kind, chunk=chunk, physics=physics)
     tally = Tally(1)
     for ch in runner.run(shot, int(n), sk.noise(), seed, progress=progress, desc="estimate"):
         tally_chunk(tally, ch, runner, va, turn)
     df = tally_frame(tally, confidence).drop(columns="cell")
-    df.attrs["config"] = run_metadata(
-        kind="estimate",
-        variant=position.variant,
-        position=position.name,
-        shot={k: float(getattr(shot, k)) for k in ("x", "y", "angle", "speed")},
-        skill=vars(sk),
-        n=int(n),
-        seed=int(seed),
-        chunk=int(runner.chunk),
-        turn=vars(turn),
-        confidence=confidence,
+    shot_cfg = {k: float(getattr(shot, k)) for k in ("x", "y", "angle", "speed")}
+    df.attrs["config"] = run_config(
+        "estimate", position, sk, n, seed, runner, turn, confidence, shot=shot_cfg
     )
     return df
 

@@ -15,10 +15,10 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from carromlab.analysis.estimate import _skill, run_metadata, tally_chunk, tally_frame
+from carromlab.analysis.estimate import prepare, run_config, tally_chunk, tally_frame
 from carromlab.analysis.runner import ShotRunner
 from carromlab.analysis.tally import Tally
-from carromlab.analysis.variants import analysis_for, check_speed_angle
+from carromlab.analysis.variants import check_speed_angle
 from carromlab.errors import CarromlabError
 from carromlab.shots import Shot
 
@@ -45,12 +45,7 @@ def evaluate_cells(
     ``pieces`` adds ``p_capture:<id>`` columns; with ``per_pocket`` also
     ``p_capture:<id>:<pocket>``.
     """
-    if int(n) <= 0:
-        raise CarromlabError(f"n must be a positive number of shots per cell, not {n}")
-    sk = _skill(skill)
-    va = analysis_for(position.variant)
-    position.check()
-    turn = turn if turn is not None else va.default_turn()
+    sk, va, turn = prepare(position, n, skill, turn)
     if not len(cells):
         raise CarromlabError("the shot-map grid is empty")
     from carromlab.rules.icf_striker import baseline_y, legal_placement
@@ -92,17 +87,7 @@ def evaluate_cells(
     wide.index = np.flatnonzero(legal)[wide.index]
     out = frame.join(wide)
     out["n"] = out["n"].fillna(0).astype(int)
-    out.attrs["config"] = run_metadata(
-        kind="cells",
-        variant=position.variant,
-        position=position.name,
-        skill=vars(sk),
-        n=int(n),
-        seed=int(seed),
-        chunk=int(runner.chunk),
-        turn=vars(turn),
-        confidence=confidence,
-    )
+    out.attrs["config"] = run_config("cells", position, sk, n, seed, runner, turn, confidence)
     return out
 
 
