@@ -50,7 +50,7 @@ def test() -> None:
     ensure_env("dev")
     run(BIN / "ruff", "check", ".")
     run(BIN / "ruff", "format", "--check", ".")
-    run(PY, "-m", "pytest", "-n", "2", "-q", *sys.argv[2:])
+    run(PY, "-m", "pytest", "-n", "2", "-q", "tests", "notebooks", "--nbmake", *sys.argv[2:])
 
 
 if __name__ == "__main__":

@@ -316,11 +316,23 @@ def run_shotmap(position, variant, placements, angles, speeds, skill, n, seed, c
 
     from carromlab.analysis import shot_map
     from carromlab.analysis.results import write_parquet
-    from carromlab.plot.shotmap import draw_shotmap, draw_shotmap_on_board
+    from carromlab.analysis.shotmap import targets_from_cells
+    from carromlab.plot.shotmap import draw_shotmap, draw_shotmap_on_board, draw_target_map
 
     pos = _shot_position(position, variant)
+    ids = tuple(p.id for p in pos.pieces)
     df = shot_map(
-        pos, placements, angles, speeds, skill=skill, n=n, seed=seed, chunk=chunk, progress=True
+        pos,
+        placements,
+        angles,
+        speeds,
+        skill=skill,
+        n=n,
+        seed=seed,
+        chunk=chunk,
+        progress=True,
+        pieces=ids,
+        per_pocket=True,
     )
     if value not in df.columns:
         options = [c for c in df.columns if not c.endswith(("_lo", "_hi"))]
@@ -340,6 +352,13 @@ def run_shotmap(position, variant, placements, angles, speeds, skill, n, seed, c
     draw_shotmap_on_board(per_spot, pos, value=value, ax=axes[1], ray_length=0.35)
     axes[1].set_title(f"{pos.name}: best aim from each placement, {value}")
     fig.savefig(out / "shotmap.png", dpi=120, bbox_inches="tight")
+    plt.close(fig)
+    targets = targets_from_cells(df, pos, ids)
+    write_parquet(targets, out / "targets.parquet")
+    fig, ax = plt.subplots(figsize=(7, 6))
+    draw_target_map(targets[targets["p_best"] >= 0.05], pos, ax=ax)
+    ax.set_title(f"{pos.name}: best chance of each coin into each pocket ({skill}, >= 5 %)")
+    fig.savefig(out / "targets.png", dpi=120, bbox_inches="tight")
     plt.close(fig)
     best = df.loc[df[value].idxmax()]
     return {

@@ -149,9 +149,7 @@ def target_map(
     **kw,
 ) -> pd.DataFrame:
     """For every piece and pocket, the best probability any shot of the grid achieves of
-    putting that piece in that pocket: one row per (piece, pocket) with ``p_best``, its Wilson
-    interval from the best cell's ``n`` shots (optimistic: the best of many cells), and that
-    cell's ``placement``, ``angle`` and ``speed``."""
+    putting that piece in that pocket (see :func:`targets_from_cells`)."""
     if pieces is None:
         pieces = tuple(p.id for p in position.pieces)
     cells = shot_map(
@@ -166,10 +164,18 @@ def target_map(
         per_pocket=True,
         **kw,
     )
+    return targets_from_cells(cells, position, pieces)
+
+
+def targets_from_cells(cells: pd.DataFrame, position, pieces=None) -> pd.DataFrame:
+    """One row per (piece, pocket) from a shot map made with ``per_pocket=True``: ``p_best``,
+    its Wilson interval from the best cell's ``n`` shots (optimistic: the best of many cells),
+    and that cell's ``placement``, ``angle`` and ``speed``."""
+    if pieces is None:
+        pieces = tuple(p.id for p in position.pieces)
     rows = []
-    pockets = [c.name for c in position.board.layout.captures]
     for pid in pieces:
-        for pocket in pockets:
+        for pocket in (c.name for c in position.board.layout.captures):
             col = f"p_capture:{pid}:{pocket}"
             if col not in cells or cells[col].isna().all():
                 continue
@@ -188,5 +194,5 @@ def target_map(
                 }
             )
     out = pd.DataFrame(rows)
-    out.attrs["config"] = {**cells.attrs["config"], "kind": "target_map"}
+    out.attrs["config"] = {**cells.attrs.get("config", {}), "kind": "target_map"}
     return out
