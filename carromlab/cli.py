@@ -241,11 +241,11 @@ def estimate(
     import math
 
     from carromlab.analysis import estimate as run_estimate
-    from carromlab.rules.icf_striker import baseline_y
+    from carromlab.analysis.variants import analysis_for
     from carromlab.shots import Shot
 
     pos = _shot_position(position, variant)
-    shot = Shot(placement, baseline_y(pos.board), math.radians(angle), speed)
+    shot = Shot(placement, analysis_for(pos.variant).shot_y(pos.board), math.radians(angle), speed)
     df = run_estimate(pos, shot, skill=skill, n=n, seed=seed, chunk=chunk, progress=not as_json)
     if out is not None:
         from carromlab.analysis.results import write_parquet

@@ -28,20 +28,6 @@ def _stage_seed(seed: int, stage: int) -> int:
     return int(np.random.SeedSequence([seed, stage]).generate_state(1)[0] & 0x7FFFFFFF)
 
 
-def _project_placement(board, x: np.ndarray) -> np.ndarray:
-    """The nearest legal South-baseline placement (rule 130) to each x."""
-    from carromlab.rules.icf_striker import placement_limits
-
-    clear, (lo, hi) = placement_limits(board)
-    ax = np.abs(x)
-    inside_band = (ax >= lo) & (ax <= hi)
-    near_band = ax > (clear + lo) / 2
-    proj = np.where(
-        inside_band, ax, np.where(near_band, np.clip(ax, lo, hi), np.minimum(ax, clear))
-    )
-    return np.sign(x) * proj
-
-
 def best_shots(
     position,
     skill="club",
@@ -67,12 +53,11 @@ def best_shots(
     fresh shots; ``pieces`` adds capture columns for those pieces."""
     va = analysis_for(position.variant)
     position.check()
-    from carromlab.rules.icf_striker import placement_limits
-
-    clear, (lo, hi) = placement_limits(position.board)
-    if placements is None:
+    if placements is None:  # 9 across the widest legal interval, the middle of the others
+        spans = va.placement_intervals(position.board)
+        widest = max(spans, key=lambda s: s[1] - s[0])
         placements = np.concatenate(
-            [np.linspace(-clear, clear, 9), [-(lo + hi) / 2, (lo + hi) / 2]]
+            [np.linspace(*widest, 9), [(a + b) / 2 for a, b in spans if (a, b) != widest]]
         )
     if angles_deg is None:
         angles_deg = np.arange(20.0, 161.0, 5.0)
@@ -100,7 +85,7 @@ def best_shots(
         elite = seen.nlargest(n_elite, value)[["placement", "angle", "speed"]].to_numpy()
         mean, std = elite.mean(axis=0), np.maximum(elite.std(axis=0), floor)
         draw = rng.normal(mean, std, size=(population, 3))
-        draw[:, 0] = _project_placement(position.board, draw[:, 0])
+        draw[:, 0] = va.project_placement(position.board, draw[:, 0])
         draw[:, 2] = np.clip(draw[:, 2], 0.2, MAX_SPEED)
         cells = [tuple(row) for row in draw]
         found = evaluate_cells(

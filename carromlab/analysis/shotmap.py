@@ -48,13 +48,14 @@ def evaluate_cells(
     sk, va, turn = prepare(position, n, skill, turn)
     if not len(cells):
         raise CarromlabError("the shot-map grid is empty")
-    from carromlab.rules.icf_striker import baseline_y, legal_placement
-
-    y0 = baseline_y(position.board)
+    y0 = va.shot_y(position.board)
     legal = []
     for x, a, v in cells:
         check_speed_angle(float(v), np.radians(float(a)))
-        legal.append(bool(legal_placement(position.board, x)) and not _overlaps(position, x, y0))
+        legal.append(
+            bool(va.legal_placement(position.board, x))
+            and not _overlaps(position, va.shooter_kind, x, y0)
+        )
     ok = [c for c, good in zip(cells, legal) if good]
     if not ok:
         raise CarromlabError("no cell of the shot-map grid has a legal striker placement")
@@ -118,9 +119,9 @@ def shot_map(
     return out
 
 
-def _overlaps(position, x: float, y: float) -> bool:
+def _overlaps(position, shooter_kind: str, x: float, y: float) -> bool:
     specs = position.board.piece_specs()
-    r = specs["striker"].radius
+    r = specs[shooter_kind].radius
     return any(np.hypot(p.x - x, p.y - y) < r + specs[p.kind].radius for p in position.pieces)
 
 

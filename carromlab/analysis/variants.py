@@ -4,8 +4,11 @@ and which shots are legal. Variants without rules yet are refused with a clear m
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from carromlab.errors import CarromlabError
 
@@ -15,12 +18,31 @@ MAX_SPEED = 15.0
 
 @dataclass(frozen=True)
 class VariantAnalysis:
+    """The analysis layer's view of a variant: its rules, its shooting piece, and where that
+    piece may be placed (a line ``y = shot_y`` with legal x intervals)."""
+
     variant: str
     rules: Any
     shooter_kind: str
+    shot_y: Callable[[Any], float]
+    placement_intervals: Callable[[Any], list[tuple[float, float]]]
 
     def default_turn(self):
         return self.rules.turn_type()
+
+    def legal_placement(self, board, x) -> np.ndarray:
+        x = np.asarray(x, dtype=float)
+        ok = np.zeros(x.shape, dtype=bool)
+        for lo, hi in self.placement_intervals(board):
+            ok |= (x >= lo - 1e-12) & (x <= hi + 1e-12)
+        return ok
+
+    def project_placement(self, board, x) -> np.ndarray:
+        """The nearest legal placement to each x."""
+        x = np.asarray(x, dtype=float)
+        cands = np.stack([np.clip(x, lo, hi) for lo, hi in self.placement_intervals(board)])
+        pick = np.argmin(np.abs(cands - x), axis=0)
+        return np.take_along_axis(cands, pick[None], axis=0)[0]
 
     def check_shot(self, position, shot) -> None:
         """Refuse a shot that cannot be played, with one clear line."""
@@ -48,8 +70,9 @@ def check_speed_angle(speed: float, angle: float) -> None:
 def analysis_for(variant: str) -> VariantAnalysis:
     if variant in ("icf", "icf-doubles"):
         from carromlab.rules.icf import IcfRules
+        from carromlab.rules.icf_striker import baseline_y, placement_intervals
 
-        return VariantAnalysis(variant, IcfRules(), "striker")
+        return VariantAnalysis(variant, IcfRules(), "striker", baseline_y, placement_intervals)
     raise CarromlabError(
         f"shot analysis for variant {variant!r} is not available yet (available: icf, icf-doubles)"
     )

@@ -33,6 +33,13 @@ def placement_limits(board: IcfBoard) -> tuple[float, tuple[float, float]]:
     return c - (r_s + r_b), (c - (r_s - r_b), c + (r_s - r_b))
 
 
+def placement_intervals(board: IcfBoard) -> list[tuple[float, float]]:
+    """The legal x intervals on the South baseline: covering the left base circle, clear of
+    both, covering the right one."""
+    clear, (lo, hi) = placement_limits(board)
+    return [(-hi, -lo), (-clear, clear), (lo, hi)]
+
+
 def legal_placement(board: IcfBoard, x) -> np.ndarray:
     """True where a South-side striker at ``x`` (m) is placed legally (vectorised)."""
     x = np.abs(np.asarray(x, dtype=float))
