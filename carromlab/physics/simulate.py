@@ -132,7 +132,8 @@ class Trace:
     alive: jax.Array
     event_i: jax.Array  # (E,) the event's disc i (-1 on row 0)
     event_j: jax.Array  # (E,) its partner j (== i for a one-disc event)
-    event_code: jax.Array  # (E,) -1 pair contact, else the one-disc code (capture, ditch, wall)
+    event_code: jax.Array  # (E,) -1 pair contact, -2 the final "at rest" row, else the one-disc
+    # code (capture, ditch, wall)
     n: jax.Array  # valid rows
 
 
@@ -468,7 +469,9 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: b
                     "alive": tr["alive"].at[row].set(alive),
                     "event_i": tr["event_i"].at[row].set(i.astype(jnp.int32)),
                     "event_j": tr["event_j"].at[row].set(j.astype(jnp.int32)),
-                    "event_code": tr["event_code"].at[row].set(jnp.where(is_pair, -1, code)),
+                    "event_code": tr["event_code"]
+                    .at[row]
+                    .set(jnp.where(finished, -2, jnp.where(is_pair, -1, code))),
                 }
             # A finished shot has come to rest and resolves nothing; vmap's while_loop keeps
             # finished shots as they are.
@@ -493,7 +496,8 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: b
         )
         if not record:
             return outcome
-        return outcome, Trace(**s["trace"], n=s["n_events"] + 2)
+        # rows: the start, one per event, and the "at rest" row unless the cap stopped the loop
+        return outcome, Trace(**s["trace"], n=s["n_events"] + 1 + s["done"].astype(jnp.int32))
 
     return simulate
 
