@@ -17,7 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from carromlab.physics import Physics
-from carromlab.physics.simulate import Discs, make_batch_simulator
+from carromlab.physics.simulate import Discs, batch_simulator_for
 from carromlab.physics.table import Pieces, Table
 from carromlab.shots import Shot, place_shooter
 
@@ -36,7 +36,9 @@ class Chunk:
 class ShotRunner:
     """Simulates noisy shots of ``position`` with a shooting piece of ``shooter_kind`` (index 0).
 
-    ``chunk`` bounds memory; ``max_events`` is the kernel's event cap.
+    ``chunk`` bounds memory; ``max_events`` is the kernel's event cap. With ``capacity`` the
+    discs are padded with dead ones to that many, so runners for positions with fewer pieces
+    (later in a game) share one compiled kernel; outcomes are trimmed back to the real discs.
     """
 
     def __init__(
@@ -46,14 +48,17 @@ class ShotRunner:
         chunk: int = 4096,
         max_events: int = 512,
         physics: Physics | None = None,
+        capacity: int | None = None,
     ):
         self.position = position
         self.table = Table.from_layout(position.board.layout)
         self.pieces = Pieces.from_position(position, shooter=(shooter_kind, None, 0.0, 0.0))
-        self.template = Discs.from_pieces(self.pieces)
+        self.n_real = self.pieces.n
+        padded = self.pieces.padded(capacity) if capacity else self.pieces
+        self.template = Discs.from_pieces(padded)
         self.chunk = int(chunk)
         self.physics = physics or Physics()
-        self._sim = make_batch_simulator(self.table, self.pieces.n, max_events)
+        self._sim = batch_simulator_for(position.board.layout, padded.n, max_events)
         self._discs = jax.jit(jax.vmap(place_shooter, in_axes=(None, 0)))
 
     @property
@@ -87,9 +92,14 @@ class ShotRunner:
                 shots={
                     k: np.asarray(getattr(shots, k))[:keep] for k in ("x", "y", "angle", "speed")
                 },
-                outcome={k: np.asarray(v)[:keep] for k, v in vars(out).items()},
+                outcome={k: _trim(np.asarray(v)[:keep], self.n_real) for k, v in vars(out).items()},
             )
         bar.close()
+
+
+def _trim(a: np.ndarray, n_real: int) -> np.ndarray:
+    """Drop the padding discs' columns of a per-disc outcome array."""
+    return a[:, :n_real] if a.ndim == 2 else a
 
 
 def _noisy_maker(noise, n: int):

@@ -24,6 +24,7 @@ fixed order, until no touching pair approaches (or the event cap is reached: ``t
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from functools import partial
 
@@ -507,3 +508,10 @@ def make_batch_simulator(table: Table, n_pieces: int, max_events: int = 512):
     vmapped and jitted here, the one place where shots are batched."""
     one = make_simulator(table, n_pieces, max_events)
     return jax.jit(jax.vmap(one, in_axes=(0, None)))
+
+
+@functools.lru_cache(maxsize=32)
+def batch_simulator_for(layout, n_pieces: int, max_events: int = 512):
+    """:func:`make_batch_simulator` for a board layout (hashable), cached: every caller with
+    the same layout, disc count and cap shares one jitted (and so once-compiled) simulator."""
+    return make_batch_simulator(Table.from_layout(layout), n_pieces, max_events)

@@ -119,3 +119,25 @@ class Pieces:
             alive=np.ones(len(rows), dtype=bool),
             static=np.array([r[6] for r in rows], dtype=bool),
         )
+
+    def padded(self, capacity: int) -> Pieces:
+        """These pieces followed by dead ones (``alive`` False) up to ``capacity``: the kernel
+        ignores dead discs, so positions with fewer pieces share one compiled simulator."""
+        extra = capacity - self.n
+        if extra < 0:
+            raise ValueError(f"{self.n} pieces do not fit a capacity of {capacity}")
+        if extra == 0:
+            return self
+        pad = np.zeros(extra)
+        return Pieces(
+            ids=self.ids + ("",) * extra,
+            x=np.concatenate([self.x, pad]),
+            y=np.concatenate([self.y, pad]),
+            vx=np.concatenate([self.vx, pad]),
+            vy=np.concatenate([self.vy, pad]),
+            radius=np.concatenate([self.radius, np.full(extra, float(self.radius.min()))]),
+            mass=np.concatenate([self.mass, np.ones(extra)]),
+            materials=self.materials + ("pad",) * extra,
+            alive=np.concatenate([self.alive, np.zeros(extra, dtype=bool)]),
+            static=np.concatenate([self.static, np.zeros(extra, dtype=bool)]),
+        )
