@@ -14,6 +14,8 @@ centres, ``v_coin = v_striker * cos(cut) * (1 + e) * m_s / (m_s + m_c)``, and fr
 each leg (``v^2`` falls by ``2 mu g d``); cushion losses are ignored (a bank shot's speed is
 multiplied by ``1 / e_cushion`` instead). Speeds above ``max_speed`` drop the candidate.
 
+Only forward shots are generated (the aim points away from the shooter's side; decision:
+strokes are played forwards, coins behind the line are reached off a side cushion).
 These are candidates to be scored by Monte Carlo (``evaluate_cells``); they are not promises.
 """
 
@@ -110,7 +112,7 @@ def candidate_shots(
                         ix, iy = _unit(gx - hit[0], gy - hit[1])[:2]
                         cut = math.degrees(math.acos(max(-1.0, min(1.0, ix * ux + iy * uy))))
                         legs = [((sx, y0), hit), (hit, (gx, gy))]
-                    if cut > max_cut_deg:
+                    if cut > max_cut_deg or dy <= 0:  # forward shots only (decision)
                         continue
                     if not all(
                         _seg_clear(*p, *q, [*others, (target.x, target.y, r_c)], r_s - 1e-9)

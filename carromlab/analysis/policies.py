@@ -1,0 +1,94 @@
+"""Policies: who chooses which shot. Pluggable: anything with ``choose(position, turn, seed)``
+returning a :class:`~carromlab.shots.Shot` for a shooter on the South line.
+
+- :class:`RandomLegal`: a uniformly random legal placement (not on a coin), aim and speed.
+- :class:`Greedy`: the candidate shots of :func:`candidate_shots` on the shooter's own coins
+  (and the queen once it may be pocketed) plus a few random legal shots, each scored by a small
+  Monte Carlo at the policy's skill under the turn's state; the best expected ``value`` wins.
+  Noise-aware: the same candidate scores differently at different skills.
+
+Whole-game code rotates the board so that the player on strike always shoots from South.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from carromlab.analysis.candidates import candidate_shots
+from carromlab.analysis.runner import ShotRunner
+from carromlab.analysis.shotmap import _overlaps, evaluate_cells
+from carromlab.analysis.variants import analysis_for
+from carromlab.shots import Shot
+
+
+@dataclass(frozen=True)
+class RandomLegal:
+    """Random legal shots: placement uniform over the legal line, aim 15-165 deg, speed
+    0.5-5 m/s (decision: the range of real strokes)."""
+
+    angle_deg: tuple[float, float] = (15.0, 165.0)
+    speed: tuple[float, float] = (0.5, 5.0)
+
+    def choose(self, position, turn=None, seed: int = 0) -> Shot:
+        rng = np.random.default_rng(seed)
+        va = analysis_for(position.variant)
+        spans = va.placement_intervals(position.board)
+        widths = np.array([hi - lo for lo, hi in spans])
+        y0 = va.shot_y(position.board)
+        for _ in range(1000):
+            lo, hi = spans[rng.choice(len(spans), p=widths / widths.sum())]
+            x = float(rng.uniform(lo, hi))
+            if not _overlaps(position, va.shooter_kind, x, y0):
+                break
+        angle = math.radians(rng.uniform(*self.angle_deg))
+        return Shot(x, y0, angle, float(rng.uniform(*self.speed)))
+
+
+@dataclass
+class Greedy:
+    """Best expected ``value`` over generated candidates, each scored with ``n_eval`` noisy
+    shots at ``skill``."""
+
+    skill: str = "club"
+    n_eval: int = 32
+    max_candidates: int = 48
+    random_extra: int = 8
+    value: str = "points"
+    capacity: int = 20
+    _runners: dict = field(default_factory=dict, repr=False)
+
+    def candidates(self, position, turn, seed: int) -> list[tuple[float, float, float]]:
+        own = [
+            p.id
+            for p in position.pieces
+            if (p.kind == "coin" and p.owner == turn.shooter)
+            or (p.kind == "queen" and (turn.own_down > 0 or turn.queen_pending is False))
+        ]
+        cand = candidate_shots(position, pieces=own)
+        cand = cand.sort_values(["cut", "speed"]).head(self.max_candidates)
+        cells = list(zip(cand.placement, cand.angle, cand.speed))
+        rnd = RandomLegal()
+        for k in range(self.random_extra):
+            s = rnd.choose(position, turn, seed=seed * 1000 + k)
+            cells.append((s.x, math.degrees(s.angle), s.speed))
+        return cells
+
+    def scored(self, position, turn, seed: int = 0):
+        """Every candidate with its estimated value (a shot-map-like table)."""
+        cells = self.candidates(position, turn, seed)
+        va = analysis_for(position.variant)
+        runner = ShotRunner(position, va.shooter_kind, chunk=4096, capacity=self.capacity)
+        return evaluate_cells(
+            position, cells, skill=self.skill, n=self.n_eval, seed=seed, turn=turn, runner=runner
+        )
+
+    def choose(self, position, turn=None, seed: int = 0) -> Shot:
+        va = analysis_for(position.variant)
+        turn = turn if turn is not None else va.default_turn()
+        table = self.scored(position, turn, seed)
+        best = table.loc[table[self.value].idxmax()]
+        y0 = va.shot_y(position.board)
+        return Shot(float(best.placement), y0, math.radians(best.angle), float(best.speed))
