@@ -66,26 +66,33 @@ marked *option* are fields of :class:`IcfGameConfig`):
    coins pocketed with the striker still come back and the turn then continues, otherwise it
    ends; a queen pocketed with the striker is returned).
 9. Placement of returned pieces (the opponent places them; :func:`place_returned`): the queen
-   goes as near the centre as possible (the centre if free, else the nearest free spot of a
-   deterministic spiral search); coins that left the board go back "in the centre circle"
-   (65) the same way (the centre circle is a coin's width, so: as near the centre as
-   possible); other returned coins (the striker's own coins, penalty coins, dues) go to a
-   free spot inside the outer circle: *option* ``placement``: ``"centre-first"`` (default:
-   the same spiral, deterministic) or ``"random"`` (uniform over the disc where a coin lies
+   goes as near the centre as possible (the centre if free, else the nearest free spot,
+   decision 10); coins that left the board go back "in the centre circle" (65) the same way
+   (the centre circle is barely a coin wide, so: as near the centre as possible); other
+   returned coins (the striker's own coins, penalty coins, dues) go to a free spot inside the
+   outer circle: *option* ``placement``: ``"centre-first"`` (default: the nearest free spot
+   to the centre, deterministic) or ``"random"`` (uniform over the disc where a coin lies
    wholly inside the outer circle, drawn from the given ``numpy`` generator; after
-   ``RANDOM_TRIES`` rejected draws, the spiral). "Inside the outer circle" means the whole
-   coin inside it. Free: no overlap with any piece on the board (the striker is back on a
-   baseline and is no obstacle), a clearance of ``CLEARANCE``. If no spot inside the outer
-   circle is free, the search widens to the whole playing surface (nearest to the centre
-   first, off the pockets); if nothing is free at all, :class:`CarromlabError`.
-10. Spiral search: the centre, then rings of radius ``k * PLACEMENT_STEP`` (0.5 mm), each
-    sampled every ``PLACEMENT_STEP`` of arc counter-clockwise from the +x axis; the first free
-    point wins (nearest to the centre within 0.5 mm). The widened search uses a 1 mm grid
-    over the surface ordered by distance to the centre.
+   ``RANDOM_TRIES`` rejected draws - an exact hole in a packed cluster has no area - the
+   nearest free spot). "Inside the outer circle" means the whole coin inside it. Free: no
+   overlap with any piece on the board (the striker is back on a baseline and is no
+   obstacle); touching is allowed (the rosette's coins touch), within ``TOUCH_TOLERANCE``.
+   If no spot inside the outer circle is free, the search widens to the whole playing
+   surface (nearest to the centre first, clear of the pockets); if nothing is free at all,
+   :class:`CarromlabError`.
+10. Nearest free spot, exactly (a deterministic search): the point nearest to the centre
+    where the piece fits is the centre, or lies on the boundary of a forbidden disc (radius
+    ``r + r_i`` around each piece) in line with the centre, or where two forbidden circles
+    (or one and the zone's circle) cross. Those candidates are checked nearest first (ties:
+    the smallest angle counter-clockwise from +x) and the first free one wins; so an exact
+    hole left in the rosette is found. The widened search adds the pockets as forbidden
+    discs and a 1 mm grid over the surface (for spots against the frame).
 11. Placement order within one stroke: the queen, then pieces that left the board (in disc
-    order), then the shooter's returned coins, then the opponent's (decision 7). A returned
-    coin takes the smallest free id of its colour (``w1``..``w9`` / ``b1``..``b9``); a piece
-    that left the board keeps its id.
+    order), then the shooter's returned coins, then the opponent's (decision 7). Coins
+    pocketed in the stroke that come back (with the striker, or paying a due) come back as
+    themselves (disc order) and keep their ids, as does a piece that left the board; a
+    penalty coin from those pocketed earlier takes the smallest free id of its colour
+    (``w1``..``w9`` / ``b1``..``b9``).
 12. Resting places: ``final_xy`` (optional, [N, 2] in disc order) moves the pieces still on
     the board to where the stroke left them; without it they stay where they were (hand-made
     outcomes, tests).
@@ -95,9 +102,11 @@ marked *option* are fields of :class:`IcfGameConfig`):
     at the breaker (``carromlab.setups.icf.rosette`` rotated to the breaker's side).
 14. End of the game: when a side reaches ``game_points`` at the end of a board, it wins;
     otherwise after ``max_boards`` boards the higher score wins. A tie after ``max_boards``
-    (*option* ``tie_rule``): ``"extra-board"`` (default, the ICF practice): further boards are
-    played until a board ends with the scores unequal (the queen limit and cap still apply);
-    ``"draw"``: the game ends drawn (``winner`` None).
+    (*option* ``tie_rule``): ``"extra-board"`` (default; tournament practice settles a tie
+    with an extra board, whose break is tossed for - here the break rotation simply goes
+    on): further boards are played until a board ends with the scores unequal (the queen
+    limit and cap still apply; a board can score 0, e.g. the last coin before the queen
+    when the winner has 22+); ``"draw"``: the game ends drawn (``winner`` None).
 15. A custom placement policy (a callable passed instead of a generator) is called
     ``policy(position, kind, owner)`` for every piece to place and returns ``(x, y)``; the spot
     must be legal and free, or :class:`CarromlabError` (the laws' placement duties, such as the
@@ -118,7 +127,7 @@ import numpy as np
 
 from carromlab.equipment.base import SIDE_ANGLE
 from carromlab.errors import CarromlabError
-from carromlab.position import Piece, Position
+from carromlab.position import OVERLAP_TOLERANCE, Piece, Position
 from carromlab.rules.icf import (
     COINS_PER_SIDE,
     COLOURS,
@@ -135,13 +144,12 @@ SEATS_DOUBLES = ("S", "E", "N", "W")
 PLACEMENT_MODES = ("centre-first", "random")
 TIE_RULES = ("extra-board", "draw")
 QUEEN_STATES = ("on_board", "pending", "covered")
-#: Spiral search resolution (m) inside the outer circle (decision 10).
-PLACEMENT_STEP = 0.0005
 #: Grid step (m) of the widened search over the whole surface.
 WIDE_STEP = 0.001
-#: Gap (m) kept between a placed piece and its neighbours.
-CLEARANCE = 1e-7
-#: Random draws before the "random" placement falls back to the spiral.
+#: A placed piece may touch its neighbours: it may interpenetrate one by at most this (m),
+#: half what ``Position.validate`` tolerates (the rosette's coins touch to within rounding).
+TOUCH_TOLERANCE = OVERLAP_TOLERANCE / 2
+#: Random draws before the "random" placement falls back to the nearest free spot.
 RANDOM_TRIES = 2048
 
 
@@ -306,14 +314,12 @@ def board_position(config: IcfGameConfig, breaker: int, board=None) -> Position:
     """The rule-41 rosette with the "Y" pointing at ``breaker``'s side (decision 13)."""
     side = config.seats[breaker]
     angle = -math.pi / 2 + SIDE_ANGLE[side]
-    pieces = tuple(rosette(board, y_arm_angle=angle) if board else rosette(y_arm_angle=angle))
-    kw = {"board": board} if board is not None else {}
     return Position(
         config.variant,
-        pieces,
+        tuple(rosette(board, y_arm_angle=angle)),
+        board,
         name=f"{config.variant}-board",
         description=f"ICF rule 41 opening; the Y points at the breaker ({side}).",
-        **kw,
     )
 
 
@@ -346,32 +352,62 @@ def new_game(
 
 
 @lru_cache(maxsize=8)
-def _spiral(step: float, rmax: float) -> np.ndarray:
-    """Spiral candidates: the centre, then rings k*step, counter-clockwise from +x."""
-    pts = [np.zeros((1, 2))]
-    k = 1
-    while k * step <= rmax + 1e-12:
-        rho = k * step
-        m = max(6, math.ceil(2 * math.pi * rho / step))
-        a = 2 * math.pi * np.arange(m) / m
-        pts.append(np.column_stack([rho * np.cos(a), rho * np.sin(a)]))
-        k += 1
-    out = np.concatenate(pts)
-    out.setflags(write=False)
-    return out
-
-
-@lru_cache(maxsize=8)
 def _wide_grid(step: float, half: float) -> np.ndarray:
     """A grid over the square surface, nearest to the centre first (ties: by angle)."""
     n = int(half // step)
     g = np.arange(-n, n + 1) * step
     x, y = np.meshgrid(g, g)
     pts = np.column_stack([x.ravel(), y.ravel()])
-    order = np.lexsort((np.arctan2(pts[:, 1], pts[:, 0]), np.round(np.hypot(*pts.T), 12)))
-    out = pts[order]
+    out = _ordered(pts)
     out.setflags(write=False)
     return out
+
+
+def _angle(pts: np.ndarray) -> np.ndarray:
+    """Angle counter-clockwise from +x, in [0, 2 pi)."""
+    return np.mod(np.arctan2(pts[:, 1], pts[:, 0]), 2 * math.pi)
+
+
+def _ordered(pts: np.ndarray) -> np.ndarray:
+    """Nearest to the centre first; ties (to 1e-12 m) by angle counter-clockwise from +x."""
+    order = np.lexsort((np.round(_angle(pts), 12), np.round(np.hypot(pts[:, 0], pts[:, 1]), 12)))
+    return pts[order]
+
+
+def _circle_pairs(ca: np.ndarray, ra: np.ndarray, cb: np.ndarray, rb: np.ndarray) -> np.ndarray:
+    """Intersection points of circles (ca[k], ra[k]) and (cb[k], rb[k]), pair by pair."""
+    dx, dy = cb[:, 0] - ca[:, 0], cb[:, 1] - ca[:, 1]
+    d = np.hypot(dx, dy)
+    ok = (d > 1e-12) & (d <= ra + rb + 1e-12) & (d >= np.abs(ra - rb) - 1e-12)
+    if not ok.any():
+        return np.zeros((0, 2))
+    ca, ra, rb, dx, dy, d = ca[ok], ra[ok], rb[ok], dx[ok], dy[ok], d[ok]
+    a = (ra**2 - rb**2 + d**2) / (2 * d)
+    h = np.sqrt(np.maximum(ra**2 - a**2, 0.0))
+    mx, my = ca[:, 0] + a * dx / d, ca[:, 1] + a * dy / d
+    px, py = -dy / d * h, dx / d * h
+    return np.concatenate(
+        [np.column_stack([mx + px, my + py]), np.column_stack([mx - px, my - py])]
+    )
+
+
+def _nearest_candidates(centres: np.ndarray, rho: np.ndarray, zone: float | None) -> np.ndarray:
+    """Every point where the nearest free spot to the board's centre can lie (decision 10):
+    the centre; on each forbidden circle (centre ``centres[i]``, radius ``rho[i]``) the two
+    points in line with the board's centre; the circles' pairwise intersections; and their
+    intersections with the zone's circle (radius ``zone``, when given)."""
+    pts = [np.zeros((1, 2))]
+    if len(rho):
+        dist = np.hypot(centres[:, 0], centres[:, 1])
+        safe = np.where(dist > 1e-12, dist, 1.0)
+        u = np.where((dist > 1e-12)[:, None], centres / safe[:, None], np.array([[1.0, 0.0]]))
+        pts += [centres - rho[:, None] * u, centres + rho[:, None] * u]
+        i, j = np.triu_indices(len(rho), k=1)
+        pts.append(_circle_pairs(centres[i], rho[i], centres[j], rho[j]))
+        if zone is not None:
+            zc = np.zeros_like(centres)
+            pts.append(_circle_pairs(centres, rho, zc, np.full(len(rho), zone)))
+    return np.concatenate(pts)
 
 
 def _obstacles(position: Position) -> tuple[np.ndarray, np.ndarray]:
@@ -391,7 +427,7 @@ def _free(position: Position, pts: np.ndarray, r: float, xy=None, radii=None) ->
         ok &= np.hypot(pts[:, 0] - cap.x, pts[:, 1] - cap.y) >= cap.radius
     if len(radii):
         d = np.hypot(pts[:, None, 0] - xy[None, :, 0], pts[:, None, 1] - xy[None, :, 1])
-        ok &= (d >= radii[None, :] + r + CLEARANCE).all(axis=1)
+        ok &= (d >= radii[None, :] + r - TOUCH_TOLERANCE).all(axis=1)
     return ok
 
 
@@ -404,6 +440,30 @@ def _first_free(position: Position, pts: np.ndarray, r: float, chunk: int = 4096
             x, y = block[int(np.argmax(ok))]
             return float(x), float(y)
     return None
+
+
+def nearest_free_spot(
+    position: Position, r: float, zone: float | None = None
+) -> tuple[float, float] | None:
+    """The free spot nearest to the board's centre for a piece of radius ``r`` whose centre
+    lies within ``zone`` of the centre (None: anywhere on the surface); None if there is none
+    (decision 10)."""
+    xy, radii = _obstacles(position)
+    centres, rho = xy, radii + r
+    if zone is None:
+        caps = position.board.layout.captures
+        if caps:
+            centres = np.concatenate([xy, [[c.x, c.y] for c in caps]])
+            rho = np.concatenate([rho, [c.radius for c in caps]])
+    pts = _nearest_candidates(centres, rho, zone)
+    if zone is not None:
+        pts = pts[np.hypot(pts[:, 0], pts[:, 1]) <= zone + 1e-12]
+    spot = _first_free(position, _ordered(pts), r)
+    if zone is None:
+        grid = _first_free(position, _wide_grid(WIDE_STEP, position.board.layout.surface.size), r)
+        if spot is None or (grid is not None and math.hypot(*grid) < math.hypot(*spot) - 1e-12):
+            spot = grid
+    return spot
 
 
 def _outer_radius(position: Position) -> float:
@@ -424,9 +484,9 @@ def place_returned(
     """Where the opponent places a returned piece (decisions 9-10): ``(x, y)`` in metres.
 
     The queen always goes as near the centre as possible; a coin goes by ``mode``:
-    ``"centre-first"`` (the same deterministic spiral) or ``"random"`` (a uniform free spot
-    inside the outer circle drawn from ``rng``). If nothing is free inside the outer circle,
-    the nearest free spot of the whole surface.
+    ``"centre-first"`` (the free spot nearest to the centre) or ``"random"`` (a uniform free
+    spot inside the outer circle drawn from ``rng``). If nothing is free inside the outer
+    circle, the free spot of the whole surface nearest to the centre.
     """
     if mode not in PLACEMENT_MODES:
         raise CarromlabError(f"placement mode must be one of {PLACEMENT_MODES}, not {mode!r}")
@@ -447,9 +507,9 @@ def place_returned(
             if ok.any():
                 x, y = pts[int(np.argmax(ok))]
                 return float(x), float(y)
-    spot = _first_free(position, _spiral(PLACEMENT_STEP, round(rmax, 9)), r)
+    spot = nearest_free_spot(position, r, rmax)
     if spot is None:
-        spot = _first_free(position, _wide_grid(WIDE_STEP, position.board.layout.surface.size), r)
+        spot = nearest_free_spot(position, r, None)
     if spot is None:
         raise CarromlabError(f"no free spot on the board for a returned {kind}")
     return spot
@@ -472,9 +532,7 @@ def _check_spot(position: Position, kind: str, xy) -> tuple[float, float]:
     except (TypeError, ValueError):
         raise CarromlabError(f"a placement policy must return (x, y), not {xy!r}") from None
     r = position.board.piece_specs()[kind].radius
-    if not (math.isfinite(x) and math.isfinite(y)) or not _free(
-        position, np.array([[x, y]]), r - CLEARANCE
-    )[0]:
+    if not (math.isfinite(x) and math.isfinite(y)) or not _free(position, np.array([[x, y]]), r)[0]:
         raise CarromlabError(
             f"the placement policy put a {kind} at ({x:.4f}, {y:.4f}) m: not a free legal spot"
         )
@@ -660,8 +718,12 @@ def apply_stroke(
         todo.append(("queen", None, None, "centre"))
     for p in gone:
         todo.append((p.kind, p.owner, p.id, "centre"))
-    todo += [("coin", own_c, None, "returned")] * own_back
-    todo += [("coin", opp_c, None, "returned")] * opp_back
+    for colour, count in ((own_c, own_back), (opp_c, opp_back)):
+        # coins pocketed in this stroke come back as themselves, penalty coins take free ids
+        same = [p.id for i, p in enumerate(pieces) if pocketed[i] and p.owner == colour]
+        same = [pid for pid in same if pos.by_id(pid).kind == "coin"][:count]
+        todo += [("coin", colour, pid, "returned") for pid in same]
+        todo += [("coin", colour, None, "returned")] * (count - len(same))
     placed = []
     for kind, owner, pid, how in todo:
         if callable(placement) and not isinstance(placement, np.random.Generator):
@@ -706,7 +768,6 @@ def _end_board(
         boards_played=boards,
         last_board=done,
         last_stroke=rec,
-        config=config,
     )
     if over:
         return dataclasses.replace(state, board=done, over=True, winner=winner, **common)
@@ -731,6 +792,7 @@ __all__ = [
     "StrokeRecord",
     "apply_stroke",
     "board_position",
+    "nearest_free_spot",
     "new_board",
     "new_game",
     "place_returned",
