@@ -5,7 +5,7 @@ Validation refuses, naming the pieces and the numbers:
 - unknown kinds and owners, duplicate or empty ids, piece counts the game does not allow;
 - non-finite coordinates;
 - pieces off the playing surface (or through the frame), inside a pocket or hole, on a peg;
-- overlapping pieces (beyond ``OVERLAP_TOLERANCE``; touching pieces are legal);
+- overlapping pieces (beyond ``OVERLAP_TOLERANCE``, 2 um; touching pieces are legal);
 - for Ring Pegs, a pegged ring not centred on a peg, or two on one peg.
 
 KOOBA's Aeros are magnetic and may lie on top of other pieces (the game set marks them
@@ -36,9 +36,10 @@ from carromlab.errors import PositionError
 FORMAT = "carromlab-position"
 FORMAT_VERSION = 1
 
-#: Pieces may interpenetrate by at most this much (m): touching pieces are legal, and the
-#: rosette's analytic coordinates touch to within rounding.
-OVERLAP_TOLERANCE = 1e-9
+#: Pieces may interpenetrate by at most this much (m): touching pieces are legal. 2 um is
+#: twice the float32 kernel's contact tolerance, so positions where a simulated shot left
+#: pieces touching stay legal (a coin is 31 mm across).
+OVERLAP_TOLERANCE = 2e-6
 #: A pegged ring's centre must be this close to its peg's (m).
 PEG_TOLERANCE = 1e-6
 _MAX_FLOAT = sys.float_info.max

@@ -9,6 +9,7 @@ parameter, applied by ``jitter_*`` functions that can be chained. Keys: one root
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import jax
@@ -112,9 +113,14 @@ class Skill:
     note: str = ""
 
     def noise(self):
-        return chain(
-            jitter_placement(self.placement), jitter_angle(self.angle), jitter_speed(self.speed)
-        )
+        """The skill's noise function (the same object for equal skills, so compiled
+        functions that close over it are reused)."""
+        return _skill_noise(self.placement, self.angle, self.speed)
+
+
+@functools.lru_cache(maxsize=64)
+def _skill_noise(placement: float, angle: float, speed: float):
+    return chain(jitter_placement(placement), jitter_angle(angle), jitter_speed(speed))
 
 
 #: Skill presets (estimates: no published measurement of carrom execution error exists).

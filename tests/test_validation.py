@@ -409,7 +409,7 @@ def test_check_prefixes_the_position_name():
 
 
 def test_just_overlapping_coins_are_refused():
-    d = ICF.coin_diameter - 3e-9  # beyond OVERLAP_TOLERANCE (1e-9)
+    d = ICF.coin_diameter - 3e-6  # beyond OVERLAP_TOLERANCE (2e-6)
     problems = pos(
         "icf", ("w1", "coin", "white", 0.0, 0.0), ("b1", "coin", "black", d, 0.0)
     ).validate()

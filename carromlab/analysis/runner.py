@@ -9,6 +9,7 @@ the shot index: never on the chunk size or on how the work is split. Chunks have
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -59,7 +60,7 @@ class ShotRunner:
         self.chunk = int(chunk)
         self.physics = physics or Physics()
         self._sim = batch_simulator_for(position.board.layout, padded.n, max_events)
-        self._discs = jax.jit(jax.vmap(place_shooter, in_axes=(None, 0)))
+        self._discs = _place_batch
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -102,6 +103,11 @@ def _trim(a: np.ndarray, n_real: int) -> np.ndarray:
     return a[:, :n_real] if a.ndim == 2 else a
 
 
+#: Place the shooter for a batch of shots (one jitted function shared by every runner).
+_place_batch = jax.jit(jax.vmap(place_shooter, in_axes=(None, 0)))
+
+
+@functools.lru_cache(maxsize=64)
 def _noisy_maker(noise, n: int):
     @jax.jit
     def make(root, base: Shot, flat):
