@@ -70,10 +70,14 @@ class Greedy:
         cand = candidate_shots(position, pieces=own)
         cand = cand.sort_values(["cut", "speed"]).head(self.max_candidates)
         cells = list(zip(cand.placement, cand.angle, cand.speed))
+        # random legal shots fill up to a fixed count: every call then has the same batch
+        # shape, so the kernel compiles once for all strokes
         rnd = RandomLegal()
-        for k in range(self.random_extra):
+        k = 0
+        while len(cells) < self.max_candidates + self.random_extra:
             s = rnd.choose(position, turn, seed=seed * 1000 + k)
             cells.append((s.x, math.degrees(s.angle), s.speed))
+            k += 1
         return cells
 
     def scored(self, position, turn, seed: int = 0):
