@@ -422,6 +422,68 @@ def best(
         typer.echo(df[cols].to_string(index=False))
 
 
+@app.command()
+def play(
+    variant: str = typer.Option("icf", help="icf or icf-doubles."),
+    games: int = typer.Option(1, min=1, help="Number of games."),
+    policy: str = typer.Option("greedy", help="greedy or random (every seat)."),
+    skill: str = typer.Option("club", help="Execution skill of every seat."),
+    boards: int = typer.Option(8, min=1, help="At most this many boards a game (laws: 8)."),
+    seed: int = typer.Option(0, help="Root PRNG seed."),
+    out: Path = typer.Option(Path("out/play"), help="Folder for boards.parquet, games.parquet."),
+) -> None:
+    """Play whole ICF games stroke by stroke; one row per board and per game."""
+    import pandas as pd
+    from tqdm import tqdm
+
+    from carromlab.analysis.estimate import run_metadata
+    from carromlab.analysis.games import play_game
+    from carromlab.analysis.policies import Greedy, RandomLegal
+    from carromlab.analysis.results import write_parquet
+    from carromlab.rules.icf_game import IcfGameConfig
+    from carromlab.shots import skill as skill_named
+
+    if variant not in ("icf", "icf-doubles"):
+        raise CarromlabError(f"whole games are available for icf and icf-doubles, not {variant!r}")
+    if policy not in ("greedy", "random"):
+        raise CarromlabError(f"unknown policy {policy!r}; use greedy or random")
+    skill_named(skill)  # one clear line for an unknown skill
+    config = IcfGameConfig(doubles=variant == "icf-doubles", max_boards=boards)
+    seats = 4 if config.doubles else 2
+    chooser = Greedy(skill=skill) if policy == "greedy" else RandomLegal()
+    board_rows, game_rows = [], []
+    for g in tqdm(range(games), desc="games", unit="game"):
+        rec = play_game([chooser] * seats, config, skill=skill, seed=seed, game=g)
+        board_rows.append(rec.boards)
+        st = rec.state
+        game_rows.append(
+            {
+                "game": g,
+                "winner": st.winner,
+                "score_0": st.scores[0],
+                "score_1": st.scores[1],
+                "boards": st.boards_played,
+                "strokes": len(rec.strokes),
+                "truncated_strokes": int(rec.strokes["truncated"].sum()),
+            }
+        )
+    meta = run_metadata(
+        kind="play",
+        variant=variant,
+        games=games,
+        policy=policy,
+        skill=skill,
+        max_boards=boards,
+        seed=seed,
+    )
+    boards_df = pd.concat(board_rows, ignore_index=True)
+    games_df = pd.DataFrame(game_rows)
+    boards_df.attrs["config"] = games_df.attrs["config"] = meta
+    write_parquet(boards_df, out / "boards.parquet")
+    write_parquet(games_df, out / "games.parquet")
+    typer.echo(f"wrote {len(boards_df)} boards and {len(games_df)} games to {out}")
+
+
 def _select_device(device: str) -> None:
     """Point JAX at the requested platform before anything initialises it."""
     import jax

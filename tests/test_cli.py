@@ -184,3 +184,19 @@ def test_best_json_ranks_shots_with_intervals(capsys, tmp_path):
     assert rows[0]["points"] >= rows[1]["points"]
     assert all(r["points_lo"] <= r["points"] <= r["points_hi"] and r["n"] == 50 for r in rows)
     assert (tmp_path / "best.parquet").exists()
+
+
+def test_play_writes_one_row_per_board_and_game(capsys, tmp_path):
+    from carromlab.analysis.results import read_parquet
+
+    args = ["play", "--policy", "random", "--games", "2", "--boards", "1", "--seed", "3"]
+    code, _, _ = run(capsys, *args, "--out", str(tmp_path))
+    assert code == 0
+    boards = read_parquet(tmp_path / "boards.parquet")
+    games = read_parquet(tmp_path / "games.parquet")
+    assert len(boards) == 2 and len(games) == 2
+    assert set(games["winner"]) <= {0, 1}
+    assert (games["score_0"] + games["score_1"] == boards["points"]).all()
+    assert games.attrs["config"]["policy"] == "random"
+    code, _, err = run(capsys, "play", "--policy", "clever", "--out", str(tmp_path))
+    assert code == 2 and "unknown policy" in err
