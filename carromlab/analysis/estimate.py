@@ -115,41 +115,40 @@ def estimate(
 
 
 def tally_frame(tally: Tally, confidence: float = 0.95) -> pd.DataFrame:
-    """Long table: one row per cell and quantity."""
-    rows = []
+    """Long table: one row per cell and quantity (built in one go from stacked arrays)."""
     cells = np.arange(tally.n_cells)
-    for name, k in tally.counts.items():
-        lo, hi = wilson(k, tally.n, confidence)
+    names, kinds, est, lo, hi, succ = [], [], [], [], [], []
+    if tally.counts:
+        k = np.stack(list(tally.counts.values()))
+        n = np.broadcast_to(tally.n, k.shape)
+        low, high = wilson(k, n, confidence)
         with np.errstate(invalid="ignore", divide="ignore"):
-            est = k / tally.n
-        rows.append(
-            pd.DataFrame(
-                {
-                    "cell": cells,
-                    "quantity": name,
-                    "kind": "probability",
-                    "estimate": est,
-                    "lo": lo,
-                    "hi": hi,
-                    "n": tally.n,
-                    "successes": k,
-                }
-            )
-        )
-    for name, s in tally.sums.items():
-        mean, lo, hi = mean_interval(s, tally.sumsq[name], tally.n, confidence)
-        rows.append(
-            pd.DataFrame(
-                {
-                    "cell": cells,
-                    "quantity": name,
-                    "kind": "mean",
-                    "estimate": mean,
-                    "lo": lo,
-                    "hi": hi,
-                    "n": tally.n,
-                    "successes": -1,
-                }
-            )
-        )
-    return pd.concat(rows, ignore_index=True)
+            est.append(k / n)
+        lo.append(low.reshape(k.shape))
+        hi.append(high.reshape(k.shape))
+        succ.append(k)
+        names += list(tally.counts)
+        kinds += ["probability"] * len(tally.counts)
+    if tally.sums:
+        s = np.stack(list(tally.sums.values()))
+        q = np.stack([tally.sumsq[name] for name in tally.sums])
+        mean, low, high = mean_interval(s, q, np.broadcast_to(tally.n, s.shape), confidence)
+        est.append(mean)
+        lo.append(low)
+        hi.append(high)
+        succ.append(np.full(s.shape, -1))
+        names += list(tally.sums)
+        kinds += ["mean"] * len(tally.sums)
+    n_q = len(names)
+    return pd.DataFrame(
+        {
+            "cell": np.tile(cells, n_q),
+            "quantity": np.repeat(names, tally.n_cells),
+            "kind": np.repeat(kinds, tally.n_cells),
+            "estimate": np.concatenate(est).ravel(),
+            "lo": np.concatenate(lo).ravel(),
+            "hi": np.concatenate(hi).ravel(),
+            "n": np.tile(tally.n, n_q),
+            "successes": np.concatenate(succ).ravel().astype(np.int64),
+        }
+    )
