@@ -3,8 +3,9 @@ returning a :class:`~carromlab.shots.Shot` for a shooter on the South line.
 
 - :class:`RandomLegal`: a uniformly random legal placement (not on a coin), aim and speed.
 - :class:`Greedy`: the candidate shots of :func:`candidate_shots` on the shooter's own coins
-  (and the queen once it may be pocketed) plus a few random legal shots, each scored by a small
-  Monte Carlo at the policy's skill under the turn's state; the best expected ``value`` wins.
+  (and the queen once an own coin is down) plus a few random legal shots, screened by a small
+  Monte Carlo at the policy's skill under the turn's state, the best few re-estimated; the best
+  expected ``value`` wins.
   Noise-aware: the same candidate scores differently at different skills.
 
 Whole-game code rotates the board so that the player on strike always shoots from South.
@@ -13,7 +14,7 @@ Whole-game code rotates the board so that the player on strike always shoots fro
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -49,23 +50,27 @@ class RandomLegal:
 
 @dataclass
 class Greedy:
-    """Best expected ``value`` over generated candidates, each scored with ``n_eval`` noisy
-    shots at ``skill``."""
+    """Best expected ``value`` over generated candidates, by successive halving: every
+    candidate is screened with ``n_screen`` noisy shots at ``skill``, the ``keep`` best are
+    re-estimated with ``n_eval`` fresh shots, and the best of those is played."""
 
     skill: str = "club"
+    n_screen: int = 8
+    keep: int = 8
     n_eval: int = 32
     max_candidates: int = 48
     random_extra: int = 8
     value: str = "points"
     capacity: int = 20
-    _runners: dict = field(default_factory=dict, repr=False)
 
     def candidates(self, position, turn, seed: int) -> list[tuple[float, float, float]]:
+        """Candidate shots on the shooter's coins (and the queen once an own coin is down),
+        padded with random legal shots to ``max_candidates + random_extra``."""
         own = [
             p.id
             for p in position.pieces
             if (p.kind == "coin" and p.owner == turn.shooter)
-            or (p.kind == "queen" and (turn.own_down > 0 or turn.queen_pending is False))
+            or (p.kind == "queen" and turn.own_down > 0)
         ]
         cand = candidate_shots(position, pieces=own)
         cand = cand.sort_values(["cut", "speed"]).head(self.max_candidates)
@@ -81,13 +86,16 @@ class Greedy:
         return cells
 
     def scored(self, position, turn, seed: int = 0):
-        """Every candidate with its estimated value (a shot-map-like table)."""
+        """The ``keep`` best screened candidates with their re-estimated values."""
         cells = self.candidates(position, turn, seed)
         va = analysis_for(position.variant)
         runner = ShotRunner(position, va.shooter_kind, chunk=4096, capacity=self.capacity)
-        return evaluate_cells(
-            position, cells, skill=self.skill, n=self.n_eval, seed=seed, turn=turn, runner=runner
-        )
+        common = dict(skill=self.skill, turn=turn, runner=runner)
+        seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> 1
+        screen = evaluate_cells(position, cells, n=self.n_screen, seed=int(seeds[0]), **common)
+        order = screen[self.value].fillna(-np.inf).to_numpy().argsort()[::-1][: self.keep]
+        finalists = [cells[i] for i in order]
+        return evaluate_cells(position, finalists, n=self.n_eval, seed=int(seeds[1]), **common)
 
     def choose(self, position, turn=None, seed: int = 0) -> Shot:
         va = analysis_for(position.variant)
