@@ -36,10 +36,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from disc_helpers import make_pieces, open_table
 from scipy.optimize import brentq, minimize_scalar
 
 from carromlab.equipment import COLOURS, CarrookaBoard, CheckerBoard, CrokinoleBoard, IcfBoard
-from carromlab.equipment.geometry import Layout, SurfaceEdge
 from carromlab.physics import Physics, Pieces, Table
 from carromlab.physics.reference import simulate_reference
 from carromlab.physics.simulate import Discs, make_batch_simulator, make_simulator
@@ -66,11 +66,6 @@ SEG_E = 1
 POCKET_NE = 2
 
 PER_PIECE = ("x", "y", "alive", "capture", "capture_time", "capture_order", "contacts")
-
-
-def open_table() -> Table:
-    """No walls, no captures: discs slide freely."""
-    return Table.from_layout(Layout(SurfaceEdge("square", 100.0, "open")))
 
 
 TABLES = {
@@ -106,23 +101,6 @@ def single_sim(key: str):
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def make_pieces(rows, static=(), alive=None) -> Pieces:
-    """rows: (x, y, vx, vy, (radius, mass, material)) per piece."""
-    n = len(rows)
-    return Pieces(
-        ids=tuple(f"p{k}" for k in range(n)),
-        x=np.array([r[0] for r in rows], dtype=float),
-        y=np.array([r[1] for r in rows], dtype=float),
-        vx=np.array([r[2] for r in rows], dtype=float),
-        vy=np.array([r[3] for r in rows], dtype=float),
-        radius=np.array([r[4][0] for r in rows], dtype=float),
-        mass=np.array([r[4][1] for r in rows], dtype=float),
-        materials=tuple(r[4][2] for r in rows),
-        alive=np.ones(n, dtype=bool) if alive is None else np.asarray(alive, dtype=bool),
-        static=np.array([k in static for k in range(n)], dtype=bool),
-    )
 
 
 def moving(x, y, speed, angle, spec=COIN):

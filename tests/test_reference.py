@@ -9,9 +9,9 @@ import time
 
 import numpy as np
 import pytest
+from disc_helpers import make_pieces, open_table
 
 from carromlab.equipment import CarrookaBoard, CrokinoleBoard, IcfBoard
-from carromlab.equipment.geometry import Layout, SurfaceEdge
 from carromlab.physics import Physics, Pieces, Table
 from carromlab.physics.reference import ReferenceOutcome, simulate_reference
 from carromlab.setups import standard_position
@@ -19,28 +19,6 @@ from carromlab.setups import standard_position
 COIN = (0.0155, 0.00525, "coin")
 STRIKER = (0.02065, 0.015, "striker")
 FRICTIONLESS = Physics(mu=0.0)
-
-
-def make_pieces(rows, static=()):
-    """rows: (x, y, vx, vy, (radius, mass, material)) per piece."""
-    n = len(rows)
-    return Pieces(
-        ids=tuple(f"p{k}" for k in range(n)),
-        x=np.array([r[0] for r in rows], dtype=float),
-        y=np.array([r[1] for r in rows], dtype=float),
-        vx=np.array([r[2] for r in rows], dtype=float),
-        vy=np.array([r[3] for r in rows], dtype=float),
-        radius=np.array([r[4][0] for r in rows], dtype=float),
-        mass=np.array([r[4][1] for r in rows], dtype=float),
-        materials=tuple(r[4][2] for r in rows),
-        alive=np.ones(n, dtype=bool),
-        static=np.array([k in static for k in range(n)], dtype=bool),
-    )
-
-
-def open_table() -> Table:
-    """No walls, no captures: discs slide freely."""
-    return Table.from_layout(Layout(SurfaceEdge("square", 100.0, "open")))
 
 
 def moving(x, y, speed, angle, spec=COIN):
