@@ -1,5 +1,4 @@
-"""Whole ICF games on the real kernel, one stroke at a time (sequential; batching strokes
-across many games is the next step for speed).
+"""Whole ICF games on the real kernel, many games at once.
 
 Each stroke: the board is turned so that the player on strike sits South (the analysis layer
 always shoots from the South line), the seat's policy chooses a shot, one noisy execution at
@@ -7,20 +6,27 @@ the seat's skill runs through the kernel, the resting places are turned back, an
 :func:`carromlab.rules.icf_game.apply_stroke` applies the laws. Keys: stroke ``k`` of game
 ``g`` executes with ``fold_in(fold_in(key(seed), g), k)`` and the policy gets its own seed
 from the same pair, so a game depends only on the seed and its index.
+
+Many games are played together (:func:`play_games`): every round, the pending requests of
+every game in play (policy screens and the strokes' executions) go to the kernel as one
+batch (:class:`~carromlab.analysis.asks.Evaluator`); each game's numbers stay its own.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections import deque
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from carromlab.analysis.runner import ShotRunner
+from carromlab.analysis.asks import SHOT_FIELDS, Ask, Evaluator
 from carromlab.equipment.geometry import rotate
+from carromlab.errors import CarromlabError
 from carromlab.position import Piece
 from carromlab.rules.icf_game import IcfGameConfig, apply_stroke, new_game
+from carromlab.shots import Shot, Skill
 from carromlab.shots import skill as skill_named
 
 #: Rotation that carries South to each seat's side.
@@ -38,9 +44,102 @@ def turned(position, angle: float):
 
 @dataclass
 class GameRecord:
+    """One game: its final state, one row per stroke and one row per board."""
+
     state: object
     strokes: pd.DataFrame
     boards: pd.DataFrame
+
+
+@dataclass
+class _Game:
+    index: int
+    state: object
+    rng: np.random.Generator
+    k: int = 0
+    plan: object = None
+    ask: Ask | None = None
+    executing: bool = False
+    seat: int = 0
+    view: object = None
+    turn: object = None
+    stroke_seed: int = 0
+    strokes: list = field(default_factory=list)
+    boards: list = field(default_factory=list)
+
+
+def _seat_skills(skill, n_seats: int) -> list[Skill]:
+    one = isinstance(skill, (str, Skill))
+    names = [skill] * n_seats if one else list(skill)
+    if len(names) != n_seats:
+        raise CarromlabError(f"give one skill or one per seat ({n_seats}), not {len(names)}")
+    return [s if isinstance(s, Skill) else skill_named(s) for s in names]
+
+
+def play_games(
+    policies,
+    config: IcfGameConfig | None = None,
+    skill="club",
+    seed: int = 0,
+    games=1,
+    slots: int = 256,
+    max_strokes: int = 5000,
+    on_stroke=None,
+    on_game=None,
+    progress: bool = False,
+    chunk: int = 512,
+    physics=None,
+) -> list[GameRecord]:
+    """Play many games at once; ``games`` is a count or an iterable of game indices.
+
+    ``policies`` has one policy per seat; ``skill`` is one skill or one per seat (the
+    execution noise of the real strokes; a policy's own estimates use its own skill). Up to
+    ``slots`` games are in play together: every round, the pending asks of all of them (policy
+    screens, the strokes' executions) go to the kernel as one batch; a finished game's slot
+    takes the next game. A game depends only on ``seed`` and its index, never on the others.
+    ``on_stroke(state)`` is called after every stroke, ``on_game(record)`` when a game ends
+    (in the order games end). Returns the records in the order of ``games``.
+    """
+    from tqdm import tqdm
+
+    config = config or IcfGameConfig()
+    if len(policies) != config.n_seats:
+        raise CarromlabError(f"give one policy per seat ({config.n_seats}), not {len(policies)}")
+    skills = _seat_skills(skill, config.n_seats)
+    order = list(range(int(games))) if isinstance(games, (int, np.integer)) else list(games)
+    layout = new_game(config).board.position.board.layout
+    evaluator = Evaluator(layout, CAPACITY, chunk=chunk, physics=physics)
+    waiting = deque(order)
+    active: list[_Game] = []
+    done: dict[int, GameRecord] = {}
+    bar = tqdm(total=len(order), desc="games", unit="game", disable=not progress)
+    while waiting or active:
+        while waiting and len(active) < max(1, int(slots)):
+            g = waiting.popleft()
+            rng = np.random.default_rng(np.random.SeedSequence([seed, g]))
+            active.append(_Game(g, new_game(config), rng))
+        for gm in active:
+            if gm.ask is None:
+                _start_stroke(gm, policies, skills, config, seed)
+        answers = evaluator.answer([gm.ask for gm in active])
+        still = []
+        for gm, ans in zip(active, answers):
+            if not gm.executing:
+                _advance(gm, ans, skills)
+            else:
+                _finish_stroke(gm, ans, config, on_stroke)
+                if gm.state.over or gm.k >= max_strokes:
+                    rec = GameRecord(gm.state, pd.DataFrame(gm.strokes), pd.DataFrame(gm.boards))
+                    done[gm.index] = rec
+                    if on_game is not None:
+                        on_game(rec)
+                    bar.update(1)
+                    continue
+            still.append(gm)
+        active = still
+        bar.set_postfix(shots=evaluator.shots_run, refresh=False)
+    bar.close()
+    return [done[g] for g in order]
 
 
 def play_game(
@@ -52,60 +151,80 @@ def play_game(
     max_strokes: int = 5000,
     on_stroke=None,
 ) -> GameRecord:
-    """Play one game; ``policies`` has one policy per seat (``choose(position, turn, seed)``).
-    ``on_stroke(state)`` is called after every stroke (for checks and progress)."""
-    config = config or IcfGameConfig()
-    state = new_game(config)
-    noise = skill_named(skill).noise() if isinstance(skill, str) else skill.noise()
-    rng = np.random.default_rng(np.random.SeedSequence([seed, game]))
-    strokes, boards = [], []
-    for k in range(max_strokes):
-        if state.over:
-            break
-        board = state.board
-        seat = board.turn
-        angle = SEAT_ANGLE[config.seats[seat]]
-        view = turned(board.position, -angle)
-        turn = board.turn_state(config.due_rule)
-        stroke_seed = int(np.random.SeedSequence([seed, game, k]).generate_state(1)[0] >> 1)
-        shot = policies[seat].choose(view, turn, seed=stroke_seed)
-        runner = ShotRunner(view, "striker", chunk=1, capacity=CAPACITY)
-        chunk = next(iter(runner.run(shot, 1, noise, seed=stroke_seed)))
-        out = {key: v[0] for key, v in chunk.outcome.items()}
-        xy = np.array([rotate(x, y, angle) for x, y in zip(out["x"], out["y"])])
-        before = state.boards_played
-        state = apply_stroke(
-            state,
-            out["capture"],
-            out["first_contact_kind"],
-            out["first_contact"],
-            out["contacts"],
-            config=config,
-            placement=rng if config.placement == "random" else None,
-            final_xy=xy,
+    """Play one game (see :func:`play_games`; the same game as there, stroke for stroke)."""
+    return play_games(
+        policies, config, skill, seed, [game], max_strokes=max_strokes, on_stroke=on_stroke
+    )[0]
+
+
+def _start_stroke(gm: _Game, policies, skills, config, seed: int) -> None:
+    board = gm.state.board
+    gm.seat = board.turn
+    gm.view = turned(board.position, -SEAT_ANGLE[config.seats[gm.seat]])
+    gm.turn = board.turn_state(config.due_rule)
+    gm.stroke_seed = int(np.random.SeedSequence([seed, gm.index, gm.k]).generate_state(1)[0] >> 1)
+    gm.plan = policies[gm.seat].plan(gm.view, gm.turn, seed=gm.stroke_seed)
+    gm.executing = False
+    _advance(gm, None, skills)
+
+
+def _advance(gm: _Game, answer, skills) -> None:
+    """Send the answer to the plan; queue its next ask, or the execution of its shot."""
+    try:
+        gm.ask = next(gm.plan) if answer is None else gm.plan.send(answer)
+    except StopIteration as stop:
+        shot = stop.value
+        one = Shot(*(np.atleast_1d(np.asarray(getattr(shot, f), float)) for f in SHOT_FIELDS))
+        noise = skills[gm.seat].noise()
+        gm.ask = Ask(gm.view, one, 1, gm.stroke_seed, noise, gm.turn)
+        gm.executing = True
+        gm.plan = None
+
+
+def _finish_stroke(gm: _Game, answer, config, on_stroke) -> None:
+    if not answer.legal[0]:
+        raise CarromlabError(
+            f"game {gm.index}, stroke {gm.k}: seat {gm.seat}'s policy chose an illegal "
+            f"placement x = {float(answer.ask.shots.x[0]):.4f} m"
         )
-        if on_stroke is not None:
-            on_stroke(state)
-        strokes.append(
+    out = {key: v[0] for key, v in answer.outcome.items()}
+    angle = SEAT_ANGLE[config.seats[gm.seat]]
+    xy = np.array([rotate(x, y, angle) for x, y in zip(out["x"], out["y"])])
+    before = gm.state.boards_played
+    gm.state = apply_stroke(
+        gm.state,
+        out["capture"],
+        out["first_contact_kind"],
+        out["first_contact"],
+        out["contacts"],
+        config=config,
+        placement=gm.rng if config.placement == "random" else None,
+        final_xy=xy,
+    )
+    if on_stroke is not None:
+        on_stroke(gm.state)
+    gm.strokes.append(
+        {
+            "game": gm.index,
+            "stroke": gm.k,
+            "seat": gm.seat,
+            "pocketed": int((out["capture"][1:] >= 0).sum()),
+            "striker_pocketed": bool(out["capture"][0] >= 0),
+            "truncated": bool(out["truncated"]),
+        }
+    )
+    if gm.state.boards_played > before:
+        last = gm.state.last_board
+        gm.boards.append(
             {
-                "game": game,
-                "stroke": k,
-                "seat": seat,
-                "pocketed": int((out["capture"][1:] >= 0).sum()),
-                "striker_pocketed": bool(out["capture"][0] >= 0),
-                "truncated": bool(out["truncated"]),
+                "game": gm.index,
+                "board": before,
+                "breaker": last.breaker,
+                "winner": last.winner,
+                "points": last.points,
+                "strokes": last.strokes,
             }
         )
-        if state.boards_played > before:
-            last = state.last_board
-            boards.append(
-                {
-                    "game": game,
-                    "board": before,
-                    "breaker": last.breaker,
-                    "winner": last.winner,
-                    "points": last.points,
-                    "strokes": last.strokes,
-                }
-            )
-    return GameRecord(state, pd.DataFrame(strokes), pd.DataFrame(boards))
+    gm.k += 1
+    gm.ask = None
+    gm.executing = False

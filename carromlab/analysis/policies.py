@@ -1,5 +1,9 @@
-"""Policies: who chooses which shot. Pluggable: anything with ``choose(position, turn, seed)``
-returning a :class:`~carromlab.shots.Shot` for a shooter on the South line.
+"""Policies: who chooses which shot. Pluggable: a policy has ``plan(position, turn, seed)``,
+a generator that may yield :class:`~carromlab.analysis.asks.Ask` requests (noisy shots to be
+simulated), receives an :class:`~carromlab.analysis.asks.Answer` for each, and returns the
+:class:`~carromlab.shots.Shot` it plays (for a shooter on the South line). ``choose`` runs a
+plan on its own; whole-game play runs the plans of many games together, so the kernel sees
+one batch spanning all of them (``analysis/games.py``).
 
 - :class:`RandomLegal`: a uniformly random legal placement (not on a coin), aim and speed.
 - :class:`Greedy`: the candidate shots of :func:`candidate_shots` on the shooter's own coins
@@ -18,11 +22,27 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from carromlab.analysis.asks import Ask, Evaluator
 from carromlab.analysis.candidates import candidate_shots
-from carromlab.analysis.runner import ShotRunner
-from carromlab.analysis.shotmap import _overlaps, evaluate_cells
+from carromlab.analysis.shotmap import _overlaps
 from carromlab.analysis.variants import analysis_for
 from carromlab.shots import Shot
+from carromlab.shots import skill as skill_named
+
+
+def run_plan(plan, evaluator: Evaluator) -> Shot:
+    """Drive one policy's plan to its shot, answering each ask as it comes."""
+    try:
+        ask = next(plan)
+        while True:
+            ask = plan.send(evaluator.answer([ask])[0])
+    except StopIteration as stop:
+        return stop.value
+
+
+def _choose(policy, position, turn, seed: int, capacity: int) -> Shot:
+    evaluator = Evaluator(position.board.layout, max(capacity, len(position.pieces) + 1))
+    return run_plan(policy.plan(position, turn, seed), evaluator)
 
 
 @dataclass(frozen=True)
@@ -34,6 +54,13 @@ class RandomLegal:
     speed: tuple[float, float] = (0.5, 5.0)
 
     def choose(self, position, turn=None, seed: int = 0) -> Shot:
+        return self.shot(position, seed)
+
+    def plan(self, position, turn=None, seed: int = 0):
+        return self.shot(position, seed)
+        yield  # a plan that asks nothing
+
+    def shot(self, position, seed: int = 0) -> Shot:
         rng = np.random.default_rng(seed)
         va = analysis_for(position.variant)
         spans = va.placement_intervals(position.board)
@@ -85,22 +112,28 @@ class Greedy:
             k += 1
         return cells
 
-    def scored(self, position, turn, seed: int = 0):
-        """The ``keep`` best screened candidates with their re-estimated values."""
-        cells = self.candidates(position, turn, seed)
-        va = analysis_for(position.variant)
-        runner = ShotRunner(position, va.shooter_kind, chunk=4096, capacity=self.capacity)
-        common = dict(skill=self.skill, turn=turn, runner=runner)
-        seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> 1
-        screen = evaluate_cells(position, cells, n=self.n_screen, seed=int(seeds[0]), **common)
-        order = screen[self.value].fillna(-np.inf).to_numpy().argsort()[::-1][: self.keep]
-        finalists = [cells[i] for i in order]
-        return evaluate_cells(position, finalists, n=self.n_eval, seed=int(seeds[1]), **common)
-
-    def choose(self, position, turn=None, seed: int = 0) -> Shot:
+    def plan(self, position, turn=None, seed: int = 0):
         va = analysis_for(position.variant)
         turn = turn if turn is not None else va.default_turn()
-        table = self.scored(position, turn, seed)
-        best = table.loc[table[self.value].idxmax()]
+        noise = skill_named(self.skill).noise()
         y0 = va.shot_y(position.board)
-        return Shot(float(best.placement), y0, math.radians(best.angle), float(best.speed))
+        seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> 1
+        cells = np.array(self.candidates(position, turn, seed), float)
+        screen = yield Ask(
+            position, _cell_shots(cells, y0), self.n_screen, int(seeds[0]), noise, turn
+        )
+        value = np.nan_to_num(screen.means(self.value), nan=-np.inf)
+        finalists = cells[np.argsort(-value, kind="stable")[: self.keep]]
+        final = yield Ask(
+            position, _cell_shots(finalists, y0), self.n_eval, int(seeds[1]), noise, turn
+        )
+        best = finalists[int(np.nanargmax(np.nan_to_num(final.means(self.value), nan=-np.inf)))]
+        return Shot(float(best[0]), y0, math.radians(best[1]), float(best[2]))
+
+    def choose(self, position, turn=None, seed: int = 0) -> Shot:
+        return _choose(self, position, turn, seed, self.capacity)
+
+
+def _cell_shots(cells: np.ndarray, y0: float) -> Shot:
+    """Base shots from rows (placement m, angle deg, speed m/s) on the line ``y = y0``."""
+    return Shot(cells[:, 0], np.full(len(cells), y0), np.radians(cells[:, 1]), cells[:, 2])

@@ -1,0 +1,230 @@
+"""Many positions' shots in one kernel batch: the engine under whole-game play.
+
+An :class:`Ask` is a request for ``n`` noisy executions of each of some base shots from one
+position (a policy screening candidates, or the one real execution of a stroke). An
+:class:`Evaluator` answers a list of asks from many positions (many games) with as few kernel
+calls as possible: the shots of every ask are laid end to end, cut into fixed-size chunks (so
+the kernel compiles once) and each shot gets its own position's discs, padded with dead discs
+to one capacity.
+
+Keys are those of :class:`~carromlab.analysis.runner.ShotRunner`: shot ``i`` of the ``j``-th
+legal base shot of an ask with seed ``s`` uses ``fold_in(fold_in(key(s), j), i)``, so an
+answer depends only on the ask, never on what else shares its batch.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from carromlab.analysis.runner import _trim
+from carromlab.analysis.variants import analysis_for
+from carromlab.errors import CarromlabError
+from carromlab.physics import Physics
+from carromlab.physics.simulate import Discs, batch_simulator_for
+from carromlab.physics.table import Pieces
+from carromlab.shots import Shot, place_shooter
+
+
+@dataclass(frozen=True)
+class Ask:
+    """``n`` noisy executions (``noise``, a skill's noise function) of every base shot in
+    ``shots`` (a :class:`Shot` of 1-d arrays) from ``position``; ``turn`` is the rules' turn
+    state used to value the outcomes."""
+
+    position: Any
+    shots: Shot
+    n: int
+    seed: int
+    noise: Any
+    turn: Any = None
+
+
+@dataclass
+class Answer:
+    """The outcomes of one ask. ``legal[c]``: base shot ``c`` could be placed (illegal ones
+    are not simulated); ``cell``/``index``: base shot and execution of every simulated row;
+    ``outcome``: the kernel's arrays, rows in that order, trimmed to the position's discs."""
+
+    ask: Ask
+    legal: np.ndarray
+    cell: np.ndarray
+    index: np.ndarray
+    outcome: dict
+
+    def evaluate(self) -> dict[str, np.ndarray]:
+        """The rules' per-shot quantities (see the variant's ``rules.evaluate``)."""
+        va = analysis_for(self.ask.position.variant)
+        turn = self.ask.turn if self.ask.turn is not None else va.default_turn()
+        return va.rules.evaluate(self.ask.position, self.outcome, turn)
+
+    def means(self, key: str = "points") -> np.ndarray:
+        """Mean of the rules' quantity ``key`` per base shot; NaN for illegal ones."""
+        values = np.asarray(self.evaluate()[key], dtype=float)
+        n_cells = len(self.legal)
+        sums = np.bincount(self.cell, weights=values, minlength=n_cells)
+        counts = np.bincount(self.cell, minlength=n_cells)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(self.legal, sums / counts, np.nan)
+
+
+def legal_shots(position, shots: Shot) -> np.ndarray:
+    """Which base shots have a legal placement for the shooter (on its line, in a legal
+    interval, not on a piece)."""
+    va = analysis_for(position.variant)
+    board = position.board
+    x = np.atleast_1d(np.asarray(shots.x, float))
+    y = np.atleast_1d(np.asarray(shots.y, float))
+    ok = va.legal_placement(board, x) & (np.abs(y - va.shot_y(board)) < 1e-9)
+    specs = board.piece_specs()
+    r = specs[va.shooter_kind].radius
+    for p in position.pieces:
+        ok &= np.hypot(p.x - x, p.y - y) >= r + specs[p.kind].radius
+    return ok
+
+
+class Evaluator:
+    """Answers asks from positions on one board ``layout``; every position is padded to
+    ``capacity`` discs (the shooter included). ``chunk`` shots per kernel call."""
+
+    def __init__(
+        self,
+        layout,
+        capacity: int,
+        chunk: int = 512,
+        max_events: int = 512,
+        physics: Physics | None = None,
+    ):
+        self.layout = layout
+        self.capacity = int(capacity)
+        self.chunk = int(chunk)
+        self.max_events = int(max_events)
+        self.physics = physics or Physics()
+        self._sim = batch_simulator_for(layout, self.capacity, self.max_events)
+        self.shots_run = 0
+
+    def _template(self, position) -> tuple[dict, int]:
+        va = analysis_for(position.variant)
+        pieces = Pieces.from_position(position, shooter=(va.shooter_kind, None, 0.0, 0.0))
+        if pieces.n > self.capacity:
+            raise CarromlabError(
+                f"position {position.name!r} has {pieces.n} discs with the shooter; "
+                f"the evaluator holds {self.capacity}"
+            )
+        d = Discs.from_pieces(pieces.padded(self.capacity))
+        return {k: np.asarray(v) for k, v in vars(d).items()}, pieces.n
+
+    def answer(self, asks: list[Ask]) -> list[Answer]:
+        """One answer per ask, in order."""
+        for a in asks:
+            if a.position.board.layout != self.layout:
+                raise CarromlabError(
+                    f"position {a.position.name!r} is on another board than this evaluator's"
+                )
+            if int(a.n) <= 0:
+                raise CarromlabError(f"an ask needs n >= 1 executions, not {a.n}")
+        answers: list[Answer | None] = [None] * len(asks)
+        groups: dict[Any, list[int]] = {}
+        for k, a in enumerate(asks):
+            groups.setdefault(a.noise, []).append(k)
+        for noise, members in groups.items():
+            for k, ans in zip(members, self._answer_group(noise, [asks[k] for k in members])):
+                answers[k] = ans
+        return answers
+
+    def _answer_group(self, noise, asks: list[Ask]) -> list[Answer]:
+        templates, n_real, legal = [], [], []
+        t_idx, seeds, rank, index, base = [], [], [], [], []
+        for k, a in enumerate(asks):
+            tmpl, nr = self._template(a.position)
+            templates.append(tmpl)
+            n_real.append(nr)
+            shots = _as_arrays(a.shots)
+            ok = legal_shots(a.position, shots)
+            legal.append(ok)
+            cells = np.flatnonzero(ok)
+            n = int(a.n)
+            j = np.repeat(np.arange(len(cells)), n)  # rank among the legal base shots
+            t_idx.append(np.full(len(j), k))
+            seeds.append(np.full(len(j), int(a.seed), dtype=np.uint32))
+            rank.append(j)
+            index.append(np.tile(np.arange(n), len(cells)))
+            base.append(np.stack([getattr(shots, f)[cells][j] for f in SHOT_FIELDS]))
+        t_idx, seeds, rank, index = map(np.concatenate, (t_idx, seeds, rank, index))
+        base = np.concatenate(base, axis=1)
+        total = len(t_idx)
+        self.shots_run += total
+        # shots of like speed share a chunk: a chunk runs as long as its longest shot, so
+        # this cuts idle lanes (the order changes no result: every shot has its own key)
+        order = np.argsort(base[3], kind="stable")
+        flat: dict[str, np.ndarray] = {}
+        if total:
+            make = _disc_maker(noise)
+            # the template count is padded to a power of two: few shapes, few compilations
+            pad = [templates[-1]] * (_bucket(len(templates)) - len(templates))
+            stacked = {
+                f: jnp.asarray(np.stack([t[f] for t in templates + pad])) for f in templates[0]
+            }
+            outs = []
+            for start in range(0, total, self.chunk):
+                sl = order[np.minimum(np.arange(start, start + self.chunk), total - 1)]
+                discs = make(
+                    stacked,
+                    jnp.asarray(t_idx[sl], jnp.int32),
+                    jnp.asarray(seeds[sl]),
+                    jnp.asarray(rank[sl], jnp.int32),
+                    jnp.asarray(index[sl], jnp.int32),
+                    Shot(*(jnp.asarray(base[f][sl]) for f in range(4))),
+                )
+                outs.append(self._sim(discs, self.physics))  # dispatched; waited for below
+            back = np.argsort(order)
+            flat = {
+                f: np.concatenate([np.asarray(getattr(o, f)) for o in outs])[:total][back]
+                for f in vars(outs[0])
+            }
+        answers = []
+        for k, a in enumerate(asks):
+            rows = np.flatnonzero(t_idx == k)
+            cells = np.flatnonzero(legal[k])
+            answers.append(
+                Answer(
+                    ask=a,
+                    legal=legal[k],
+                    cell=cells[rank[rows]],
+                    index=index[rows],
+                    outcome={f: _trim(v[rows], n_real[k]) for f, v in flat.items()},
+                )
+            )
+        return answers
+
+
+SHOT_FIELDS = ("x", "y", "angle", "speed")
+
+
+def _bucket(n: int) -> int:
+    return 1 << max(0, int(n - 1).bit_length())
+
+
+def _as_arrays(shots: Shot) -> Shot:
+    return Shot(*(np.atleast_1d(np.asarray(getattr(shots, f), float)) for f in SHOT_FIELDS))
+
+
+@functools.lru_cache(maxsize=64)
+def _disc_maker(noise):
+    """Jitted: per-shot keys, noise, and the shooter placed on its own position's discs."""
+
+    @jax.jit
+    def make(templates, t_idx, seeds, rank, index, base: Shot) -> Discs:
+        def one(t, s, j, i, shot):
+            key = jax.random.fold_in(jax.random.fold_in(jax.random.key(s), j), i)
+            tmpl = Discs(**{f: v[t] for f, v in templates.items()})
+            return place_shooter(tmpl, noise(key, shot))
+
+        return jax.vmap(one)(t_idx, seeds, rank, index, base)
+
+    return make
