@@ -3,9 +3,9 @@
 An :class:`Ask` is a request for ``n`` noisy executions of each of some base shots from one
 position (a policy screening candidates, or the one real execution of a stroke). An
 :class:`Evaluator` answers a list of asks from many positions (many games) with as few kernel
-calls as possible: the shots of every ask are laid end to end, cut into fixed-size chunks (so
-the kernel compiles once) and each shot gets its own position's discs, padded with dead discs
-to one capacity.
+calls as possible: the shots of every ask are laid end to end, cut into blocks of a few fixed
+sizes (so the kernel compiles a few times) and each shot gets its own position's discs,
+padded with dead discs to one capacity.
 
 Keys are those of :class:`~carromlab.analysis.runner.ShotRunner`: shot ``i`` of the ``j``-th
 legal base shot of an ask with seed ``s`` uses ``fold_in(fold_in(key(s), j), i)``, so an
@@ -26,7 +26,7 @@ from carromlab.analysis.runner import _trim
 from carromlab.analysis.variants import analysis_for
 from carromlab.errors import CarromlabError
 from carromlab.physics import Physics
-from carromlab.physics.simulate import Discs, batch_simulator_for
+from carromlab.physics.simulate import Discs, lane_simulator_for
 from carromlab.physics.table import Pieces
 from carromlab.shots import Shot, place_shooter
 
@@ -90,22 +90,31 @@ def legal_shots(position, shots: Shot) -> np.ndarray:
 
 class Evaluator:
     """Answers asks from positions on one board ``layout``; every position is padded to
-    ``capacity`` discs (the shooter included). ``chunk`` shots per kernel call."""
+    ``capacity`` discs (the shooter included).
+
+    The kernel runs shots in ``lanes`` lanes that refill as shots come to rest
+    (:func:`~carromlab.physics.simulate.make_lane_simulator`), at most ``block`` shots a call;
+    a call's queue is padded (with dead discs, which cost next to nothing) to a power of two,
+    so few shapes are compiled. A shot's numbers depend only on its ask and key, for a given
+    ``lanes`` and ``block``. ``max_events`` is high (4096): with refilling lanes a long shot
+    holds up no other, and a real stroke should not be cut short."""
 
     def __init__(
         self,
         layout,
         capacity: int,
-        chunk: int = 512,
-        max_events: int = 512,
+        lanes: int = 64,
+        block: int = 4096,
+        max_events: int = 4096,
         physics: Physics | None = None,
     ):
         self.layout = layout
         self.capacity = int(capacity)
-        self.chunk = int(chunk)
+        self.lanes = int(lanes)
+        self.block = max(int(block), 4 * self.lanes)
         self.max_events = int(max_events)
         self.physics = physics or Physics()
-        self._sim = batch_simulator_for(layout, self.capacity, self.max_events)
+        self._sim = lane_simulator_for(layout, self.capacity, self.max_events, self.lanes)
         self.shots_run = 0
 
     def _template(self, position) -> tuple[dict, int]:
@@ -159,9 +168,6 @@ class Evaluator:
         base = np.concatenate(base, axis=1)
         total = len(t_idx)
         self.shots_run += total
-        # shots of like speed share a chunk: a chunk runs as long as its longest shot, so
-        # this cuts idle lanes (the order changes no result: every shot has its own key)
-        order = np.argsort(base[3], kind="stable")
         flat: dict[str, np.ndarray] = {}
         if total:
             make = _disc_maker(noise)
@@ -171,8 +177,10 @@ class Evaluator:
                 f: jnp.asarray(np.stack([t[f] for t in templates + pad])) for f in templates[0]
             }
             outs = []
-            for start in range(0, total, self.chunk):
-                sl = order[np.minimum(np.arange(start, start + self.chunk), total - 1)]
+            for start in range(0, total, self.block):
+                count = min(self.block, total - start)
+                size = min(self.block, _bucket(max(count, 4 * self.lanes)))
+                sl = np.minimum(np.arange(start, start + size), total - 1)
                 discs = make(
                     stacked,
                     jnp.asarray(t_idx[sl], jnp.int32),
@@ -180,12 +188,12 @@ class Evaluator:
                     jnp.asarray(rank[sl], jnp.int32),
                     jnp.asarray(index[sl], jnp.int32),
                     Shot(*(jnp.asarray(base[f][sl]) for f in range(4))),
+                    jnp.asarray(np.arange(size) < count),  # padding: dead discs, no events
                 )
-                outs.append(self._sim(discs, self.physics))  # dispatched; waited for below
-            back = np.argsort(order)
+                outs.append((count, self._sim(discs, self.physics)))  # waited for below
             flat = {
-                f: np.concatenate([np.asarray(getattr(o, f)) for o in outs])[:total][back]
-                for f in vars(outs[0])
+                f: np.concatenate([np.asarray(getattr(o, f))[:c] for c, o in outs])
+                for f in vars(outs[0][1])
             }
         answers = []
         for k, a in enumerate(asks):
@@ -219,12 +227,13 @@ def _disc_maker(noise):
     """Jitted: per-shot keys, noise, and the shooter placed on its own position's discs."""
 
     @jax.jit
-    def make(templates, t_idx, seeds, rank, index, base: Shot) -> Discs:
-        def one(t, s, j, i, shot):
+    def make(templates, t_idx, seeds, rank, index, base: Shot, live) -> Discs:
+        def one(t, s, j, i, shot, on):
             key = jax.random.fold_in(jax.random.fold_in(jax.random.key(s), j), i)
             tmpl = Discs(**{f: v[t] for f, v in templates.items()})
-            return place_shooter(tmpl, noise(key, shot))
+            d = place_shooter(tmpl, noise(key, shot))
+            return Discs(**{**vars(d), "alive": d.alive & on})
 
-        return jax.vmap(one)(t_idx, seeds, rank, index, base)
+        return jax.vmap(one)(t_idx, seeds, rank, index, base, live)
 
     return make

@@ -24,6 +24,7 @@ import pandas as pd
 from carromlab.analysis.asks import SHOT_FIELDS, Ask, Evaluator
 from carromlab.equipment.geometry import rotate
 from carromlab.errors import CarromlabError
+from carromlab.physics.settle import separate
 from carromlab.position import Piece
 from carromlab.rules.icf_game import IcfGameConfig, apply_stroke, new_game
 from carromlab.shots import Shot, Skill
@@ -87,7 +88,7 @@ def play_games(
     on_stroke=None,
     on_game=None,
     progress: bool = False,
-    chunk: int = 512,
+    lanes: int = 64,
     physics=None,
 ) -> list[GameRecord]:
     """Play many games at once; ``games`` is a count or an iterable of game indices.
@@ -108,7 +109,7 @@ def play_games(
     skills = _seat_skills(skill, config.n_seats)
     order = list(range(int(games))) if isinstance(games, (int, np.integer)) else list(games)
     layout = new_game(config).board.position.board.layout
-    evaluator = Evaluator(layout, CAPACITY, chunk=chunk, physics=physics)
+    evaluator = Evaluator(layout, CAPACITY, lanes=lanes, physics=physics)
     waiting = deque(order)
     active: list[_Game] = []
     done: dict[int, GameRecord] = {}
@@ -190,6 +191,12 @@ def _finish_stroke(gm: _Game, answer, config, on_stroke) -> None:
     out = {key: v[0] for key, v in answer.outcome.items()}
     angle = SEAT_ANGLE[config.seats[gm.seat]]
     xy = np.array([rotate(x, y, angle) for x, y in zip(out["x"], out["y"])])
+    # the pieces that stay: float32 resting places may overlap by rounding (physics/settle.py)
+    stay = np.flatnonzero(out["capture"] < 0)
+    stay = stay[stay > 0]
+    specs = gm.view.board.piece_specs()
+    radius = [specs[p.kind].radius for p in gm.view.pieces]
+    xy[stay] = separate(xy[stay], [radius[k - 1] for k in stay])
     before = gm.state.boards_played
     gm.state = apply_stroke(
         gm.state,

@@ -40,6 +40,12 @@ from carromlab.physics.table import Pieces, Table
 FIRST_NONE, FIRST_PIECE, FIRST_WALL = 0, 1, 2
 #: Contact tolerance in metres by float size (bytes): float32 1e-6, float64 1e-12.
 CONTACT_TOL = {4: 1e-6, 8: 1e-12}
+#: Touching discs that close slower than this (m/s) are not a contact. After a plastic
+#: contact a cluster moves at one common velocity, but float32 rounding leaves 1-ulp
+#: differences that would make two contacts of one disc take turns for ever at one instant.
+#: Choice: far below ``Physics.stick_speed`` (0.01 m/s); such a pair drifts together by at
+#: most a few micrometres before it stops (removed by ``physics/settle.py``).
+CLOSING_SPEED = 1e-5
 
 
 @jax.tree_util.register_dataclass
@@ -144,6 +150,20 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: b
     With ``record=True`` it returns ``(ShotOutcome, Trace)``: the state after every event, for
     drawing a few shots (memory grows with ``max_events``, so keep batches small).
     """
+    machine = make_machine(table, n_pieces, max_events, record)
+
+    def simulate(d: Discs, physics: Physics):
+        init_state, cond, body, finish = machine(d, physics)
+        return finish(jax.lax.while_loop(cond, body, init_state()))
+
+    return simulate
+
+
+def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: bool = False):
+    """Build ``machine(discs, physics) -> (init_state, cond, body, finish)``: one shot's event
+    loop in pieces (``init_state()`` the loop state, ``cond``/``body`` one event, ``finish``
+    the outcome), so that drivers other than one ``while_loop`` can run it
+    (:func:`make_lane_simulator`)."""
     walls = _walls(table)
     n_walls = len(walls.kind)
     n_seg, n_rail = len(table.segments), len(table.rails)
@@ -162,7 +182,7 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: b
     slot_i = np.append(pair_i, 0).astype(np.int32)
     slot_j = np.append(pair_j, 0).astype(np.int32)
 
-    def simulate(d: Discs, physics: Physics) -> ShotOutcome:
+    def machine(d: Discs, physics: Physics):
         dt_ = d.x.dtype
         # Contact tolerance (m): discs whose gap is at most this touch. About 30 float32 ulps
         # of a coordinate on a 0.74 m board; the quartic converges to half of it.
@@ -236,7 +256,7 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: b
             wx, wy = vx - vx[i], vy - vy[i]
             dist = jnp.sqrt(d0x * d0x + d0y * d0y)
             gap = dist - reach
-            closing = d0x * wx + d0y * wy < 0
+            closing = d0x * wx + d0y * wy < -CLOSING_SPEED * dist
             touching = gap <= tol
             # both moving: quartic on [start, first stop]
             ax = a * (jnp.where(mj, -uxj, 0.0) - jnp.where(mi, -uxi, 0.0))
@@ -478,29 +498,32 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: b
             # finished shots as they are.
             return new
 
-        s = jax.lax.while_loop(cond, body, init_state())
-        outcome = ShotOutcome(
-            x=s["x"],
-            y=s["y"],
-            alive=s["alive"],
-            capture=s["capture"],
-            capture_time=s["capture_time"],
-            capture_order=s["capture_order"],
-            first_contact_kind=s["first_kind"],
-            first_contact=s["first"],
-            contacts=s["contacts"],
-            n_piece_contacts=s["n_pc"],
-            n_wall_contacts=s["n_wc"],
-            n_events=s["n_events"],
-            t_end=s["t"],
-            truncated=~s["done"],
-        )
-        if not record:
-            return outcome
-        # rows: the start, one per event, and the "at rest" row unless the cap stopped the loop
-        return outcome, Trace(**s["trace"], n=s["n_events"] + 1 + s["done"].astype(jnp.int32))
+        def finish(s):
+            """The outcome (and the trace) of a finished loop state."""
+            outcome = ShotOutcome(
+                x=s["x"],
+                y=s["y"],
+                alive=s["alive"],
+                capture=s["capture"],
+                capture_time=s["capture_time"],
+                capture_order=s["capture_order"],
+                first_contact_kind=s["first_kind"],
+                first_contact=s["first"],
+                contacts=s["contacts"],
+                n_piece_contacts=s["n_pc"],
+                n_wall_contacts=s["n_wc"],
+                n_events=s["n_events"],
+                t_end=s["t"],
+                truncated=~s["done"],
+            )
+            if not record:
+                return outcome
+            # rows: the start, one per event, and the "at rest" row unless the cap stopped the loop
+            return outcome, Trace(**s["trace"], n=s["n_events"] + 1 + s["done"].astype(jnp.int32))
 
-    return simulate
+        return init_state, cond, body, finish
+
+    return machine
 
 
 def make_batch_simulator(table: Table, n_pieces: int, max_events: int = 512):
@@ -510,8 +533,95 @@ def make_batch_simulator(table: Table, n_pieces: int, max_events: int = 512):
     return jax.jit(jax.vmap(one, in_axes=(0, None)))
 
 
+def make_lane_simulator(
+    table: Table, n_pieces: int, max_events: int = 512, lanes: int = 128, steps: int = 2
+):
+    """``simulate(discs, physics)`` over a queue of shots (leading axis) with ``lanes`` of
+    them in flight at once; jitted, returns a ``ShotOutcome`` per shot like
+    :func:`make_batch_simulator`.
+
+    A vmapped ``while_loop`` runs every shot of a batch for as many events as its longest shot
+    has, so lanes idle; here a lane whose shot has come to rest hands its outcome back and
+    takes the next shot of the queue. Lanes are harvested a quarter at a time (each harvest
+    starts that many new shots), after every ``steps`` events. A shot's numbers do not depend
+    on its lane or on the other shots.
+    """
+    machine = make_machine(table, n_pieces, max_events)
+
+    def run(discs: Discs, physics: Physics) -> ShotOutcome:
+        q = discs.x.shape[0]
+        n_lanes = min(lanes, q)
+        per_harvest = max(1, n_lanes // 4)
+        tmap = jax.tree_util.tree_map
+
+        def take(tree, ids):
+            return tmap(lambda a: a[ids], tree)
+
+        def put(tree, ids, new):
+            return tmap(lambda a, b: a.at[ids].set(b, mode="drop"), tree, new)
+
+        def init_one(d):
+            return machine(d, physics)[0]()
+
+        def running_one(d, s):
+            return machine(d, physics)[1](s)
+
+        def step_one(d, s):
+            _, cond, body, _ = machine(d, physics)
+            go = cond(s)
+            return tmap(lambda new, old: jnp.where(go, new, old), body(s), s)
+
+        def finish_one(d, s):
+            return machine(d, physics)[3](s)
+
+        lane_d = take(discs, jnp.arange(n_lanes))
+        lane_s = jax.vmap(init_one)(lane_d)
+        shape = jax.eval_shape(jax.vmap(finish_one), lane_d, lane_s)
+        out = tmap(lambda sd: jnp.zeros((q, *sd.shape[1:]), sd.dtype), shape)
+        carry = (lane_d, lane_s, jnp.arange(n_lanes), jnp.asarray(n_lanes), out)
+
+        def harvest(c, finished):
+            lane_d, lane_s, lane_id, nxt, out = c
+            (slots,) = jnp.nonzero(finished, size=per_harvest, fill_value=n_lanes)
+            valid = slots < n_lanes
+            sl = jnp.minimum(slots, n_lanes - 1)
+            res = jax.vmap(finish_one)(take(lane_d, sl), take(lane_s, sl))
+            out = put(out, jnp.where(valid, lane_id[sl], q), res)
+            new_id = nxt + jnp.cumsum(valid) - 1
+            has_new = valid & (new_id < q)
+            nid = jnp.minimum(new_id, q - 1)
+            nd = take(discs, nid)
+            target = jnp.where(valid, slots, n_lanes)
+            lane_d = put(lane_d, target, nd)
+            lane_s = put(lane_s, target, jax.vmap(init_one)(nd))
+            lane_id = lane_id.at[target].set(jnp.where(has_new, nid, -1), mode="drop")
+            return lane_d, lane_s, lane_id, nxt + has_new.sum(), out
+
+        def outer_body(c):
+            lane_d, lane_s, lane_id, nxt, out = c
+            lane_s = jax.lax.fori_loop(0, steps, lambda _, s: jax.vmap(step_one)(lane_d, s), lane_s)
+            running = jax.vmap(running_one)(lane_d, lane_s) & (lane_id >= 0)
+            finished = (lane_id >= 0) & ~running
+            n_fin = finished.sum()
+            go = (n_fin >= per_harvest) | ((n_fin > 0) & ~running.any())
+            c = (lane_d, lane_s, lane_id, nxt, out)
+            return jax.lax.cond(go, lambda c: harvest(c, finished), lambda c: c, c)
+
+        return jax.lax.while_loop(lambda c: (c[2] >= 0).any(), outer_body, carry)[4]
+
+    return jax.jit(run)
+
+
 @functools.lru_cache(maxsize=32)
 def batch_simulator_for(layout, n_pieces: int, max_events: int = 512):
     """:func:`make_batch_simulator` for a board layout (hashable), cached: every caller with
     the same layout, disc count and cap shares one jitted (and so once-compiled) simulator."""
     return make_batch_simulator(Table.from_layout(layout), n_pieces, max_events)
+
+
+@functools.lru_cache(maxsize=32)
+def lane_simulator_for(layout, n_pieces: int, max_events: int = 512, lanes: int = 64):
+    """:func:`make_lane_simulator` for a board layout, cached like :func:`batch_simulator_for`."""
+    return make_lane_simulator(
+        Table.from_layout(layout), n_pieces, max_events, lanes=lanes, steps=1
+    )
