@@ -430,16 +430,18 @@ def play(
     skill: str = typer.Option("club", help="Execution skill of every seat."),
     boards: int = typer.Option(8, min=1, help="At most this many boards a game (laws: 8)."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
+    slots: int = typer.Option(256, min=1, help="Games in play at once (one kernel batch)."),
     out: Path = typer.Option(Path("out/play"), help="Folder for boards.parquet, games.parquet."),
 ) -> None:
-    """Play whole ICF games stroke by stroke; one row per board and per game."""
-    import pandas as pd
-    from tqdm import tqdm
+    """Play whole ICF games; one row per board and per game.
 
+    Rows are appended to OUT/boards.csv and OUT/games.csv as games end, so a killed run
+    resumes where it stopped when rerun with the same options; at the end both tables are
+    written as parquet with the run's configuration.
+    """
     from carromlab.analysis.estimate import run_metadata
-    from carromlab.analysis.games import play_game
+    from carromlab.analysis.games import GameLog, play_games
     from carromlab.analysis.policies import Greedy, RandomLegal
-    from carromlab.analysis.results import write_parquet
     from carromlab.rules.icf_game import IcfGameConfig
     from carromlab.shots import skill as skill_named
 
@@ -449,38 +451,33 @@ def play(
         raise CarromlabError(f"unknown policy {policy!r}; use greedy or random")
     skill_named(skill)  # one clear line for an unknown skill
     config = IcfGameConfig(doubles=variant == "icf-doubles", max_boards=boards)
-    seats = 4 if config.doubles else 2
     chooser = Greedy(skill=skill) if policy == "greedy" else RandomLegal()
-    board_rows, game_rows = [], []
-    for g in tqdm(range(games), desc="games", unit="game"):
-        rec = play_game([chooser] * seats, config, skill=skill, seed=seed, game=g)
-        board_rows.append(rec.boards)
-        st = rec.state
-        game_rows.append(
-            {
-                "game": g,
-                "winner": st.winner,
-                "score_0": st.scores[0],
-                "score_1": st.scores[1],
-                "boards": st.boards_played,
-                "strokes": len(rec.strokes),
-                "truncated_strokes": int(rec.strokes["truncated"].sum()),
-            }
-        )
     meta = run_metadata(
         kind="play",
         variant=variant,
-        games=games,
         policy=policy,
+        policy_detail=repr(chooser),
         skill=skill,
-        max_boards=boards,
+        rules=vars(config),
         seed=seed,
     )
-    boards_df = pd.concat(board_rows, ignore_index=True)
-    games_df = pd.DataFrame(game_rows)
-    boards_df.attrs["config"] = games_df.attrs["config"] = meta
-    write_parquet(boards_df, out / "boards.parquet")
-    write_parquet(games_df, out / "games.parquet")
+    log = GameLog(out, meta)
+    todo = [g for g in range(games) if g not in log.done()]
+    if len(todo) < games:
+        typer.echo(f"resuming: {games - len(todo)} of {games} games already in {out}")
+    if todo:
+        play_games(
+            [chooser] * config.n_seats,
+            config,
+            skill=skill,
+            seed=seed,
+            games=todo,
+            slots=slots,
+            on_game=log.add,
+            progress=True,
+        )
+    boards_df, games_df = log.write_parquet()
+    games_df = games_df[games_df["game"] < games]
     typer.echo(f"wrote {len(boards_df)} boards and {len(games_df)} games to {out}")
 
 

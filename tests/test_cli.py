@@ -198,5 +198,13 @@ def test_play_writes_one_row_per_board_and_game(capsys, tmp_path):
     assert set(games["winner"]) <= {0, 1}
     assert (games["score_0"] + games["score_1"] == boards["points"]).all()
     assert games.attrs["config"]["policy"] == "random"
+    # a rerun with more games resumes: the games already played are kept as they are
+    code, out, _ = run(capsys, *args[:4], "3", *args[5:], "--out", str(tmp_path))
+    assert code == 0 and "resuming: 2 of 3" in out
+    more = read_parquet(tmp_path / "games.parquet")
+    assert len(more) == 3 and more.iloc[:2].equals(games)
+    # other options in the same folder are refused
+    code, _, err = run(capsys, *args, "--skill", "pro", "--out", str(tmp_path))
+    assert code == 2 and "another configuration" in err
     code, _, err = run(capsys, "play", "--policy", "clever", "--out", str(tmp_path))
     assert code == 2 and "unknown policy" in err

@@ -16,22 +16,71 @@ def _load(name):
     return mod
 
 
-def test_first_break_summary_has_wilson_intervals(tmp_path):
-    mod = _load("icf_first_break")
-    rows = [
-        {
-            "skill": "club",
-            "board": b,
-            "seed": 0,
-            "breaker_won": int(b % 4 != 0),
-            "points": 3,
-            "strokes": 40,
-        }
-        for b in range(20)
+def _write(folder: Path, boards: list[dict], games: list[dict]) -> None:
+    folder.mkdir(parents=True)
+    pd.DataFrame(boards).to_csv(folder / "boards.csv", index=False)
+    pd.DataFrame(games).to_csv(folder / "games.csv", index=False)
+
+
+def _board(g, breaker_side, winner, points=3, strokes=30, fouls=1, queen=False):
+    return {
+        "game": g,
+        "board": 0,
+        "breaker": breaker_side,
+        "breaker_side": breaker_side,
+        "winner": winner,
+        "points": points,
+        "strokes": strokes,
+        "queen_side": -1,
+        "queen_covered": queen,
+        "striker_pocketed": fouls,
+    }
+
+
+def _game(g, winner, s0, s1, boards=1):
+    return {
+        "game": g,
+        "winner": winner,
+        "score_0": s0,
+        "score_1": s1,
+        "boards": boards,
+        "strokes": 30,
+        "truncated_strokes": 0,
+        "finished": True,
+    }
+
+
+def test_board_study_summary_has_wilson_and_t_intervals(tmp_path):
+    mod = _load("icf_balance")
+    boards = [_board(g, 0, int(g % 4 == 0), points=2 + g % 3) for g in range(20)]
+    games = [
+        _game(g, b["winner"], *(3, 0) if b["winner"] == 0 else (0, 3)) for g, b in enumerate(boards)
     ]
-    pd.DataFrame(rows).to_csv(tmp_path / "boards.csv", index=False)
-    s = mod.summarise(tmp_path).set_index("skill")
+    _write(tmp_path / "first-break" / "club", boards, games)
+    # a board row whose game row was cut short by a crash is not counted
+    with (tmp_path / "first-break" / "club" / "boards.csv").open("a") as fh:
+        fh.write("99,0,0,0,1,3,30,-1,False,0\n")
+    s = mod.summarise(tmp_path, "first-break").set_index("arm")
     assert s.loc["club", "boards"] == 20 and s.loc["club", "breaker_wins"] == 15
     assert s.loc["club", "breaker_win_rate"] == pytest.approx(0.75)
-    assert s.loc["club", "lo"] < 0.75 < s.loc["club", "hi"]
-    assert (tmp_path / "summary.png").stat().st_size > 5_000
+    assert s.loc["club", "breaker_lo"] < 0.75 < s.loc["club", "breaker_hi"]
+    assert s.loc["club", "points_lo"] < s.loc["club", "points"] < s.loc["club", "points_hi"]
+    assert (tmp_path / "first-break.png").stat().st_size > 5_000
+    assert (tmp_path / "first-break.csv").exists()
+
+
+def test_queen_study_summary_counts_margins_and_first_breaker_wins(tmp_path):
+    mod = _load("icf_balance")
+    games = [
+        _game(g, g % 2, 25, 10 + g, boards=4) if g % 2 == 0 else _game(g, 1, 5, 25, 5)
+        for g in range(10)
+    ]
+    boards = [_board(g, 0, 0, queen=g < 3) for g in range(10)]
+    _write(tmp_path / "queen" / "queen-3", boards, games)
+    s = mod.summarise(tmp_path, "queen").set_index("arm")
+    assert s.loc["queen-3", "games"] == 10 and s.loc["queen-3", "first_breaker_wins"] == 5
+    assert s.loc["queen-3", "queen_covered_rate"] == pytest.approx(0.3)
+    assert (
+        s.loc["queen-3", "margin_lo"] < s.loc["queen-3", "margin"] < s.loc["queen-3", "margin_hi"]
+    )
+    assert s.loc["queen-3", "boards_per_game"] == pytest.approx(4.5)

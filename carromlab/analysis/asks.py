@@ -34,8 +34,9 @@ from carromlab.shots import Shot, place_shooter
 @dataclass(frozen=True)
 class Ask:
     """``n`` noisy executions (``noise``, a skill's noise function) of every base shot in
-    ``shots`` (a :class:`Shot` of 1-d arrays) from ``position``; ``turn`` is the rules' turn
-    state used to value the outcomes."""
+    ``shots`` (a :class:`Shot` of 1-d arrays) from ``position``; ``turn`` and ``scoring`` are
+    the rules' turn state and shot-value weights used to value the outcomes (defaults: the
+    variant's)."""
 
     position: Any
     shots: Shot
@@ -43,6 +44,7 @@ class Ask:
     seed: int
     noise: Any
     turn: Any = None
+    scoring: Any = None
 
 
 @dataclass
@@ -61,7 +63,7 @@ class Answer:
         """The rules' per-shot quantities (see the variant's ``rules.evaluate``)."""
         va = analysis_for(self.ask.position.variant)
         turn = self.ask.turn if self.ask.turn is not None else va.default_turn()
-        return va.rules.evaluate(self.ask.position, self.outcome, turn)
+        return va.rules.evaluate(self.ask.position, self.outcome, turn, self.ask.scoring)
 
     def means(self, key: str = "points") -> np.ndarray:
         """Mean of the rules' quantity ``key`` per base shot; NaN for illegal ones."""
@@ -118,15 +120,13 @@ class Evaluator:
         self.shots_run = 0
 
     def _template(self, position) -> tuple[dict, int]:
-        va = analysis_for(position.variant)
-        pieces = Pieces.from_position(position, shooter=(va.shooter_kind, None, 0.0, 0.0))
-        if pieces.n > self.capacity:
+        tmpl, n = _template(position, self.capacity)
+        if n > self.capacity:
             raise CarromlabError(
-                f"position {position.name!r} has {pieces.n} discs with the shooter; "
+                f"position {position.name!r} has {n} discs with the shooter; "
                 f"the evaluator holds {self.capacity}"
             )
-        d = Discs.from_pieces(pieces.padded(self.capacity))
-        return {k: np.asarray(v) for k, v in vars(d).items()}, pieces.n
+        return tmpl, n
 
     def answer(self, asks: list[Ask]) -> list[Answer]:
         """One answer per ask, in order."""
@@ -164,6 +164,7 @@ class Evaluator:
             rank.append(j)
             index.append(np.tile(np.arange(n), len(cells)))
             base.append(np.stack([getattr(shots, f)[cells][j] for f in SHOT_FIELDS]))
+        bounds = np.concatenate([[0], np.cumsum([len(t) for t in t_idx])])
         t_idx, seeds, rank, index = map(np.concatenate, (t_idx, seeds, rank, index))
         base = np.concatenate(base, axis=1)
         total = len(t_idx)
@@ -197,7 +198,7 @@ class Evaluator:
             }
         answers = []
         for k, a in enumerate(asks):
-            rows = np.flatnonzero(t_idx == k)
+            rows = slice(bounds[k], bounds[k + 1])  # an ask's shots are contiguous
             cells = np.flatnonzero(legal[k])
             answers.append(
                 Answer(
@@ -212,6 +213,18 @@ class Evaluator:
 
 
 SHOT_FIELDS = ("x", "y", "angle", "speed")
+
+
+@functools.lru_cache(maxsize=1024)
+def _template(position, capacity: int) -> tuple[dict, int]:
+    """The position's discs (shooter first) as numpy arrays padded to ``capacity``; cached,
+    since a stroke asks about one position several times."""
+    va = analysis_for(position.variant)
+    pieces = Pieces.from_position(position, shooter=(va.shooter_kind, None, 0.0, 0.0))
+    if pieces.n > capacity:
+        return {}, pieces.n
+    d = Discs.from_pieces(pieces.padded(capacity))
+    return {k: np.asarray(v) for k, v in vars(d).items()}, pieces.n
 
 
 def _bucket(n: int) -> int:

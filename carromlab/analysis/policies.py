@@ -82,13 +82,16 @@ class Greedy:
     re-estimated with ``n_eval`` fresh shots, and the best of those is played."""
 
     skill: str = "club"
-    n_screen: int = 8
-    keep: int = 8
-    n_eval: int = 32
+    n_screen: int = 4
+    keep: int = 6
+    n_eval: int = 16
     max_candidates: int = 48
     random_extra: int = 8
     value: str = "points"
     capacity: int = 20
+    #: The rules' shot-value weights (e.g. ``IcfScoring(queen_covered=5)`` when the queen is
+    #: worth 5); None: the variant's defaults.
+    scoring: object = None
 
     def candidates(self, position, turn, seed: int) -> list[tuple[float, float, float]]:
         """Candidate shots on the shooter's coins (and the queen once an own coin is down),
@@ -120,12 +123,24 @@ class Greedy:
         seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> 1
         cells = np.array(self.candidates(position, turn, seed), float)
         screen = yield Ask(
-            position, _cell_shots(cells, y0), self.n_screen, int(seeds[0]), noise, turn
+            position,
+            _cell_shots(cells, y0),
+            self.n_screen,
+            int(seeds[0]),
+            noise,
+            turn,
+            self.scoring,
         )
         value = np.nan_to_num(screen.means(self.value), nan=-np.inf)
         finalists = cells[np.argsort(-value, kind="stable")[: self.keep]]
         final = yield Ask(
-            position, _cell_shots(finalists, y0), self.n_eval, int(seeds[1]), noise, turn
+            position,
+            _cell_shots(finalists, y0),
+            self.n_eval,
+            int(seeds[1]),
+            noise,
+            turn,
+            self.scoring,
         )
         best = finalists[int(np.nanargmax(np.nan_to_num(final.means(self.value), nan=-np.inf)))]
         return Shot(float(best[0]), y0, math.radians(best[1]), float(best[2]))

@@ -263,7 +263,12 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
             ay = a * (jnp.where(mj, -uyj, 0.0) - jnp.where(mi, -uyi, 0.0))
             horizon = jnp.minimum(vi / a, vj / a)
             sep_speed = jnp.maximum((d0x * wx + d0y * wy) / jnp.maximum(dist, tol), tol)
-            start = jnp.where(touching & ~closing, jnp.minimum(4 * tol / sep_speed, horizon), 0.0)
+            # A touching pair that is not closing: skip the root at 0 (rounding), but never
+            # past the earliest time it could come back (relative deceleration <= 2a: not
+            # before sep / a), nor less than sqrt(tol / a), the time in which the worst
+            # relative deceleration closes tol (a slowly parting pair is re-checked then).
+            skip = jnp.minimum(4 * tol / sep_speed, jnp.maximum(sep_speed / a, jnp.sqrt(tol / a)))
+            start = jnp.where(touching & ~closing, jnp.minimum(skip, horizon), 0.0)
             t_mm, _status = ev.pair_time_moving(
                 d0x, d0y, wx, wy, ax, ay, reach, horizon, start, reach * tol
             )

@@ -1,0 +1,255 @@
+"""Rule-balance studies of standard carrom (ICF laws), greedy players on the real kernel.
+
+Four studies, each a set of *arms* (one rule or skill setting), each arm a folder of
+``data/studies/icf_balance/<study>/<arm>/`` with ``boards.csv`` and ``games.csv`` written as
+games end (:class:`carromlab.analysis.games.GameLog`: a rerun skips what is there) and a
+summary table with intervals plus a figure per study in ``data/studies/icf_balance/``:
+
+- ``first-break``: single boards at each skill; the breaker's board-win rate (Wilson).
+- ``queen``: whole games (to 25 points or 8 boards) with the queen worth 3 (the laws), 0 or
+  5; the winner's margin (t interval), boards a game, and how often the first breaker wins
+  the game (Wilson). The greedy players value the queen at what it is worth in the arm.
+- ``due``: single boards with the due rule (pocketing the striker costs a coin) on and off;
+  the breaker's board-win rate, points and strokes a board, striker fouls a board.
+- ``doubles``: single boards, singles vs doubles (partners opposite, turn to the right);
+  the breaking side's board-win rate, points and strokes a board.
+
+    python experiments/icf_balance.py --study all --boards 200 --games 40
+    python experiments/icf_balance.py --summarise-only
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from carromlab.analysis.estimate import run_metadata
+from carromlab.analysis.games import GameLog, play_games, read_log
+from carromlab.analysis.intervals import mean_interval, wilson
+from carromlab.analysis.policies import Greedy
+from carromlab.rules.icf import IcfScoring
+from carromlab.rules.icf_game import IcfGameConfig
+
+OUT = Path("data/studies/icf_balance")
+SKILLS = ("novice", "club", "expert", "pro")
+
+
+def arms(study: str) -> dict[str, dict]:
+    """Arm name -> settings (config fields, skill, whole games or single boards)."""
+    if study == "first-break":
+        return {s: {"skill": s, "rules": {"max_boards": 1}} for s in SKILLS}
+    if study == "queen":
+        return {f"queen-{q}": {"skill": "club", "rules": {"queen_value": q}} for q in (0, 3, 5)}
+    if study == "due":
+        return {
+            f"due-{'on' if on else 'off'}": {
+                "skill": "club",
+                "rules": {"max_boards": 1, "due_rule": on},
+            }
+            for on in (True, False)
+        }
+    if study == "doubles":
+        return {
+            mode: {"skill": "club", "rules": {"max_boards": 1, "doubles": mode == "doubles"}}
+            for mode in ("singles", "doubles")
+        }
+    raise SystemExit(f"unknown study {study!r}; use first-break, queen, due, doubles or all")
+
+
+STUDIES = ("first-break", "queen", "due", "doubles")
+
+
+def policy_for(settings: dict) -> Greedy:
+    rules = settings["rules"]
+    scoring = IcfScoring(
+        queen_covered=float(rules.get("queen_value", 3)),
+        due=-1.0 if rules.get("due_rule", True) else 0.0,
+    )
+    return Greedy(skill=settings["skill"], scoring=scoring)
+
+
+def run_arm(folder: Path, settings: dict, n: int, seed: int) -> tuple[float, int]:
+    """Play games ``0..n-1`` of one arm (skipping those already logged); (seconds taken,
+    games played now)."""
+    config = IcfGameConfig(**settings["rules"])
+    policy = policy_for(settings)
+    meta = run_metadata(
+        kind="icf_balance",
+        skill=settings["skill"],
+        rules=vars(config),
+        policy=repr(policy),
+        seed=seed,
+    )
+    log = GameLog(folder, meta)
+    todo = [g for g in range(n) if g not in log.done()]
+    t0 = time.perf_counter()
+    if todo:
+        play_games(
+            [policy] * config.n_seats,
+            config,
+            skill=settings["skill"],
+            seed=seed,
+            games=todo,
+            on_game=log.add,
+            progress=True,
+        )
+    log.write_parquet()
+    return time.perf_counter() - t0, len(todo)
+
+
+def _rate(k, n) -> tuple[float, float, float]:
+    lo, hi = wilson(np.asarray([k]), np.asarray([n]))
+    return (k / n if n else np.nan), float(lo[0]), float(hi[0])
+
+
+def _mean(x) -> tuple[float, float, float]:
+    x = np.asarray(x, float)
+    m, lo, hi = mean_interval(
+        np.asarray([x.sum()]), np.asarray([(x * x).sum()]), np.asarray([len(x)])
+    )
+    return float(m[0]), float(lo[0]), float(hi[0])
+
+
+def _board_summary(boards: pd.DataFrame) -> dict:
+    won = int((boards["winner"] == boards["breaker_side"]).sum())
+    rate, lo, hi = _rate(won, len(boards))
+    pts, pts_lo, pts_hi = _mean(boards["points"])
+    st, st_lo, st_hi = _mean(boards["strokes"])
+    fouls, f_lo, f_hi = _mean(boards["striker_pocketed"])
+    return {
+        "boards": len(boards),
+        "breaker_wins": won,
+        "breaker_win_rate": rate,
+        "breaker_lo": lo,
+        "breaker_hi": hi,
+        "points": pts,
+        "points_lo": pts_lo,
+        "points_hi": pts_hi,
+        "strokes": st,
+        "strokes_lo": st_lo,
+        "strokes_hi": st_hi,
+        "striker_fouls": fouls,
+        "striker_fouls_lo": f_lo,
+        "striker_fouls_hi": f_hi,
+    }
+
+
+def _game_summary(games: pd.DataFrame, boards: pd.DataFrame) -> dict:
+    done = games[games["finished"].astype(bool)]
+    margin = (done["score_0"] - done["score_1"]).abs()
+    decided = done[done["winner"] >= 0]
+    first = int((decided["winner"] == 0).sum())  # side 0 breaks the first board
+    rate, lo, hi = _rate(first, len(decided))
+    m, m_lo, m_hi = _mean(margin)
+    b, b_lo, b_hi = _mean(done["boards"])
+    queen_boards = boards["queen_covered"].astype(bool)
+    q_rate, q_lo, q_hi = _rate(int(queen_boards.sum()), len(boards))
+    return {
+        "games": len(done),
+        "first_breaker_wins": first,
+        "first_breaker_win_rate": rate,
+        "first_lo": lo,
+        "first_hi": hi,
+        "margin": m,
+        "margin_lo": m_lo,
+        "margin_hi": m_hi,
+        "boards_per_game": b,
+        "boards_lo": b_lo,
+        "boards_hi": b_hi,
+        "queen_covered_rate": q_rate,
+        "queen_lo": q_lo,
+        "queen_hi": q_hi,
+    }
+
+
+def summarise(out: Path, study: str) -> pd.DataFrame:
+    """The study's table (one row per arm, intervals at 95 %) and figure, from the logs."""
+    rows = []
+    for name in arms(study):
+        folder = out / study / name
+        if not (folder / "games.csv").exists():
+            continue
+        b, games = read_log(folder)
+        row = {"arm": name}
+        row.update(_game_summary(games, b) if study == "queen" else _board_summary(b))
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    if len(table):
+        table.to_csv(out / f"{study}.csv", index=False)
+        _figure(table, study, out / f"{study}.png")
+    return table
+
+
+def _figure(table: pd.DataFrame, study: str, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    if study == "queen":
+        panels = [
+            ("margin", "winner's margin (points)", None),
+            ("first_breaker_win_rate", "first breaker's game-win rate", 0.5),
+        ]
+        lo_hi = {
+            "margin": ("margin_lo", "margin_hi"),
+            "first_breaker_win_rate": ("first_lo", "first_hi"),
+        }
+    else:
+        panels = [
+            ("breaker_win_rate", "breaker's board-win rate", 0.5),
+            ("points", "points a board", None),
+        ]
+        lo_hi = {
+            "breaker_win_rate": ("breaker_lo", "breaker_hi"),
+            "points": ("points_lo", "points_hi"),
+        }
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.2))
+    x = np.arange(len(table))
+    for ax, (col, label, ref) in zip(axes, panels):
+        v = table[col].to_numpy(float)
+        lo, hi = (table[c].to_numpy(float) for c in lo_hi[col])
+        ax.errorbar(x, v, yerr=np.vstack([v - lo, hi - v]), fmt="o", capsize=4)
+        if ref is not None:
+            ax.axhline(ref, color="grey", lw=0.8, ls="--")
+        ax.set_xticks(x, table["arm"])
+        ax.set_ylabel(label + " (95 %)")
+    fig.suptitle(f"ICF {study}: greedy players", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--study", default="all")
+    ap.add_argument("--boards", type=int, default=200, help="single boards per arm")
+    ap.add_argument("--games", type=int, default=40, help="whole games per arm (queen)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--arms", default="", help="comma-separated arms to run (default all)")
+    ap.add_argument("--summarise-only", action="store_true")
+    args = ap.parse_args()
+    studies = STUDIES if args.study == "all" else (args.study,)
+    for study in studies:
+        chosen = set(args.arms.split(",")) if args.arms else None
+        for name, settings in arms(study).items():
+            if args.summarise_only or (chosen is not None and name not in chosen):
+                continue
+            n = args.games if study == "queen" else args.boards
+            took, played = run_arm(args.out / study / name, settings, n, args.seed)
+            print(
+                json.dumps(
+                    {"study": study, "arm": name, "games_played": played, "seconds": round(took, 1)}
+                )
+            )
+        print(summarise(args.out, study).to_string(index=False))
+
+
+if __name__ == "__main__":
+    main()
