@@ -166,8 +166,11 @@ def equipment(
 
 @app.command()
 def bench(
-    scenario: str = typer.Option("cut", help="break or cut (see carromlab/bench/scenarios.py)."),
-    batch: int = typer.Option(10_000, min=1, help="Number of noisy shots."),
+    scenario: str = typer.Option(
+        "cut", help="break, cut (see carromlab/bench/scenarios.py) or boards (whole boards)."
+    ),
+    batch: int = typer.Option(10_000, min=1, help="Number of noisy shots (boards: of boards)."),
+    skill: str = typer.Option("club", help="boards: the greedy players' skill."),
     chunk: int = typer.Option(4096, min=1, help="Shots per kernel call (bounds memory)."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
     peer: str = typer.Option(None, help="Also time the same shots in another engine: pymunk."),
@@ -175,16 +178,28 @@ def bench(
     device: str = typer.Option("auto", help="auto, cpu or gpu."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
-    """Time the physics kernel on a benchmark scenario (figures as JSON)."""
+    """Time the physics kernel on a benchmark scenario (figures as JSON).
+
+    ``boards``: BATCH single ICF boards between greedy players (club skill by default),
+    played many at once; the goal is 1,000 boards in at most 10 minutes on a 2-core CPU.
+    """
     _select_device(device)
     from carromlab.bench.runner import bench as run_bench
     from carromlab.bench.runner import bench_with_peer
 
-    if scenario not in ("break", "cut"):
-        raise CarromlabError(f"unknown scenario {scenario!r}; use break or cut")
+    if scenario not in ("break", "cut", "boards"):
+        raise CarromlabError(f"unknown scenario {scenario!r}; use break, cut or boards")
     if peer not in (None, "pymunk"):
         raise CarromlabError(f"unknown peer {peer!r}; the only peer is pymunk")
-    if peer:
+    if scenario == "boards":
+        from carromlab.bench.games import bench_boards
+        from carromlab.shots import skill as skill_named
+
+        if peer:
+            raise CarromlabError("--peer applies to the break and cut scenarios only")
+        skill_named(skill)
+        result = bench_boards(batch, skill=skill, seed=seed, progress=True)
+    elif peer:
         result = bench_with_peer(scenario, batch, peer_shots, chunk=chunk, seed=seed, progress=True)
     else:
         result = run_bench(scenario, batch, chunk=chunk, seed=seed, progress=True)

@@ -185,40 +185,32 @@ def summarise(out: Path, study: str) -> pd.DataFrame:
     return table
 
 
+#: The two panels of each study's figure: (value, lo, hi, label, reference line).
+PANELS = {
+    "queen": [
+        ("margin", "margin_lo", "margin_hi", "winner's margin (points)", None),
+        ("first_breaker_win_rate", "first_lo", "first_hi", "first breaker's game-win rate", 0.5),
+    ],
+    "board": [
+        ("breaker_win_rate", "breaker_lo", "breaker_hi", "breaker's board-win rate", 0.5),
+        ("points", "points_lo", "points_hi", "points a board", None),
+    ],
+}
+
+
 def _figure(table: pd.DataFrame, study: str, path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    if study == "queen":
-        panels = [
-            ("margin", "winner's margin (points)", None),
-            ("first_breaker_win_rate", "first breaker's game-win rate", 0.5),
-        ]
-        lo_hi = {
-            "margin": ("margin_lo", "margin_hi"),
-            "first_breaker_win_rate": ("first_lo", "first_hi"),
-        }
-    else:
-        panels = [
-            ("breaker_win_rate", "breaker's board-win rate", 0.5),
-            ("points", "points a board", None),
-        ]
-        lo_hi = {
-            "breaker_win_rate": ("breaker_lo", "breaker_hi"),
-            "points": ("points_lo", "points_hi"),
-        }
+    from carromlab.plot import draw_intervals
+
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.2))
-    x = np.arange(len(table))
-    for ax, (col, label, ref) in zip(axes, panels):
-        v = table[col].to_numpy(float)
-        lo, hi = (table[c].to_numpy(float) for c in lo_hi[col])
-        ax.errorbar(x, v, yerr=np.vstack([v - lo, hi - v]), fmt="o", capsize=4)
-        if ref is not None:
-            ax.axhline(ref, color="grey", lw=0.8, ls="--")
-        ax.set_xticks(x, table["arm"])
-        ax.set_ylabel(label + " (95 %)")
+    for ax, (col, lo, hi, label, ref) in zip(
+        axes, PANELS["queen" if study == "queen" else "board"]
+    ):
+        draw_intervals(table, col, lo, hi, ax=ax, reference=ref, ylabel=label + " (95 %)")
     fig.suptitle(f"ICF {study}: greedy players", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=100)

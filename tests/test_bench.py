@@ -56,3 +56,16 @@ def test_pymunk_peer_pockets_the_cut():
     ne = table.capture_names.index("pocket.NE")
     assert out["capture"][w1] == ne
     assert np.sum(out["capture"] >= 0) == 1
+
+
+def test_boards_bench_json_report(capsys):
+    """The whole-board benchmark's plumbing on one board (the figures are in
+    docs/benchmarks.md)."""
+    try:
+        main(["bench", "--scenario", "boards", "--batch", "1", "--skill", "pro", "--json"])
+    except SystemExit as e:  # pragma: no cover - typer exits 0
+        assert e.code in (0, None)
+    rep = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert rep["scenario"] == "boards" and rep["boards"] == 1 and rep["skill"] == "pro"
+    assert rep["strokes"] >= 1 and rep["kernel_shots"] > rep["strokes"]
+    assert rep["truncated_strokes"] == 0 and rep["breaker_wins"] in (0, 1)

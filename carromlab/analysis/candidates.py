@@ -21,8 +21,6 @@ These are candidates to be scored by Monte Carlo (``evaluate_cells``); they are 
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
@@ -31,19 +29,26 @@ from carromlab.physics import Physics
 
 
 def _unit(dx, dy):
-    n = math.hypot(dx, dy)
-    return dx / n, dy / n, n
+    n = np.hypot(dx, dy)
+    safe = np.where(n > 0, n, 1.0)
+    return dx / safe, dy / safe, n
 
 
-def _seg_clear(ax, ay, bx, by, others, reach) -> bool:
-    """True if no (x, y, r) in ``others`` comes within r + reach of the segment A-B."""
+def _seg_clear(ax, ay, bx, by, px, py, pr, reach, skip=None) -> np.ndarray:
+    """For segments A-B (arrays of any one shape), True where no piece (``px, py, pr``: 1-d)
+    comes within ``pr + reach`` of the segment; ``skip`` (the segments' shape + [pieces],
+    bool) leaves pieces out of the test."""
+    ax, ay, bx, by = (np.asarray(v, float)[..., None] for v in (ax, ay, bx, by))
+    reach = np.asarray(reach, float)
+    reach = reach[..., None] if reach.ndim else reach
     dx, dy = bx - ax, by - ay
     ll = dx * dx + dy * dy
-    for x, y, r in others:
-        t = 0.0 if ll == 0 else max(0.0, min(1.0, ((x - ax) * dx + (y - ay) * dy) / ll))
-        if math.hypot(x - (ax + t * dx), y - (ay + t * dy)) < r + reach:
-            return False
-    return True
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(ll == 0, 0.0, np.clip(((px - ax) * dx + (py - ay) * dy) / ll, 0.0, 1.0))
+    near = np.hypot(px - (ax + t * dx), py - (ay + t * dy)) < pr + reach
+    if skip is not None:
+        near &= ~skip
+    return ~near.any(axis=-1)
 
 
 def candidate_shots(
@@ -57,7 +62,8 @@ def candidate_shots(
     max_speed: float = MAX_SPEED,
 ) -> pd.DataFrame:
     """One row per candidate: ``placement``, ``angle`` (deg), ``speed``, ``piece``,
-    ``pocket``, ``kind`` ("direct" or "bank:<cushion>"), ``cut`` (deg)."""
+    ``pocket``, ``kind`` ("direct" or "bank:<cushion>"), ``cut`` (deg). Rows run by target
+    (position order), pocket, placement, then direct before the banks (E, W, N)."""
     physics = physics or Physics()
     va = analysis_for(position.variant)
     board = position.board
@@ -65,6 +71,7 @@ def candidate_shots(
     r_s = specs[va.shooter_kind].radius
     m_s = specs[va.shooter_kind].mass
     a = physics.mu * physics.g
+    e = physics.e_cushion
     y0 = va.shot_y(board)
     if placements is None:
         placements = np.concatenate(
@@ -73,97 +80,93 @@ def candidate_shots(
                 for lo, hi in va.placement_intervals(board)
             ]
         )
-    placements = [float(x) for x in placements if va.legal_placement(board, x)]
+    sx = np.array([float(x) for x in placements if va.legal_placement(board, x)])
     wanted = set(pieces) if pieces is not None else None
     layout = board.layout
-    half = layout.surface.size
-    rows = []
-    for target in position.pieces:
-        if wanted is not None and target.id not in wanted:
-            continue
-        r_c, m_c = specs[target.kind].radius, specs[target.kind].mass
-        others = [(p.x, p.y, specs[p.kind].radius) for p in position.pieces if p.id != target.id]
-        transfer = (1 + physics.e_striker) * m_s / (m_s + m_c)
-        for cap in layout.captures:
-            ux, uy, d_tp = _unit(cap.x - target.x, cap.y - target.y)
-            if not _seg_clear(target.x, target.y, cap.x, cap.y, others, r_c):
-                continue
-            gx, gy = target.x - (r_s + r_c) * ux, target.y - (r_s + r_c) * uy
-            v_coin = math.sqrt(arrive_speed**2 + 2 * a * d_tp)
-            for sx in placements:
-                if any(
-                    math.hypot(x - sx, y - y0) < r + r_s
-                    for x, y, r in [*others, (target.x, target.y, r_c)]
-                ):
-                    continue
-                aims = [("direct", gx, gy, 1.0)]
-                if banks:
-                    for name, (mx, my) in _mirrors(gx, gy, half - r_s, physics.e_cushion).items():
-                        aims.append((f"bank:{name}", mx, my, 1.0 / physics.e_cushion))
-                for kind, ax_, ay_, boost in aims:
-                    dx, dy, d_sg = _unit(ax_ - sx, ay_ - y0)
-                    if kind == "direct":
-                        cut = math.degrees(math.acos(max(-1.0, min(1.0, dx * ux + dy * uy))))
-                        legs = [((sx, y0), (gx, gy))]
-                    else:
-                        hit = _reflection_point(sx, y0, ax_, ay_, kind[5:], half - r_s)
-                        if hit is None:
-                            continue
-                        ix, iy = _unit(gx - hit[0], gy - hit[1])[:2]
-                        cut = math.degrees(math.acos(max(-1.0, min(1.0, ix * ux + iy * uy))))
-                        legs = [((sx, y0), hit), (hit, (gx, gy))]
-                    if cut > max_cut_deg or dy <= 0:  # forward shots only (decision)
-                        continue
-                    if not all(
-                        _seg_clear(*p, *q, [*others, (target.x, target.y, r_c)], r_s - 1e-9)
-                        for p, q in legs[:-1]
-                    ):
-                        continue
-                    if not _seg_clear(*legs[-1][0], *legs[-1][1], others, r_s):
-                        continue
-                    v_hit = v_coin / (math.cos(math.radians(cut)) * transfer)
-                    speed = math.sqrt(v_hit**2 + 2 * a * d_sg) * boost
-                    if speed > max_speed:
-                        continue
-                    rows.append(
-                        {
-                            "placement": sx,
-                            "angle": math.degrees(math.atan2(dy, dx)),
-                            "speed": speed,
-                            "piece": target.id,
-                            "pocket": cap.name,
-                            "kind": kind,
-                            "cut": cut,
-                        }
-                    )
-    return pd.DataFrame(
-        rows, columns=["placement", "angle", "speed", "piece", "pocket", "kind", "cut"]
+    lim = layout.surface.size - r_s
+    allp = position.pieces
+    px = np.array([p.x for p in allp])
+    py = np.array([p.y for p in allp])
+    pr = np.array([specs[p.kind].radius for p in allp])
+    pm = np.array([specs[p.kind].mass for p in allp])
+    targets = np.array(
+        [k for k, p in enumerate(allp) if wanted is None or p.id in wanted], dtype=int
     )
-
-
-def _mirrors(gx, gy, lim, e) -> dict[str, tuple[float, float]]:
-    """Images of (gx, gy) behind the cushion lines moved in by the striker's radius (a
-    square board of half-width ``lim + r``): a straight aim at an image hits (gx, gy) after
-    one reflection. With restitution ``e`` the cushion keeps the tangential speed and
-    multiplies the normal one by ``e``, so the image lies ``d / e`` behind the line when
-    (gx, gy) is ``d`` in front of it (``e = 1``: the mirror image)."""
-    return {
-        "E": (lim + (lim - gx) / e, gy),
-        "W": (-lim - (gx + lim) / e, gy),
-        "N": (gx, lim + (lim - gy) / e),
-    }
-
-
-def _reflection_point(sx, sy, mx, my, side, lim):
-    """Where the straight line from S to the mirror image crosses the cushion line."""
-    if side in ("E", "W"):
-        xc = lim if side == "E" else -lim
-        if (mx - sx) == 0:
-            return None
-        t = (xc - sx) / (mx - sx)
-        return (xc, sy + t * (my - sy)) if 0 < t < 1 else None
-    yc = lim
-    if (my - sy) == 0:
-        return None
-    t = (yc - sy) / (my - sy)
-    return (sx + t * (mx - sx), yc) if 0 < t < 1 else None
+    caps = layout.captures
+    columns = ["placement", "angle", "speed", "piece", "pocket", "kind", "cut"]
+    if not len(targets) or not len(caps) or not len(sx):
+        return pd.DataFrame(columns=columns)
+    # placements on no piece
+    sx = sx[(np.hypot(px[None] - sx[:, None], py[None] - y0) >= pr[None] + r_s).all(axis=1)]
+    n_t, n_c, n_s = len(targets), len(caps), len(sx)
+    # -- target -> pocket: [T, C]
+    tx, ty, rc = px[targets][:, None], py[targets][:, None], pr[targets][:, None]
+    cx = np.array([c.x for c in caps])[None]
+    cy = np.array([c.y for c in caps])[None]
+    ux, uy, d_tp = _unit(cx - tx, cy - ty)
+    self_mask = targets[:, None] == np.arange(len(allp))[None]  # [T, P]
+    skip_tc = np.broadcast_to(self_mask[:, None, :], (n_t, n_c, len(allp)))
+    clear_tp = _seg_clear(tx, ty, cx, cy, px, py, pr, rc, skip_tc)
+    gx, gy = tx - (r_s + rc) * ux, ty - (r_s + rc) * uy
+    v_coin = np.sqrt(arrive_speed**2 + 2 * a * d_tp)
+    transfer = (1 + physics.e_striker) * m_s / (m_s + pm[targets][:, None])
+    # -- aims: direct, then the images behind the E, W, N cushions: [T, C, A]
+    kinds = ["direct"] + (["bank:E", "bank:W", "bank:N"] if banks else [])
+    aim_x = [gx] + ([lim + (lim - gx) / e, -lim - (gx + lim) / e, gx] if banks else [])
+    aim_y = [gy] + ([gy, gy, lim + (lim - gy) / e] if banks else [])
+    boost = np.array([1.0] + [1.0 / e] * (len(kinds) - 1))
+    ax_ = np.stack(aim_x, axis=-1)[:, :, None, :]  # [T, C, 1, A]
+    ay_ = np.stack(aim_y, axis=-1)[:, :, None, :]
+    S = sx[None, None, :, None]  # [1, 1, S, 1]
+    shape = (n_t, n_c, n_s, len(kinds))
+    dx, dy, d_sg = _unit(ax_ - S, ay_ - y0)
+    ux4, uy4 = ux[:, :, None, None], uy[:, :, None, None]
+    gx4, gy4 = (
+        np.broadcast_to(gx[:, :, None, None], shape),
+        np.broadcast_to(gy[:, :, None, None], shape),
+    )
+    # where a bank's straight line to the image crosses its cushion line
+    side = np.array([k[5:] if k != "direct" else "" for k in kinds])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        xc = np.where(side == "E", lim, -lim)
+        t_ew = (xc - S) / (ax_ - S)
+        t_n = (lim - y0) / (ay_ - y0)
+    is_n = side == "N"
+    t_hit = np.where(is_n, t_n, t_ew)
+    hit_ok = (t_hit > 0) & (t_hit < 1) | (side == "")
+    hx = np.where(is_n, S + t_hit * (ax_ - S), xc)
+    hy = np.where(is_n, lim, y0 + t_hit * (ay_ - y0))
+    hx, hy = np.broadcast_to(hx, shape), np.broadcast_to(hy, shape)
+    ix, iy, _ = _unit(gx4 - hx, gy4 - hy)
+    direct = side == ""
+    cos_cut = np.where(direct, dx * ux4 + dy * uy4, ix * ux4 + iy * uy4)
+    cut = np.degrees(np.arccos(np.clip(cos_cut, -1.0, 1.0)))
+    ok = clear_tp[:, :, None, None] & hit_ok & (cut <= max_cut_deg) & (dy > 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v_hit = v_coin[:, :, None, None] / (np.cos(np.radians(cut)) * transfer[:, :, None, None])
+        speed = np.sqrt(v_hit**2 + 2 * a * d_sg) * boost
+    ok &= speed <= max_speed
+    # the legs, only where the cheap tests passed: the last (to the ghost) clear of every
+    # piece but the target; a bank's first (to the cushion) clear of every piece
+    t_i, c_i, s_i, k_i = np.nonzero(ok)
+    sel = (t_i, c_i, s_i, k_i)
+    is_direct = direct[k_i]
+    start_x = np.where(is_direct, sx[s_i], hx[sel])
+    start_y = np.where(is_direct, y0, hy[sel])
+    keep = _seg_clear(start_x, start_y, gx4[sel], gy4[sel], px, py, pr, r_s, self_mask[t_i])
+    first = _seg_clear(sx[s_i], y0, hx[sel], hy[sel], px, py, pr, r_s - 1e-9)
+    keep &= is_direct | first
+    t_i, c_i, s_i, k_i = (v[keep] for v in sel)
+    sel = (t_i, c_i, s_i, k_i)
+    return pd.DataFrame(
+        {
+            "placement": sx[s_i],
+            "angle": np.degrees(np.arctan2(dy[sel], dx[sel])),
+            "speed": speed[sel],
+            "piece": [allp[targets[t]].id for t in t_i],
+            "pocket": [caps[c].name for c in c_i],
+            "kind": [kinds[k] for k in k_i],
+            "cut": cut[sel],
+        },
+        columns=columns,
+    )

@@ -90,6 +90,7 @@ def play_games(
     progress: bool = False,
     lanes: int = 64,
     physics=None,
+    stats: dict | None = None,
 ) -> list[GameRecord]:
     """Play many games at once; ``games`` is a count or an iterable of game indices.
 
@@ -99,7 +100,8 @@ def play_games(
     screens, the strokes' executions) go to the kernel as one batch; a finished game's slot
     takes the next game. A game depends only on ``seed`` and its index, never on the others.
     ``on_stroke(state)`` is called after every stroke, ``on_game(record)`` when a game ends
-    (in the order games end). Returns the records in the order of ``games``.
+    (in the order games end). Returns the records in the order of ``games``; a ``stats``
+    dict receives the number of simulated shots (``shots``) and rounds (``rounds``).
     """
     from tqdm import tqdm
 
@@ -114,6 +116,7 @@ def play_games(
     active: list[_Game] = []
     done: dict[int, GameRecord] = {}
     bar = tqdm(total=len(order), desc="games", unit="game", disable=not progress)
+    rounds = 0
     while waiting or active:
         while waiting and len(active) < max(1, int(slots)):
             g = waiting.popleft()
@@ -123,6 +126,7 @@ def play_games(
             if gm.ask is None:
                 _start_stroke(gm, policies, skills, config, seed)
         answers = evaluator.answer([gm.ask for gm in active])
+        rounds += 1
         still = []
         for gm, ans in zip(active, answers):
             if not gm.executing:
@@ -140,6 +144,8 @@ def play_games(
         active = still
         bar.set_postfix(shots=evaluator.shots_run, refresh=False)
     bar.close()
+    if stats is not None:
+        stats.update(shots=evaluator.shots_run, rounds=rounds)
     return [done[g] for g in order]
 
 

@@ -24,8 +24,8 @@ import numpy as np
 
 from carromlab.analysis.asks import Ask, Evaluator
 from carromlab.analysis.candidates import candidate_shots
-from carromlab.analysis.shotmap import _overlaps
 from carromlab.analysis.variants import analysis_for
+from carromlab.errors import CarromlabError
 from carromlab.shots import Shot
 from carromlab.shots import skill as skill_named
 
@@ -61,18 +61,44 @@ class RandomLegal:
         yield  # a plan that asks nothing
 
     def shot(self, position, seed: int = 0) -> Shot:
-        rng = np.random.default_rng(seed)
-        va = analysis_for(position.variant)
-        spans = va.placement_intervals(position.board)
-        widths = np.array([hi - lo for lo, hi in spans])
-        y0 = va.shot_y(position.board)
-        for _ in range(1000):
-            lo, hi = spans[rng.choice(len(spans), p=widths / widths.sum())]
-            x = float(rng.uniform(lo, hi))
-            if not _overlaps(position, va.shooter_kind, x, y0):
-                break
-        angle = math.radians(rng.uniform(*self.angle_deg))
-        return Shot(x, y0, angle, float(rng.uniform(*self.speed)))
+        rows = random_legal_shots(
+            position, 1, np.random.default_rng(seed), self.angle_deg, self.speed
+        )
+        y0 = analysis_for(position.variant).shot_y(position.board)
+        return Shot(float(rows[0, 0]), y0, math.radians(rows[0, 1]), float(rows[0, 2]))
+
+
+def random_legal_shots(
+    position, k: int, rng: np.random.Generator, angle_deg=(15.0, 165.0), speed=(0.5, 5.0)
+) -> np.ndarray:
+    """``k`` random legal shots as rows (placement m, angle deg, speed m/s): placements
+    uniform over the legal intervals of the shooting line and not on a piece, aims and speeds
+    uniform in their ranges."""
+    va = analysis_for(position.variant)
+    board = position.board
+    spans = np.array(va.placement_intervals(board), float)
+    widths = spans[:, 1] - spans[:, 0]
+    y0 = va.shot_y(board)
+    specs = board.piece_specs()
+    r = specs[va.shooter_kind].radius
+    px = np.array([p.x for p in position.pieces])
+    py = np.array([p.y for p in position.pieces])
+    reach = np.array([r + specs[p.kind].radius for p in position.pieces])
+    xs: list[float] = []
+    for _ in range(100):
+        pick = rng.choice(len(spans), size=4 * k, p=widths / widths.sum())
+        x = rng.uniform(spans[pick, 0], spans[pick, 1])
+        if len(px):
+            free = (np.hypot(px[None] - x[:, None], py[None] - y0) >= reach[None]).all(axis=1)
+            x = x[free]
+        xs.extend(x.tolist())
+        if len(xs) >= k:
+            break
+    if len(xs) < k:
+        raise CarromlabError(f"no free legal placement for the {va.shooter_kind} was found")
+    angles = rng.uniform(*angle_deg, size=k)
+    speeds = rng.uniform(*speed, size=k)
+    return np.column_stack([xs[:k], angles, speeds])
 
 
 @dataclass
@@ -92,6 +118,14 @@ class Greedy:
     #: The rules' shot-value weights (e.g. ``IcfScoring(queen_covered=5)`` when the queen is
     #: worth 5); None: the variant's defaults.
     scoring: object = None
+    #: Spacing of the candidate placements on the shooting line (m).
+    placement_step: float = 0.05
+    #: The break (placement m, angle deg, speed m/s), played without screening; None: the
+    #: break is screened like any stroke. Decision: a hard, straight flick from the middle of
+    #: the baseline at the centre of the rosette (a hard flick is 4-6 m/s, EQUIPMENT.md).
+    #: Screening candidate cuts into a packed rosette finds little and costs as much as the
+    #: rest of the board (break shots have 100+ events each).
+    break_shot: tuple[float, float, float] | None = (0.0, 90.0, 5.0)
 
     def candidates(self, position, turn, seed: int) -> list[tuple[float, float, float]]:
         """Candidate shots on the shooter's coins (and the queen once an own coin is down),
@@ -102,17 +136,21 @@ class Greedy:
             if (p.kind == "coin" and p.owner == turn.shooter)
             or (p.kind == "queen" and turn.own_down > 0)
         ]
-        cand = candidate_shots(position, pieces=own)
+        va = analysis_for(position.variant)
+        placements = np.concatenate(
+            [
+                np.linspace(lo, hi, max(2, round((hi - lo) / self.placement_step) + 1))
+                for lo, hi in va.placement_intervals(position.board)
+            ]
+        )
+        cand = candidate_shots(position, pieces=own, placements=placements)
         cand = cand.sort_values(["cut", "speed"]).head(self.max_candidates)
         cells = list(zip(cand.placement, cand.angle, cand.speed))
-        # random legal shots fill up to a fixed count: every call then has the same batch
-        # shape, so the kernel compiles once for all strokes
-        rnd = RandomLegal()
-        k = 0
-        while len(cells) < self.max_candidates + self.random_extra:
-            s = rnd.choose(position, turn, seed=seed * 1000 + k)
-            cells.append((s.x, math.degrees(s.angle), s.speed))
-            k += 1
+        # random legal shots fill up to a fixed count (the same work every stroke)
+        need = self.max_candidates + self.random_extra - len(cells)
+        if need > 0:
+            rng = np.random.default_rng(np.random.SeedSequence([seed, 11]))
+            cells += [tuple(row) for row in random_legal_shots(position, need, rng)]
         return cells
 
     def plan(self, position, turn=None, seed: int = 0):
@@ -120,6 +158,9 @@ class Greedy:
         turn = turn if turn is not None else va.default_turn()
         noise = skill_named(self.skill).noise()
         y0 = va.shot_y(position.board)
+        if getattr(turn, "is_break", False) and self.break_shot is not None:
+            x, a, v = self.break_shot
+            return Shot(float(x), y0, math.radians(a), float(v))
         seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> 1
         cells = np.array(self.candidates(position, turn, seed), float)
         screen = yield Ask(

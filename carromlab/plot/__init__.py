@@ -9,6 +9,7 @@ from carromlab.plot.boards import BoardPlot, board_plot, draw_position
 from carromlab.plot.carrooka import CarrookaBoardPlot
 from carromlab.plot.company import CheckerBoardPlot, CrokinoleBoardPlot
 from carromlab.plot.icf import IcfBoardPlot
+from carromlab.plot.intervals import draw_intervals
 from carromlab.plot.kooba import KoobaBoardPlot
 from carromlab.plot.shotmap import draw_shotmap, draw_shotmap_on_board, draw_target_map
 from carromlab.plot.trajectory import animate_shot, draw_trajectories, positions_at
@@ -22,6 +23,7 @@ __all__ = [
     "KoobaBoardPlot",
     "animate_shot",
     "board_plot",
+    "draw_intervals",
     "draw_position",
     "draw_shotmap",
     "draw_shotmap_on_board",

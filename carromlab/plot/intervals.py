@@ -1,0 +1,35 @@
+"""Estimates with their intervals, one point per arm of a study (the statistics are computed
+elsewhere; this only draws)."""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.axes import Axes
+
+
+def draw_intervals(
+    table,
+    value: str,
+    lo: str,
+    hi: str,
+    label: str = "arm",
+    ax: Axes | None = None,
+    reference: float | None = None,
+    ylabel: str | None = None,
+):
+    """One point per row of ``table`` at ``value`` with an error bar from ``lo`` to ``hi``,
+    x labelled by the ``label`` column; ``reference`` draws a dashed horizontal line (e.g.
+    0.5 for a fair rate). Returns the errorbar container."""
+    import matplotlib.pyplot as plt
+
+    ax = ax or plt.gca()
+    v = np.asarray(table[value], float)
+    low, high = np.asarray(table[lo], float), np.asarray(table[hi], float)
+    x = np.arange(len(v))
+    art = ax.errorbar(x, v, yerr=np.vstack([v - low, high - v]), fmt="o", capsize=4)
+    if reference is not None:
+        ax.axhline(reference, color="grey", lw=0.8, ls="--")
+    ax.set_xticks(x, [str(s) for s in table[label]])
+    ax.set_xlim(-0.5, len(v) - 0.5)
+    ax.set_ylabel(ylabel or f"{value} (interval {lo}..{hi})")
+    return art

@@ -1,0 +1,186 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # ICF carrom: are the rules balanced?
+#
+# Whole games of standard carrom under the ICF laws, played stroke by stroke on the physics
+# kernel by *greedy* players (each stroke: candidate cuts and bank shots on the player's own
+# coins, screened by a small Monte Carlo at the player's skill, the best re-estimated and
+# played with that skill's execution errors). This notebook
+#
+# 1. plays a few boards and looks at what happened, stroke by stroke;
+# 2. reads the rule-balance studies in `data/studies/icf_balance/` (made by
+#    `experiments/icf_balance.py`) and draws them with their 95 % intervals:
+#    the breaker's advantage by skill, the due rule, singles vs doubles, and what the queen's
+#    value does to whole games.
+
+# %%
+import os
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import pandas as pd
+from IPython.display import display
+
+from carromlab.analysis.games import play_games
+from carromlab.analysis.policies import Greedy
+from carromlab.plot import draw_intervals, draw_position
+from carromlab.rules.icf_game import IcfGameConfig
+
+# %% [markdown]
+# ## Settings
+#
+# With `CARROMLAB_QUICK=1` (the test suite sets it) the greedy players screen few shots and
+# only two boards are played, so the notebook runs in well under a minute; the numbers are
+# then rough. The study tables are read from disk either way.
+
+# %%
+QUICK = os.environ.get("CARROMLAB_QUICK") == "1"
+SEED = 0
+if QUICK:
+    N_BOARDS = 2
+    PLAYER = Greedy(skill="club", n_screen=2, keep=2, n_eval=4, max_candidates=12, random_extra=2)
+else:
+    N_BOARDS = 8
+    PLAYER = Greedy(skill="club")
+ROOT = Path.cwd() if (Path.cwd() / "data").exists() else Path.cwd().parent
+STUDIES = ROOT / "data" / "studies" / "icf_balance"
+print(f"QUICK = {QUICK}: {N_BOARDS} boards; studies from {STUDIES}")
+
+# %% [markdown]
+# ## 1. A few boards
+#
+# `play_games` plays many games at once: every round, the requests of all games in play
+# (the players' screening shots and the real strokes) go to the kernel as one batch. A game
+# depends only on the seed and its index.
+
+# %%
+config = IcfGameConfig(max_boards=1)
+records = play_games([PLAYER, PLAYER], config, skill="club", seed=SEED, games=N_BOARDS)
+boards = pd.concat([r.boards for r in records], ignore_index=True)
+display(boards)
+
+# %%
+strokes = pd.concat([r.strokes for r in records], ignore_index=True)
+per_seat = strokes.groupby(["game", "seat"]).agg(
+    strokes=("stroke", "size"),
+    pocketed=("pocketed", "sum"),
+    striker_fouls=("striker_pocketed", "sum"),
+)
+display(per_seat)
+
+# %% [markdown]
+# The last position of the first board (the board ends when a player pockets their last coin,
+# or loses by a last-coin clause):
+
+# %%
+ax = draw_position(records[0].state.last_board.position, title="board 0, at its end")
+
+# %% [markdown]
+# ## 2. The studies
+#
+# Each study compares *arms* (a skill, or a rule setting) played by the same greedy players;
+# rates carry 95 % Wilson intervals, means 95 % t intervals. Run them (or extend them: they
+# resume) with `python experiments/icf_balance.py --study all`.
+#
+# ### The breaker's advantage by skill
+#
+# Single boards; the breaker is South and plays white.
+
+
+# %%
+def study(name: str) -> pd.DataFrame:
+    path = STUDIES / f"{name}.csv"
+    return pd.read_csv(path) if path.exists() else pd.DataFrame()
+
+
+first_break = study("first-break")
+first_break[["arm", "boards", "breaker_win_rate", "breaker_lo", "breaker_hi", "points", "strokes"]]
+
+# %%
+if len(first_break):
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
+    draw_intervals(
+        first_break,
+        "breaker_win_rate",
+        "breaker_lo",
+        "breaker_hi",
+        ax=axes[0],
+        reference=0.5,
+        ylabel="breaker's board-win rate",
+    )
+    draw_intervals(
+        first_break, "strokes", "strokes_lo", "strokes_hi", ax=axes[1], ylabel="strokes a board"
+    )
+    fig.tight_layout()
+
+# %% [markdown]
+# ### The due rule and singles vs doubles
+#
+# With the due rule off, pocketing the striker costs no coin. In doubles the four players
+# sit S, E, N, W; partners sit opposite and the turn passes to the right.
+
+# %%
+due, doubles = study("due"), study("doubles")
+pd.concat([due, doubles], ignore_index=True)[
+    [
+        "arm",
+        "boards",
+        "breaker_win_rate",
+        "breaker_lo",
+        "breaker_hi",
+        "points",
+        "strokes",
+        "striker_fouls",
+    ]
+]
+
+# %%
+both = pd.concat([due, doubles], ignore_index=True)
+if len(both):
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
+    draw_intervals(
+        both,
+        "breaker_win_rate",
+        "breaker_lo",
+        "breaker_hi",
+        ax=axes[0],
+        reference=0.5,
+        ylabel="breaker's board-win rate",
+    )
+    draw_intervals(both, "points", "points_lo", "points_hi", ax=axes[1], ylabel="points a board")
+    fig.tight_layout()
+
+# %% [markdown]
+# ### The queen's worth
+#
+# Whole games (to 25 points or 8 boards) with the queen worth 0, 3 (the laws) or 5 points;
+# the greedy players value her at what she is worth in each arm.
+
+# %%
+queen = study("queen")
+display(queen)
+
+# %%
+if len(queen):
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
+    draw_intervals(
+        queen, "margin", "margin_lo", "margin_hi", ax=axes[0], ylabel="winner's margin (points)"
+    )
+    draw_intervals(
+        queen, "boards_per_game", "boards_lo", "boards_hi", ax=axes[1], ylabel="boards a game"
+    )
+    fig.tight_layout()
