@@ -223,8 +223,7 @@ def _template(position, capacity: int) -> tuple[dict, int]:
     pieces = Pieces.from_position(position, shooter=(va.shooter_kind, None, 0.0, 0.0))
     if pieces.n > capacity:
         return {}, pieces.n
-    d = Discs.from_pieces(pieces.padded(capacity))
-    return {k: np.asarray(v) for k, v in vars(d).items()}, pieces.n
+    return Discs.arrays(pieces.padded(capacity)), pieces.n
 
 
 def _bucket(n: int) -> int:

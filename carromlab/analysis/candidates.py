@@ -51,7 +51,30 @@ def _seg_clear(ax, ay, bx, by, px, py, pr, reach, skip=None) -> np.ndarray:
     return ~near.any(axis=-1)
 
 
-def candidate_shots(
+COLUMNS = ["placement", "angle", "speed", "piece", "pocket", "kind", "cut"]
+
+
+def candidate_shots(position, pieces=None, **options) -> pd.DataFrame:
+    """One row per candidate: ``placement``, ``angle`` (deg), ``speed``, ``piece``,
+    ``pocket``, ``kind`` ("direct" or "bank:<cushion>"), ``cut`` (deg). Rows run by target
+    (position order), pocket, placement, then direct before the banks (E, W, N). Options:
+    ``placements`` (default every 3 cm of the legal line), ``max_cut_deg`` (70),
+    ``arrive_speed`` (0.4 m/s), ``banks`` (True), ``physics``, ``max_speed``."""
+    rows = candidate_arrays(position, pieces, **options)
+    names = rows.pop("names")
+    return pd.DataFrame(
+        {
+            **{k: rows[k] for k in ("placement", "angle", "speed")},
+            "piece": [names["piece"][t] for t in rows["piece"]],
+            "pocket": [names["pocket"][c] for c in rows["pocket"]],
+            "kind": [names["kind"][k] for k in rows["kind"]],
+            "cut": rows["cut"],
+        },
+        columns=COLUMNS,
+    )
+
+
+def candidate_arrays(
     position,
     pieces=None,
     placements=None,
@@ -60,10 +83,10 @@ def candidate_shots(
     banks: bool = True,
     physics: Physics | None = None,
     max_speed: float = MAX_SPEED,
-) -> pd.DataFrame:
-    """One row per candidate: ``placement``, ``angle`` (deg), ``speed``, ``piece``,
-    ``pocket``, ``kind`` ("direct" or "bank:<cushion>"), ``cut`` (deg). Rows run by target
-    (position order), pocket, placement, then direct before the banks (E, W, N)."""
+) -> dict:
+    """:func:`candidate_shots` as numpy arrays (no table: cheap for a policy to call every
+    stroke): ``placement``, ``angle``, ``speed``, ``cut`` and the indices ``piece``,
+    ``pocket``, ``kind`` into the lists of ``names``."""
     physics = physics or Physics()
     va = analysis_for(position.variant)
     board = position.board
@@ -93,9 +116,24 @@ def candidate_shots(
         [k for k, p in enumerate(allp) if wanted is None or p.id in wanted], dtype=int
     )
     caps = layout.captures
-    columns = ["placement", "angle", "speed", "piece", "pocket", "kind", "cut"]
+    kinds = ["direct"] + (["bank:E", "bank:W", "bank:N"] if banks else [])
+    names = {
+        "piece": [p.id for p in allp],
+        "pocket": [c.name for c in caps],
+        "kind": kinds,
+    }
     if not len(targets) or not len(caps) or not len(sx):
-        return pd.DataFrame(columns=columns)
+        empty = np.zeros(0)
+        return dict(
+            placement=empty,
+            angle=empty,
+            speed=empty,
+            cut=empty,
+            piece=np.zeros(0, int),
+            pocket=np.zeros(0, int),
+            kind=np.zeros(0, int),
+            names=names,
+        )
     # placements on no piece
     sx = sx[(np.hypot(px[None] - sx[:, None], py[None] - y0) >= pr[None] + r_s).all(axis=1)]
     n_t, n_c, n_s = len(targets), len(caps), len(sx)
@@ -111,7 +149,6 @@ def candidate_shots(
     v_coin = np.sqrt(arrive_speed**2 + 2 * a * d_tp)
     transfer = (1 + physics.e_striker) * m_s / (m_s + pm[targets][:, None])
     # -- aims: direct, then the images behind the E, W, N cushions: [T, C, A]
-    kinds = ["direct"] + (["bank:E", "bank:W", "bank:N"] if banks else [])
     aim_x = [gx] + ([lim + (lim - gx) / e, -lim - (gx + lim) / e, gx] if banks else [])
     aim_y = [gy] + ([gy, gy, lim + (lim - gy) / e] if banks else [])
     boost = np.array([1.0] + [1.0 / e] * (len(kinds) - 1))
@@ -158,15 +195,13 @@ def candidate_shots(
     keep &= is_direct | first
     t_i, c_i, s_i, k_i = (v[keep] for v in sel)
     sel = (t_i, c_i, s_i, k_i)
-    return pd.DataFrame(
-        {
-            "placement": sx[s_i],
-            "angle": np.degrees(np.arctan2(dy[sel], dx[sel])),
-            "speed": speed[sel],
-            "piece": [allp[targets[t]].id for t in t_i],
-            "pocket": [caps[c].name for c in c_i],
-            "kind": [kinds[k] for k in k_i],
-            "cut": cut[sel],
-        },
-        columns=columns,
+    return dict(
+        placement=sx[s_i],
+        angle=np.degrees(np.arctan2(dy[sel], dx[sel])),
+        speed=speed[sel],
+        cut=cut[sel],
+        piece=targets[t_i],
+        pocket=c_i,
+        kind=k_i,
+        names=names,
     )

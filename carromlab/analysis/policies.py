@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from carromlab.analysis.asks import Ask, Evaluator
-from carromlab.analysis.candidates import candidate_shots
+from carromlab.analysis.candidates import candidate_arrays
 from carromlab.analysis.variants import analysis_for
 from carromlab.errors import CarromlabError
 from carromlab.shots import Shot
@@ -143,9 +143,9 @@ class Greedy:
                 for lo, hi in va.placement_intervals(position.board)
             ]
         )
-        cand = candidate_shots(position, pieces=own, placements=placements)
-        cand = cand.sort_values(["cut", "speed"]).head(self.max_candidates)
-        cells = list(zip(cand.placement, cand.angle, cand.speed))
+        cand = candidate_arrays(position, pieces=own, placements=placements)
+        best = np.lexsort((cand["speed"], cand["cut"]))[: self.max_candidates]  # stable
+        cells = list(zip(cand["placement"][best], cand["angle"][best], cand["speed"][best]))
         # random legal shots fill up to a fixed count (the same work every stroke)
         need = self.max_candidates + self.random_extra - len(cells)
         if need > 0:

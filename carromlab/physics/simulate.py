@@ -65,18 +65,23 @@ class Discs:
 
     @classmethod
     def from_pieces(cls, pieces: Pieces, dtype=None) -> Discs:
-        dtype = dtype or jnp.result_type(float)
-        f = partial(jnp.asarray, dtype=dtype)
-        return cls(
+        return cls(**{k: jnp.asarray(v) for k, v in cls.arrays(pieces, dtype).items()})
+
+    @staticmethod
+    def arrays(pieces: Pieces, dtype=None) -> dict[str, np.ndarray]:
+        """The fields of :meth:`from_pieces` as numpy arrays (cheap to build many of)."""
+        dtype = np.dtype(dtype or jnp.result_type(float))
+        f = partial(np.asarray, dtype=dtype)
+        return dict(
             x=f(pieces.x),
             y=f(pieces.y),
             vx=f(np.where(pieces.static, 0.0, pieces.vx)),
             vy=f(np.where(pieces.static, 0.0, pieces.vy)),
             radius=f(pieces.radius),
             inv_mass=f(np.where(pieces.static, 0.0, 1.0 / pieces.mass)),
-            hard=jnp.asarray([m in STRIKER_MATERIALS for m in pieces.materials]),
-            alive=jnp.asarray(pieces.alive, dtype=bool),
-            static=jnp.asarray(pieces.static, dtype=bool),
+            hard=np.asarray([m in STRIKER_MATERIALS for m in pieces.materials], dtype=bool),
+            alive=np.asarray(pieces.alive, dtype=bool),
+            static=np.asarray(pieces.static, dtype=bool),
         )
 
 
