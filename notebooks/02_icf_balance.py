@@ -108,7 +108,17 @@ def study(name: str) -> pd.DataFrame:
 
 
 first_break = study("first-break")
-first_break[["arm", "boards", "breaker_win_rate", "breaker_lo", "breaker_hi", "points", "strokes"]]
+BOARD_COLUMNS = [
+    "arm",
+    "boards",
+    "breaker_win_rate",
+    "breaker_lo",
+    "breaker_hi",
+    "points",
+    "strokes",
+]
+if len(first_break):
+    display(first_break[BOARD_COLUMNS])
 
 # %%
 if len(first_break):
@@ -135,21 +145,11 @@ if len(first_break):
 
 # %%
 due, doubles = study("due"), study("doubles")
-pd.concat([due, doubles], ignore_index=True)[
-    [
-        "arm",
-        "boards",
-        "breaker_win_rate",
-        "breaker_lo",
-        "breaker_hi",
-        "points",
-        "strokes",
-        "striker_fouls",
-    ]
-]
+both = pd.concat([due, doubles], ignore_index=True)
+if len(both):
+    display(both[[*BOARD_COLUMNS, "striker_fouls"]])
 
 # %%
-both = pd.concat([due, doubles], ignore_index=True)
 if len(both):
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
     draw_intervals(

@@ -193,6 +193,7 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
         # of a coordinate on a 0.74 m board; the quartic converges to half of it.
         tol = jnp.asarray(CONTACT_TOL[jnp.dtype(dt_).itemsize], dt_)
         a = jnp.asarray(physics.mu * physics.g, dt_)
+        recheck = jnp.sqrt(tol / (2 * a))  # see the touching pairs in pair_row
         wall_geom = jnp.asarray(walls.geom, dt_)
         wall_kind = jnp.asarray(walls.kind)
         e_wall = jnp.where(jnp.asarray(walls.cushion), physics.e_cushion, physics.e_post)
@@ -261,18 +262,24 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
             wx, wy = vx - vx[i], vy - vy[i]
             dist = jnp.sqrt(d0x * d0x + d0y * d0y)
             gap = dist - reach
-            closing = d0x * wx + d0y * wy < -CLOSING_SPEED * dist
+            dw = d0x * wx + d0y * wy  # parting speed x dist
+            closing = dw < -CLOSING_SPEED * dist
             touching = gap <= tol
             # both moving: quartic on [start, first stop]
             ax = a * (jnp.where(mj, -uxj, 0.0) - jnp.where(mi, -uxi, 0.0))
             ay = a * (jnp.where(mj, -uyj, 0.0) - jnp.where(mi, -uyi, 0.0))
             horizon = jnp.minimum(vi / a, vj / a)
-            sep_speed = jnp.maximum((d0x * wx + d0y * wy) / jnp.maximum(dist, tol), tol)
+            sep_speed = jnp.maximum(dw / jnp.maximum(dist, tol), tol)
             # A touching pair that is not closing: skip the root at 0 (rounding), but never
-            # past the earliest time it could come back (relative deceleration <= 2a: not
-            # before sep / a), nor less than sqrt(tol / a), the time in which the worst
-            # relative deceleration closes tol (a slowly parting pair is re-checked then).
-            skip = jnp.minimum(4 * tol / sep_speed, jnp.maximum(sep_speed / a, jnp.sqrt(tol / a)))
+            # past the time it could come back. Until the first stop the relative
+            # acceleration is constant; its closing part along the line of centres, pull,
+            # turns a parting speed s round after s / pull (= dw / da, both x dist). Skip at
+            # most that long, and at least sqrt(tol / 2a), in which no pull (at most 2a)
+            # closes more than tol / 2: a slowly parting pair that friction pulls together
+            # is re-checked in time.
+            da = -(ax * d0x + ay * d0y)  # closing pull x dist
+            back = jnp.where(da > 0, jnp.maximum(dw, tol * dist) / da, ev.INF)
+            skip = jnp.minimum(4 * tol / sep_speed, jnp.maximum(back, recheck))
             start = jnp.where(touching & ~closing, jnp.minimum(skip, horizon), 0.0)
             t_mm, _status = ev.pair_time_moving(
                 d0x, d0y, wx, wy, ax, ay, reach, horizon, start, reach * tol
