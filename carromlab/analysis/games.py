@@ -3,9 +3,10 @@
 Each stroke: the board is turned so that the player on strike sits South (the analysis layer
 always shoots from the South line), the seat's policy chooses a shot, one noisy execution at
 the seat's skill runs through the kernel, the resting places are turned back, and
-:func:`carromlab.rules.icf_game.apply_stroke` applies the laws. Keys: stroke ``k`` of game
-``g`` executes with ``fold_in(fold_in(key(seed), g), k)`` and the policy gets its own seed
-from the same pair, so a game depends only on the seed and its index.
+:func:`carromlab.rules.icf_game.apply_stroke` applies the laws. Seeds: stroke ``k`` of game
+``g`` gets the seed ``SeedSequence([seed, g, k])``; its policy derives its own keys from it and
+the execution uses ``fold_in(fold_in(key(that seed), 0), 0)``; returned coins placed at random
+use ``SeedSequence([seed, g])``. A game depends only on the seed and its index.
 
 Many games are played together (:func:`play_games`): every round, the pending requests of
 every game in play (policy screens and the strokes' executions) go to the kernel as one
