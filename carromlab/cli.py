@@ -477,7 +477,8 @@ def play(
         seed=seed,
     )
     log = GameLog(out, meta)
-    todo = [g for g in range(games) if g not in log.done()]
+    done = log.done()
+    todo = [g for g in range(games) if g not in done]
     if len(todo) < games:
         typer.echo(f"resuming: {games - len(todo)} of {games} games already in {out}")
     if todo:

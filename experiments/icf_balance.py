@@ -86,7 +86,8 @@ def run_arm(folder: Path, settings: dict, n: int, seed: int) -> tuple[float, int
         seed=seed,
     )
     log = GameLog(folder, meta)
-    todo = [g for g in range(n) if g not in log.done()]
+    done = log.done()
+    todo = [g for g in range(n) if g not in done]
     t0 = time.perf_counter()
     if todo:
         play_games(

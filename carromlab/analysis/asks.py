@@ -79,15 +79,8 @@ def legal_shots(position, shots: Shot) -> np.ndarray:
     """Which base shots have a legal placement for the shooter (on its line, in a legal
     interval, not on a piece)."""
     va = analysis_for(position.variant)
-    board = position.board
-    x = np.atleast_1d(np.asarray(shots.x, float))
     y = np.atleast_1d(np.asarray(shots.y, float))
-    ok = va.legal_placement(board, x) & (np.abs(y - va.shot_y(board)) < 1e-9)
-    specs = board.piece_specs()
-    r = specs[va.shooter_kind].radius
-    for p in position.pieces:
-        ok &= np.hypot(p.x - x, p.y - y) >= r + specs[p.kind].radius
-    return ok
+    return va.free_placement(position, shots.x) & (np.abs(y - va.shot_y(position.board)) < 1e-9)
 
 
 class Evaluator:
@@ -119,15 +112,6 @@ class Evaluator:
         self._sim = lane_simulator_for(layout, self.capacity, self.max_events, self.lanes)
         self.shots_run = 0
 
-    def _template(self, position) -> tuple[dict, int]:
-        tmpl, n = _template(position, self.capacity)
-        if n > self.capacity:
-            raise CarromlabError(
-                f"position {position.name!r} has {n} discs with the shooter; "
-                f"the evaluator holds {self.capacity}"
-            )
-        return tmpl, n
-
     def answer(self, asks: list[Ask]) -> list[Answer]:
         """One answer per ask, in order."""
         for a in asks:
@@ -150,7 +134,7 @@ class Evaluator:
         templates, n_real, legal = [], [], []
         t_idx, seeds, rank, index, base = [], [], [], [], []
         for k, a in enumerate(asks):
-            tmpl, nr = self._template(a.position)
+            tmpl, nr = _template(a.position, self.capacity)
             templates.append(tmpl)
             n_real.append(nr)
             shots = _as_arrays(a.shots)
@@ -222,7 +206,10 @@ def _template(position, capacity: int) -> tuple[dict, int]:
     va = analysis_for(position.variant)
     pieces = Pieces.from_position(position, shooter=(va.shooter_kind, None, 0.0, 0.0))
     if pieces.n > capacity:
-        return {}, pieces.n
+        raise CarromlabError(
+            f"position {position.name!r} has {pieces.n} discs with the shooter; "
+            f"the evaluator holds {capacity}"
+        )
     return Discs.arrays(pieces.padded(capacity)), pieces.n
 
 

@@ -103,7 +103,8 @@ def candidate_arrays(
                 for lo, hi in va.placement_intervals(board)
             ]
         )
-    sx = np.array([float(x) for x in placements if va.legal_placement(board, x)])
+    sx = np.asarray(placements, float)
+    sx = sx[va.free_placement(position, sx)]
     wanted = set(pieces) if pieces is not None else None
     layout = board.layout
     lim = layout.surface.size - r_s
@@ -134,8 +135,6 @@ def candidate_arrays(
             kind=np.zeros(0, int),
             names=names,
         )
-    # placements on no piece
-    sx = sx[(np.hypot(px[None] - sx[:, None], py[None] - y0) >= pr[None] + r_s).all(axis=1)]
     n_t, n_c, n_s = len(targets), len(caps), len(sx)
     # -- target -> pocket: [T, C]
     tx, ty, rc = px[targets][:, None], py[targets][:, None], pr[targets][:, None]

@@ -78,20 +78,11 @@ def random_legal_shots(
     board = position.board
     spans = np.array(va.placement_intervals(board), float)
     widths = spans[:, 1] - spans[:, 0]
-    y0 = va.shot_y(board)
-    specs = board.piece_specs()
-    r = specs[va.shooter_kind].radius
-    px = np.array([p.x for p in position.pieces])
-    py = np.array([p.y for p in position.pieces])
-    reach = np.array([r + specs[p.kind].radius for p in position.pieces])
     xs: list[float] = []
     for _ in range(100):
         pick = rng.choice(len(spans), size=4 * k, p=widths / widths.sum())
         x = rng.uniform(spans[pick, 0], spans[pick, 1])
-        if len(px):
-            free = (np.hypot(px[None] - x[:, None], py[None] - y0) >= reach[None]).all(axis=1)
-            x = x[free]
-        xs.extend(x.tolist())
+        xs.extend(x[va.free_placement(position, x)].tolist())
         if len(xs) >= k:
             break
     if len(xs) < k:
@@ -163,26 +154,14 @@ class Greedy:
             return Shot(float(x), y0, math.radians(a), float(v))
         seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> 1
         cells = np.array(self.candidates(position, turn, seed), float)
-        screen = yield Ask(
-            position,
-            _cell_shots(cells, y0),
-            self.n_screen,
-            int(seeds[0]),
-            noise,
-            turn,
-            self.scoring,
-        )
+
+        def ask(rows, n, key):
+            return Ask(position, _cell_shots(rows, y0), n, int(key), noise, turn, self.scoring)
+
+        screen = yield ask(cells, self.n_screen, seeds[0])
         value = np.nan_to_num(screen.means(self.value), nan=-np.inf)
         finalists = cells[np.argsort(-value, kind="stable")[: self.keep]]
-        final = yield Ask(
-            position,
-            _cell_shots(finalists, y0),
-            self.n_eval,
-            int(seeds[1]),
-            noise,
-            turn,
-            self.scoring,
-        )
+        final = yield ask(finalists, self.n_eval, seeds[1])
         best = finalists[int(np.nanargmax(np.nan_to_num(final.means(self.value), nan=-np.inf)))]
         return Shot(float(best[0]), y0, math.radians(best[1]), float(best[2]))
 

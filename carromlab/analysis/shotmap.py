@@ -49,13 +49,9 @@ def evaluate_cells(
     if not len(cells):
         raise CarromlabError("the shot-map grid is empty")
     y0 = va.shot_y(position.board)
-    legal = []
-    for x, a, v in cells:
+    for _x, a, v in cells:
         check_speed_angle(float(v), np.radians(float(a)))
-        legal.append(
-            bool(va.legal_placement(position.board, x))
-            and not _overlaps(position, va.shooter_kind, x, y0)
-        )
+    legal = va.free_placement(position, [float(c[0]) for c in cells]).tolist()
     ok = [c for c, good in zip(cells, legal) if good]
     if not ok:
         raise CarromlabError("no cell of the shot-map grid has a legal striker placement")
@@ -117,12 +113,6 @@ def shot_map(
         speeds=[float(v) for v in np.atleast_1d(speeds)],
     )
     return out
-
-
-def _overlaps(position, shooter_kind: str, x: float, y: float) -> bool:
-    specs = position.board.piece_specs()
-    r = specs[shooter_kind].radius
-    return any(np.hypot(p.x - x, p.y - y) < r + specs[p.kind].radius for p in position.pieces)
 
 
 def _widen(long: pd.DataFrame) -> pd.DataFrame:

@@ -37,6 +37,19 @@ class VariantAnalysis:
             ok |= (x >= lo - 1e-12) & (x <= hi + 1e-12)
         return ok
 
+    def free_placement(self, position, x) -> np.ndarray:
+        """Which shooter placements ``x`` on the shooting line are legal and on no piece
+        (touching is allowed)."""
+        x = np.atleast_1d(np.asarray(x, dtype=float))
+        board = position.board
+        ok = self.legal_placement(board, x)
+        specs = board.piece_specs()
+        r = specs[self.shooter_kind].radius
+        y0 = self.shot_y(board)
+        for p in position.pieces:
+            ok &= np.hypot(p.x - x, p.y - y0) >= r + specs[p.kind].radius
+        return ok
+
     def project_placement(self, board, x) -> np.ndarray:
         """The nearest legal placement to each x."""
         x = np.asarray(x, dtype=float)
