@@ -78,9 +78,7 @@ class Answer:
 def legal_shots(position, shots: Shot) -> np.ndarray:
     """Which base shots have a legal placement for the shooter (on its line, in a legal
     interval, not on a piece)."""
-    va = analysis_for(position.variant)
-    y = np.atleast_1d(np.asarray(shots.y, float))
-    return va.free_placement(position, shots.x) & (np.abs(y - va.shot_y(position.board)) < 1e-9)
+    return analysis_for(position.variant).legal_origin(position, shots.x, shots.y)
 
 
 class Evaluator:
@@ -204,7 +202,9 @@ def _template(position, capacity: int) -> tuple[dict, int]:
     """The position's discs (shooter first) as numpy arrays padded to ``capacity``; cached,
     since a stroke asks about one position several times."""
     va = analysis_for(position.variant)
-    pieces = Pieces.from_position(position, shooter=(va.shooter_kind, None, 0.0, 0.0))
+    pieces = Pieces.from_position(
+        va.table_position(position), shooter=(va.shooter_kind, None, 0.0, 0.0)
+    )
     if pieces.n > capacity:
         raise CarromlabError(
             f"position {position.name!r} has {pieces.n} discs with the shooter; "

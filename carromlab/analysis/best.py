@@ -64,7 +64,7 @@ def best_shots(
     for name, k in (("n_grid", n_grid), ("n_cem", n_cem), ("n_final", n_final), ("top_k", top_k)):
         if int(k) <= 0:
             raise CarromlabError(f"{name} must be positive, not {k}")
-    runner = ShotRunner(position, va.shooter_kind, chunk=chunk)
+    runner = ShotRunner(va.table_position(position), va.shooter_kind, chunk=chunk)
     common = dict(skill=skill, turn=turn, runner=runner, progress=progress, pieces=tuple(pieces))
     if value.startswith("p_capture:"):
         common["pieces"] = (*common["pieces"], value[len("p_capture:") :])

@@ -25,31 +25,8 @@ import numpy as np
 import pandas as pd
 
 from carromlab.analysis.variants import MAX_SPEED, analysis_for
+from carromlab.equipment.geometry import segment_clear, unit
 from carromlab.physics import Physics
-
-
-def _unit(dx, dy):
-    n = np.hypot(dx, dy)
-    safe = np.where(n > 0, n, 1.0)
-    return dx / safe, dy / safe, n
-
-
-def _seg_clear(ax, ay, bx, by, px, py, pr, reach, skip=None) -> np.ndarray:
-    """For segments A-B (arrays of any one shape), True where no piece (``px, py, pr``: 1-d)
-    comes within ``pr + reach`` of the segment; ``skip`` (the segments' shape + [pieces],
-    bool) leaves pieces out of the test."""
-    ax, ay, bx, by = (np.asarray(v, float)[..., None] for v in (ax, ay, bx, by))
-    reach = np.asarray(reach, float)
-    reach = reach[..., None] if reach.ndim else reach
-    dx, dy = bx - ax, by - ay
-    ll = dx * dx + dy * dy
-    with np.errstate(invalid="ignore", divide="ignore"):
-        t = np.where(ll == 0, 0.0, np.clip(((px - ax) * dx + (py - ay) * dy) / ll, 0.0, 1.0))
-    near = np.hypot(px - (ax + t * dx), py - (ay + t * dy)) < pr + reach
-    if skip is not None:
-        near &= ~skip
-    return ~near.any(axis=-1)
-
 
 COLUMNS = ["placement", "angle", "speed", "piece", "pocket", "kind", "cut"]
 
@@ -140,10 +117,10 @@ def candidate_arrays(
     tx, ty, rc = px[targets][:, None], py[targets][:, None], pr[targets][:, None]
     cx = np.array([c.x for c in caps])[None]
     cy = np.array([c.y for c in caps])[None]
-    ux, uy, d_tp = _unit(cx - tx, cy - ty)
+    ux, uy, d_tp = unit(cx - tx, cy - ty)
     self_mask = targets[:, None] == np.arange(len(allp))[None]  # [T, P]
     skip_tc = np.broadcast_to(self_mask[:, None, :], (n_t, n_c, len(allp)))
-    clear_tp = _seg_clear(tx, ty, cx, cy, px, py, pr, rc, skip_tc)
+    clear_tp = segment_clear(tx, ty, cx, cy, px, py, pr, rc, skip_tc)
     gx, gy = tx - (r_s + rc) * ux, ty - (r_s + rc) * uy
     v_coin = np.sqrt(arrive_speed**2 + 2 * a * d_tp)
     transfer = (1 + physics.e_striker) * m_s / (m_s + pm[targets][:, None])
@@ -155,7 +132,7 @@ def candidate_arrays(
     ay_ = np.stack(aim_y, axis=-1)[:, :, None, :]
     S = sx[None, None, :, None]  # [1, 1, S, 1]
     shape = (n_t, n_c, n_s, len(kinds))
-    dx, dy, d_sg = _unit(ax_ - S, ay_ - y0)
+    dx, dy, d_sg = unit(ax_ - S, ay_ - y0)
     ux4, uy4 = ux[:, :, None, None], uy[:, :, None, None]
     gx4, gy4 = (
         np.broadcast_to(gx[:, :, None, None], shape),
@@ -173,7 +150,7 @@ def candidate_arrays(
     hx = np.where(is_n, S + t_hit * (ax_ - S), xc)
     hy = np.where(is_n, lim, y0 + t_hit * (ay_ - y0))
     hx, hy = np.broadcast_to(hx, shape), np.broadcast_to(hy, shape)
-    ix, iy, _ = _unit(gx4 - hx, gy4 - hy)
+    ix, iy, _ = unit(gx4 - hx, gy4 - hy)
     direct = side == ""
     cos_cut = np.where(direct, dx * ux4 + dy * uy4, ix * ux4 + iy * uy4)
     cut = np.degrees(np.arccos(np.clip(cos_cut, -1.0, 1.0)))
@@ -189,8 +166,8 @@ def candidate_arrays(
     is_direct = direct[k_i]
     start_x = np.where(is_direct, sx[s_i], hx[sel])
     start_y = np.where(is_direct, y0, hy[sel])
-    keep = _seg_clear(start_x, start_y, gx4[sel], gy4[sel], px, py, pr, r_s, self_mask[t_i])
-    first = _seg_clear(sx[s_i], y0, hx[sel], hy[sel], px, py, pr, r_s - 1e-9)
+    keep = segment_clear(start_x, start_y, gx4[sel], gy4[sel], px, py, pr, r_s, self_mask[t_i])
+    first = segment_clear(sx[s_i], y0, hx[sel], hy[sel], px, py, pr, r_s - 1e-9)
     keep &= is_direct | first
     t_i, c_i, s_i, k_i = (v[keep] for v in sel)
     sel = (t_i, c_i, s_i, k_i)

@@ -102,9 +102,11 @@ def estimate(
     """Estimate what ``n`` noisy executions of ``shot`` from ``position`` do."""
     sk, va, turn = prepare(position, n, skill, turn)
     va.check_shot(position, shot)
-    runner = runner or ShotRunner(position, va.shooter_kind, chunk=chunk, physics=physics)
+    runner = runner or ShotRunner(
+        va.table_position(position), va.shooter_kind, chunk=chunk, physics=physics
+    )
     tally = Tally(1)
-    for ch in runner.run(shot, int(n), sk.noise(), seed, progress=progress, desc="estimate"):
+    for ch in runner.run(shot, int(n), va.noise(sk), seed, progress=progress, desc="estimate"):
         tally_chunk(tally, ch, runner, va, turn)
     df = tally_frame(tally, confidence).drop(columns="cell")
     shot_cfg = {k: float(getattr(shot, k)) for k in ("x", "y", "angle", "speed")}

@@ -48,22 +48,24 @@ def evaluate_cells(
     sk, va, turn = prepare(position, n, skill, turn)
     if not len(cells):
         raise CarromlabError("the shot-map grid is empty")
-    y0 = va.shot_y(position.board)
     for _x, a, v in cells:
         check_speed_angle(float(v), np.radians(float(a)))
-    legal = va.free_placement(position, [float(c[0]) for c in cells]).tolist()
+    xs, ys = va.origin(position, [float(c[0]) for c in cells])
+    legal = va.legal_origin(position, xs, ys).tolist()
     ok = [c for c, good in zip(cells, legal) if good]
     if not ok:
         raise CarromlabError("no cell of the shot-map grid has a legal striker placement")
     base = Shot(
-        x=np.array([c[0] for c in ok], float),
-        y=np.full(len(ok), y0),
+        x=xs[np.flatnonzero(legal)],
+        y=ys[np.flatnonzero(legal)],
         angle=np.radians([c[1] for c in ok]),
         speed=np.array([c[2] for c in ok], float),
     )
-    runner = runner or ShotRunner(position, va.shooter_kind, chunk=chunk, physics=physics)
+    runner = runner or ShotRunner(
+        va.table_position(position), va.shooter_kind, chunk=chunk, physics=physics
+    )
     tally = Tally(len(ok))
-    for ch in runner.run(base, int(n), sk.noise(), seed, progress=progress, desc=desc):
+    for ch in runner.run(base, int(n), va.noise(sk), seed, progress=progress, desc=desc):
         tally_chunk(tally, ch, runner, va, turn)
     long = tally_frame(tally, confidence)
     wanted = set(pieces)

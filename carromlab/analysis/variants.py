@@ -1,8 +1,14 @@
 """What the analysis layer needs to know about each variant: its rules, its shooting piece,
-and which shots are legal. Variants without rules yet are refused with a clear message."""
+and which shots are legal. Variants without rules yet are refused with a clear message.
+
+A shot starts from an *origin* given by one number, the *placement*: for standard carrom the
+striker's x on the South baseline (m); for Carrooka the striker's resting place when the
+position holds a ``striker`` piece (the placement is then ignored), otherwise a point of the
+break line at the placement's angle (degrees counter-clockwise from +x)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +32,41 @@ class VariantAnalysis:
     shooter_kind: str
     shot_y: Callable[[Any], float]
     placement_intervals: Callable[[Any], list[tuple[float, float]]]
+    #: The shot's origin (x, y arrays) for placements (None: on the line ``y = shot_y``).
+    origin_of: Callable[[Any, np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None
+    #: Which origins (x, y) are legal in a position (None: free placements on the line).
+    legal_origin_of: Callable[[Any, np.ndarray, np.ndarray], np.ndarray] | None = None
+    #: The position the kernel simulates (None: the position itself).
+    table_of: Callable[[Any], Any] | None = None
+    #: Whether the shooter is placed by hand (a skill's placement noise applies) or lies
+    #: where it stopped (Carrooka: no placement noise).
+    hand_placed: bool = True
+
+    def noise(self, skill):
+        """The execution-noise function of ``skill`` (a :class:`~carromlab.shots.Skill`) for
+        this variant's shots."""
+        if not self.hand_placed:
+            skill = dataclasses.replace(skill, placement=0.0)
+        return skill.noise()
+
+    def origin(self, position, placement) -> tuple[np.ndarray, np.ndarray]:
+        """The origins (x, y) of shots with these placements in ``position``."""
+        p = np.atleast_1d(np.asarray(placement, dtype=float))
+        if self.origin_of is not None:
+            return self.origin_of(position, p)
+        return p, np.full(p.shape, self.shot_y(position.board))
+
+    def legal_origin(self, position, x, y) -> np.ndarray:
+        """Which shot origins (x, y) are legal and on no piece (touching is allowed)."""
+        x = np.atleast_1d(np.asarray(x, dtype=float))
+        y = np.atleast_1d(np.asarray(y, dtype=float))
+        if self.legal_origin_of is not None:
+            return self.legal_origin_of(position, x, y)
+        return self.free_placement(position, x) & (np.abs(y - self.shot_y(position.board)) < 1e-9)
+
+    def table_position(self, position):
+        """The position as the kernel sees it (disc 0, the shooter, is added to it)."""
+        return position if self.table_of is None else self.table_of(position)
 
     def default_turn(self):
         return self.rules.turn_type()
@@ -69,6 +110,11 @@ class VariantAnalysis:
                     f"striker at y={float(shot.y):.4f} m is off the South baseline "
                     f"(y={baseline_y(position.board):.4f} m)"
                 )
+        elif not self.legal_origin(position, float(shot.x), float(shot.y))[0]:
+            raise CarromlabError(
+                f"a {self.variant} shot cannot start at ({float(shot.x):.4f}, "
+                f"{float(shot.y):.4f}) m in position {position.name!r}"
+            )
 
 
 def check_speed_angle(speed: float, angle: float) -> None:
@@ -86,6 +132,22 @@ def analysis_for(variant: str) -> VariantAnalysis:
         from carromlab.rules.icf_striker import baseline_y, placement_intervals
 
         return VariantAnalysis(variant, IcfRules(), "striker", baseline_y, placement_intervals)
+    if variant == "carrooka":
+        from carromlab.rules import carrooka_striker as co
+        from carromlab.rules.carrooka import CarrookaRules
+
+        return VariantAnalysis(
+            variant,
+            CarrookaRules(),
+            "striker",
+            co.no_line,
+            co.placement_intervals,
+            origin_of=co.origin,
+            legal_origin_of=co.legal_origin,
+            table_of=co.table_position,
+            hand_placed=False,
+        )
     raise CarromlabError(
-        f"shot analysis for variant {variant!r} is not available yet (available: icf, icf-doubles)"
+        f"shot analysis for variant {variant!r} is not available yet "
+        "(available: icf, icf-doubles, carrooka)"
     )

@@ -228,3 +228,27 @@ def corner_pockets(
     return tuple(
         Capture(x, y, radius, "pocket", f"pocket.{k}", skip_speed) for k, (x, y) in spots.items()
     )
+
+
+def unit(dx, dy):
+    """Unit vectors and lengths of (dx, dy) (a zero vector gives (0, 0) and 0)."""
+    n = np.hypot(dx, dy)
+    safe = np.where(n > 0, n, 1.0)
+    return dx / safe, dy / safe, n
+
+
+def segment_clear(ax, ay, bx, by, px, py, pr, reach, skip=None) -> np.ndarray:
+    """For segments A-B (arrays of any one shape), True where no piece (``px, py, pr``: 1-d)
+    comes within ``pr + reach`` of the segment; ``skip`` (the segments' shape + [pieces],
+    bool) leaves pieces out of the test."""
+    ax, ay, bx, by = (np.asarray(v, float)[..., None] for v in (ax, ay, bx, by))
+    reach = np.asarray(reach, float)
+    reach = reach[..., None] if reach.ndim else reach
+    dx, dy = bx - ax, by - ay
+    ll = dx * dx + dy * dy
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(ll == 0, 0.0, np.clip(((px - ax) * dx + (py - ay) * dy) / ll, 0.0, 1.0))
+    near = np.hypot(px - (ax + t * dx), py - (ay + t * dy)) < pr + reach
+    if skip is not None:
+        near &= ~skip
+    return ~near.any(axis=-1)

@@ -99,6 +99,7 @@ class ShotOutcome:
     capture_order: jax.Array
     first_contact_kind: jax.Array  # 0 none, 1 piece, 2 wall
     first_contact: jax.Array  # piece index or wall index (table.cushion_names order)
+    first_piece: jax.Array  # the first piece the shooter touched (after any walls); -1 none
     contacts: jax.Array  # contacts each piece took part in
     n_piece_contacts: jax.Array
     n_wall_contacts: jax.Array
@@ -333,6 +334,7 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
                 n_captured=jnp.zeros((), jnp.int32),
                 first_kind=jnp.zeros((), jnp.int32),
                 first=jnp.full((), -1, jnp.int32),
+                first_piece=jnp.full((), -1, jnp.int32),
                 contacts=jnp.zeros(n, jnp.int32),
                 n_pc=jnp.zeros((), jnp.int32),
                 n_wc=jnp.zeros((), jnp.int32),
@@ -455,6 +457,8 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
             )
             first = jnp.where(first_pair, i + j, jnp.where(first_wall, wk, s["first"]))
             first = first.astype(jnp.int32)
+            shooter_pair = hit_pair & ((i == 0) | (j == 0)) & (s["first_piece"] < 0)
+            first_piece = jnp.where(shooter_pair, i + j, s["first_piece"]).astype(jnp.int32)
 
             # shift the caches to the new now, recompute the rows of i and j
             pair_t = s["pair_t"] - step
@@ -489,6 +493,7 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
                 n_captured=s["n_captured"] + gone.astype(jnp.int32),
                 first_kind=first_kind,
                 first=first,
+                first_piece=first_piece,
                 contacts=contacts,
                 n_pc=s["n_pc"] + hit_pair.astype(jnp.int32),
                 n_wc=s["n_wc"] + hit_wall.astype(jnp.int32),
@@ -526,6 +531,7 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
                 capture_order=s["capture_order"],
                 first_contact_kind=s["first_kind"],
                 first_contact=s["first"],
+                first_piece=s["first_piece"],
                 contacts=s["contacts"],
                 n_piece_contacts=s["n_pc"],
                 n_wall_contacts=s["n_wc"],
