@@ -51,6 +51,8 @@ class GameRecord:
     state: object
     strokes: pd.DataFrame
     boards: pd.DataFrame
+    #: The game's row (:func:`game_row`), when the variant's driver builds its own.
+    row: dict | None = None
 
 
 @dataclass
@@ -60,12 +62,14 @@ class _Game:
     rng: np.random.Generator
     k: int = 0
     plan: object = None
-    ask: Ask | None = None
+    asks: list | None = None
+    many: bool = False
     executing: bool = False
     seat: int = 0
     view: object = None
     turn: object = None
     stroke_seed: int = 0
+    note: dict | None = None  # what the player's decision noted (Carrooka'd options)
     strokes: list = field(default_factory=list)
     boards: list = field(default_factory=list)
 
@@ -80,7 +84,7 @@ def _seat_skills(skill, n_seats: int) -> list[Skill]:
 
 def play_games(
     policies,
-    config: IcfGameConfig | None = None,
+    config=None,
     skill="club",
     seed: int = 0,
     games=1,
@@ -95,24 +99,25 @@ def play_games(
 ) -> list[GameRecord]:
     """Play many games at once; ``games`` is a count or an iterable of game indices.
 
-    ``policies`` has one policy per seat; ``skill`` is one skill or one per seat (the
-    execution noise of the real strokes; a policy's own estimates use its own skill). Up to
-    ``slots`` games are in play together: every round, the pending asks of all of them (policy
-    screens, the strokes' executions) go to the kernel as one batch; a finished game's slot
-    takes the next game. A game depends only on ``seed`` and its index, never on the others.
-    ``on_stroke(state)`` is called after every stroke, ``on_game(record)`` when a game ends
-    (in the order games end). Returns the records in the order of ``games``; a ``stats``
-    dict receives the number of simulated shots (``shots``) and rounds (``rounds``).
+    ``config`` is the game's rule options: an :class:`IcfGameConfig` (the default) or a
+    :class:`~carromlab.rules.carrooka_game.CarrookaGameConfig`. ``policies`` has one policy
+    per seat; ``skill`` is one skill or one per seat (the execution noise of the real strokes;
+    a policy's own estimates use its own skill). Up to ``slots`` games are in play together:
+    every round, the pending asks of all of them (policy screens, the strokes' executions) go
+    to the kernel as one batch; a finished game's slot takes the next game. A game depends
+    only on ``seed`` and its index, never on the others. ``on_stroke(state)`` is called after
+    every stroke, ``on_game(record)`` when a game ends (in the order games end). Returns the
+    records in the order of ``games``; a ``stats`` dict receives the number of simulated
+    shots (``shots``) and rounds (``rounds``).
     """
     from tqdm import tqdm
 
-    config = config or IcfGameConfig()
-    if len(policies) != config.n_seats:
-        raise CarromlabError(f"give one policy per seat ({config.n_seats}), not {len(policies)}")
-    skills = _seat_skills(skill, config.n_seats)
+    driver = driver_for(config or IcfGameConfig())
+    if len(policies) != driver.n_seats:
+        raise CarromlabError(f"give one policy per seat ({driver.n_seats}), not {len(policies)}")
+    skills = _seat_skills(skill, driver.n_seats)
     order = list(range(int(games))) if isinstance(games, (int, np.integer)) else list(games)
-    layout = new_game(config).board.position.board.layout
-    evaluator = Evaluator(layout, CAPACITY, lanes=lanes, physics=physics)
+    evaluator = Evaluator(driver.layout, driver.capacity, lanes=lanes, physics=physics)
     waiting = deque(order)
     active: list[_Game] = []
     done: dict[int, GameRecord] = {}
@@ -122,20 +127,25 @@ def play_games(
         while waiting and len(active) < max(1, int(slots)):
             g = waiting.popleft()
             rng = np.random.default_rng(np.random.SeedSequence([seed, g]))
-            active.append(_Game(g, new_game(config), rng))
+            active.append(_Game(g, driver.new_state(g), rng))
         for gm in active:
-            if gm.ask is None:
-                _start_stroke(gm, policies, skills, config, seed)
-        answers = evaluator.answer([gm.ask for gm in active])
+            if gm.asks is None:
+                _start(driver, gm, policies, skills, seed)
+        flat = evaluator.answer([a for gm in active for a in gm.asks])
         rounds += 1
         still = []
-        for gm, ans in zip(active, answers):
+        at = 0
+        for gm in active:
+            answers, at = flat[at : at + len(gm.asks)], at + len(gm.asks)
             if not gm.executing:
-                _advance(gm, ans, skills)
+                _advance(driver, gm, answers if gm.many else answers[0], policies, skills, seed)
             else:
-                _finish_stroke(gm, ans, config, on_stroke)
-                if gm.state.over or gm.k >= max_strokes:
-                    rec = GameRecord(gm.state, pd.DataFrame(gm.strokes), pd.DataFrame(gm.boards))
+                driver.finish(gm, answers[0], on_stroke)
+                gm.k += 1
+                gm.asks = None
+                gm.executing = False
+                if driver.over(gm) or gm.k >= max_strokes:
+                    rec = driver.record(gm)
                     done[gm.index] = rec
                     if on_game is not None:
                         on_game(rec)
@@ -152,7 +162,7 @@ def play_games(
 
 def play_game(
     policies,
-    config: IcfGameConfig | None = None,
+    config=None,
     skill="club",
     seed: int = 0,
     game: int = 0,
@@ -165,89 +175,149 @@ def play_game(
     )[0]
 
 
-def _start_stroke(gm: _Game, policies, skills, config, seed: int) -> None:
-    board = gm.state.board
-    gm.seat = board.turn
-    gm.view = turned(board.position, -SEAT_ANGLE[config.seats[gm.seat]])
-    gm.turn = board.turn_state(config.due_rule)
-    gm.stroke_seed = int(np.random.SeedSequence([seed, gm.index, gm.k]).generate_state(1)[0] >> 1)
-    gm.plan = policies[gm.seat].plan(gm.view, gm.turn, seed=gm.stroke_seed)
+def stroke_seed(seed: int, game: int, k: int) -> int:
+    """The seed of stroke ``k`` of game ``game``."""
+    return int(np.random.SeedSequence([seed, game, k]).generate_state(1)[0] >> 1)
+
+
+def _start(driver, gm: _Game, policies, skills, seed: int) -> None:
+    gm.stroke_seed = stroke_seed(seed, gm.index, gm.k)
+    gm.plan = driver.plan(gm, policies)
     gm.executing = False
-    _advance(gm, None, skills)
+    _advance(driver, gm, None, policies, skills, seed)
 
 
-def _advance(gm: _Game, answer, skills) -> None:
-    """Send the answer to the plan; queue its next ask, or the execution of its shot."""
+def _advance(driver, gm: _Game, answer, policies, skills, seed: int) -> None:
+    """Send the answer to the plan; queue its next asks (a plan may yield one ask or a list),
+    or the execution of its decision (a driver may instead restart the stroke)."""
     try:
-        gm.ask = next(gm.plan) if answer is None else gm.plan.send(answer)
+        nxt = next(gm.plan) if answer is None else gm.plan.send(answer)
+        gm.many = isinstance(nxt, (list, tuple))
+        gm.asks = list(nxt) if gm.many else [nxt]
     except StopIteration as stop:
-        shot = stop.value
-        one = Shot(*(np.atleast_1d(np.asarray(getattr(shot, f), float)) for f in SHOT_FIELDS))
-        noise = skills[gm.seat].noise()
-        gm.ask = Ask(gm.view, one, 1, gm.stroke_seed, noise, gm.turn)
-        gm.executing = True
         gm.plan = None
+        ask = driver.execution(gm, stop.value, skills)
+        if ask is None:  # the decision changed whose stroke it is: plan again
+            _start(driver, gm, policies, skills, seed)
+            return
+        gm.asks = [ask]
+        gm.many = False
+        gm.executing = True
 
 
-def _finish_stroke(gm: _Game, answer, config, on_stroke) -> None:
-    if not answer.legal[0]:
-        raise CarromlabError(
-            f"game {gm.index}, stroke {gm.k}: seat {gm.seat}'s policy chose an illegal "
-            f"placement x = {float(answer.ask.shots.x[0]):.4f} m"
-        )
-    out = {key: v[0] for key, v in answer.outcome.items()}
-    angle = SEAT_ANGLE[config.seats[gm.seat]]
-    xy = np.array([rotate(x, y, angle) for x, y in zip(out["x"], out["y"])])
-    # the pieces that stay: float32 resting places may overlap by rounding (physics/settle.py)
+def one_shot(shot) -> Shot:
+    """A shot as a Shot of 1-element arrays (one base shot of an ask)."""
+    return Shot(*(np.atleast_1d(np.asarray(getattr(shot, f), float)) for f in SHOT_FIELDS))
+
+
+def settled(table, out: dict, xy: np.ndarray, striker: bool = False) -> np.ndarray:
+    """``xy`` (the resting places, disc order) with the float32 overlaps of the discs that
+    stay pushed apart (physics/settle.py); ``table`` is the kernel's position (discs 1.. are
+    its pieces); the striker (disc 0) takes part only with ``striker`` (where it stays on the
+    board for the next shot)."""
     stay = np.flatnonzero(out["capture"] < 0)
-    stay = stay[stay > 0]
-    specs = gm.view.board.piece_specs()
-    radius = [specs[p.kind].radius for p in gm.view.pieces]
-    xy[stay] = separate(xy[stay], [radius[k - 1] for k in stay])
-    before = gm.state.boards_played
-    gm.state = apply_stroke(
-        gm.state,
-        out["capture"],
-        out["first_contact_kind"],
-        out["first_contact"],
-        out["contacts"],
-        config=config,
-        placement=gm.rng if config.placement == "random" else None,
-        final_xy=xy,
-    )
-    if on_stroke is not None:
-        on_stroke(gm.state)
-    gm.strokes.append(
-        {
-            "game": gm.index,
-            "board": before,
-            "stroke": gm.k,
-            "seat": gm.seat,
-            "pocketed": int((out["capture"][1:] >= 0).sum()),
-            "striker_pocketed": bool(out["capture"][0] >= 0),
-            "truncated": bool(out["truncated"]),
-        }
-    )
-    if gm.state.boards_played > before:
-        last = gm.state.last_board
-        fouls = sum(1 for r in gm.strokes if r["board"] == before and r["striker_pocketed"])
-        gm.boards.append(
+    stay = stay if striker else stay[stay > 0]
+    specs = table.board.piece_specs()
+    radius = [specs["striker"].radius] + [specs[p.kind].radius for p in table.pieces]
+    xy = np.array(xy, float)
+    xy[stay] = separate(xy[stay], [radius[k] for k in stay])
+    return xy
+
+
+class IcfDriver:
+    """Whole ICF games for :func:`play_games`: the board is turned so that the player on
+    strike sits South, and :func:`~carromlab.rules.icf_game.apply_stroke` applies the laws."""
+
+    capacity = CAPACITY
+
+    def __init__(self, config: IcfGameConfig):
+        self.config = config
+        self.n_seats = config.n_seats
+        self.layout = new_game(config).board.position.board.layout
+
+    def new_state(self, g: int):
+        return new_game(self.config)
+
+    def plan(self, gm: _Game, policies):
+        board = gm.state.board
+        gm.seat = board.turn
+        gm.view = turned(board.position, -SEAT_ANGLE[self.config.seats[gm.seat]])
+        gm.turn = board.turn_state(self.config.due_rule)
+        return policies[gm.seat].plan(gm.view, gm.turn, seed=gm.stroke_seed)
+
+    def execution(self, gm: _Game, shot, skills) -> Ask:
+        noise = skills[gm.seat].noise()
+        return Ask(gm.view, one_shot(shot), 1, gm.stroke_seed, noise, gm.turn)
+
+    def over(self, gm: _Game) -> bool:
+        return gm.state.over
+
+    def record(self, gm: _Game) -> GameRecord:
+        return GameRecord(gm.state, pd.DataFrame(gm.strokes), pd.DataFrame(gm.boards))
+
+    def finish(self, gm: _Game, answer, on_stroke) -> None:
+        config = self.config
+        if not answer.legal[0]:
+            raise CarromlabError(
+                f"game {gm.index}, stroke {gm.k}: seat {gm.seat}'s policy chose an illegal "
+                f"placement x = {float(answer.ask.shots.x[0]):.4f} m"
+            )
+        out = {key: v[0] for key, v in answer.outcome.items()}
+        angle = SEAT_ANGLE[config.seats[gm.seat]]
+        xy = np.array([rotate(x, y, angle) for x, y in zip(out["x"], out["y"])])
+        xy = settled(gm.view, out, xy)
+        before = gm.state.boards_played
+        gm.state = apply_stroke(
+            gm.state,
+            out["capture"],
+            out["first_contact_kind"],
+            out["first_contact"],
+            out["contacts"],
+            config=config,
+            placement=gm.rng if config.placement == "random" else None,
+            final_xy=xy,
+        )
+        if on_stroke is not None:
+            on_stroke(gm.state)
+        gm.strokes.append(
             {
                 "game": gm.index,
                 "board": before,
-                "breaker": last.breaker,  # seat
-                "breaker_side": last.breaker % 2,
-                "winner": last.winner,  # side
-                "points": last.points,
-                "strokes": last.strokes,
-                "queen_side": -1 if last.queen_side is None else last.queen_side,
-                "queen_covered": last.queen == "covered",
-                "striker_pocketed": fouls,
+                "stroke": gm.k,
+                "seat": gm.seat,
+                "pocketed": int((out["capture"][1:] >= 0).sum()),
+                "striker_pocketed": bool(out["capture"][0] >= 0),
+                "truncated": bool(out["truncated"]),
             }
         )
-    gm.k += 1
-    gm.ask = None
-    gm.executing = False
+        if gm.state.boards_played > before:
+            last = gm.state.last_board
+            fouls = sum(1 for r in gm.strokes if r["board"] == before and r["striker_pocketed"])
+            gm.boards.append(
+                {
+                    "game": gm.index,
+                    "board": before,
+                    "breaker": last.breaker,  # seat
+                    "breaker_side": last.breaker % 2,
+                    "winner": last.winner,  # side
+                    "points": last.points,
+                    "strokes": last.strokes,
+                    "queen_side": -1 if last.queen_side is None else last.queen_side,
+                    "queen_covered": last.queen == "covered",
+                    "striker_pocketed": fouls,
+                }
+            )
+
+
+def driver_for(config):
+    """The game driver of a rule configuration."""
+    if isinstance(config, IcfGameConfig):
+        return IcfDriver(config)
+    if getattr(config, "variant", None) == "carrooka":
+        from carromlab.analysis.carrooka_play import CarrookaDriver
+
+        return CarrookaDriver(config)
+    raise CarromlabError(f"whole games are not available for {type(config).__name__}")
 
 
 # --------------------------------------------------------------------------- records
@@ -256,6 +326,8 @@ def _finish_stroke(gm: _Game, answer, config, on_stroke) -> None:
 def game_row(rec: GameRecord) -> dict:
     """One row for a finished game: winner (side; -1 for a draw or an unfinished game),
     scores per side, boards, strokes, the truncated strokes."""
+    if rec.row is not None:
+        return dict(rec.row)
     st = rec.state
     return {
         "game": int(rec.strokes["game"].iloc[0]) if len(rec.strokes) else -1,
@@ -310,6 +382,8 @@ class GameLog:
             ("boards.csv", rec.boards),
             ("games.csv", pd.DataFrame([game_row(rec)])),
         ):
+            if not len(rows):
+                continue
             path = self.folder / name
             header = not path.exists() or path.stat().st_size == 0
             with path.open("a") as fh:
