@@ -227,20 +227,72 @@ def _grid(spec: str, what: str) -> list[float]:
         ) from None
 
 
-def _shot_position(position: str, variant: str):
+#: The position a shot command uses when none is given, by variant.
+DEFAULT_POSITION = {
+    "icf": "icf-midgame",
+    "icf-doubles": "icf-midgame",
+    "carrooka": "carrooka-opening",
+}
+
+
+def _shot_position(position: str | None, variant: str, striker: str | None = None):
+    if position is None:
+        if variant not in DEFAULT_POSITION:
+            raise CarromlabError(
+                f"shot analysis is available for {', '.join(DEFAULT_POSITION)}, not {variant!r}"
+            )
+        position = DEFAULT_POSITION[variant]
     pos = _resolve(position)
     if variant and pos.variant != variant:
         raise CarromlabError(
             f"position {pos.name or position!r} is for variant {pos.variant!r}, not {variant!r}"
         )
+    if striker is not None:
+        if pos.variant != "carrooka":
+            raise CarromlabError("--striker is for carrooka (where the striker lies)")
+        from carromlab.position import Piece
+
+        x, y = _pair(striker, "striker")
+        rest = tuple(p for p in pos.pieces if p.kind != "striker")
+        pos = pos.replace(pieces=(*rest, Piece("striker", "striker", None, x, y)))
+        pos.check()
     return pos
+
+
+def _pair(spec: str, what: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in spec.split(","))
+    except ValueError:
+        raise CarromlabError(f"--{what} must be X,Y in metres, not {spec!r}") from None
+    return x, y
+
+
+def _turn(variant: str, nominate: str | None):
+    """The rules' turn state for a shot command (Carrooka: the piece on)."""
+    if variant != "carrooka":
+        if nominate is not None:
+            raise CarromlabError("--nominate is for carrooka (the colour nominated)")
+        return None
+    from carromlab.rules.carrooka import CarrookaTurn
+
+    return CarrookaTurn(nominate or "red")
+
+
+PLACEMENT_HELP = (
+    "Striker x on the South baseline (m); carrooka: the break-line point's angle (deg), "
+    "ignored when the striker lies on the board."
+)
+STRIKER_HELP = "carrooka: X,Y (m) where the striker lies (default: the position's, or in hand)."
+NOMINATE_HELP = "carrooka: the piece on, red or the nominated colour (default red)."
 
 
 @app.command()
 def estimate(
-    position: str = typer.Option("icf-midgame", help="Standard position name or JSON file."),
-    variant: str = typer.Option("icf", help="Game variant (icf, icf-doubles)."),
-    placement: float = typer.Option(0.0, help="Striker x on the South baseline (m)."),
+    position: str = typer.Option(None, help="Standard position name or JSON file."),
+    variant: str = typer.Option("icf", help="Game variant (icf, icf-doubles, carrooka)."),
+    placement: float = typer.Option(None, help=PLACEMENT_HELP + " Default 0 (carrooka -90)."),
+    striker: str = typer.Option(None, help=STRIKER_HELP),
+    nominate: str = typer.Option(None, help=NOMINATE_HELP),
     angle: float = typer.Option(90.0, help="Aim, degrees counter-clockwise from +x."),
     speed: float = typer.Option(2.0, help="Striker speed (m/s)."),
     skill: str = typer.Option("club", help="novice, club, expert, pro or exact."),
@@ -259,9 +311,21 @@ def estimate(
     from carromlab.analysis.variants import analysis_for
     from carromlab.shots import Shot
 
-    pos = _shot_position(position, variant)
-    shot = Shot(placement, analysis_for(pos.variant).shot_y(pos.board), math.radians(angle), speed)
-    df = run_estimate(pos, shot, skill=skill, n=n, seed=seed, chunk=chunk, progress=not as_json)
+    pos = _shot_position(position, variant, striker)
+    if placement is None:
+        placement = -90.0 if pos.variant == "carrooka" else 0.0
+    xs, ys = analysis_for(pos.variant).origin(pos, [placement])
+    shot = Shot(float(xs[0]), float(ys[0]), math.radians(angle), speed)
+    df = run_estimate(
+        pos,
+        shot,
+        skill=skill,
+        n=n,
+        seed=seed,
+        chunk=chunk,
+        progress=not as_json,
+        turn=_turn(pos.variant, nominate),
+    )
     if out is not None:
         from carromlab.analysis.results import write_parquet
 
@@ -288,11 +352,21 @@ def _print_estimate(df) -> None:
 
 @app.command()
 def shotmap(
-    position: str = typer.Option("icf-midgame", help="Standard position name or JSON file."),
-    variant: str = typer.Option("icf", help="Game variant (icf, icf-doubles)."),
-    placements: str = typer.Option("-0.18:0.18:13", help="START:STOP:COUNT or a list (m)."),
-    angles: str = typer.Option("30:150:61", help="START:STOP:COUNT or a list (degrees)."),
-    speeds: str = typer.Option("2.0", help="START:STOP:COUNT or a list (m/s)."),
+    position: str = typer.Option(None, help="Standard position name or JSON file."),
+    variant: str = typer.Option("icf", help="Game variant (icf, icf-doubles, carrooka)."),
+    placements: str = typer.Option(
+        None,
+        help="START:STOP:COUNT or a list: striker x (m; default -0.18:0.18:13); carrooka: "
+        "break-line angles (deg; default -90), ignored when the striker lies on the board.",
+    ),
+    angles: str = typer.Option(
+        None, help="START:STOP:COUNT or a list (degrees; default 30:150:61, carrooka 0:355:72)."
+    ),
+    speeds: str = typer.Option(
+        None, help="START:STOP:COUNT or a list (m/s; default 2.0, carrooka 1:5:9)."
+    ),
+    striker: str = typer.Option(None, help=STRIKER_HELP),
+    nominate: str = typer.Option(None, help=NOMINATE_HELP),
     skill: str = typer.Option("club", help="novice, club, expert, pro or exact."),
     n: int = typer.Option(200, help="Noisy executions per cell."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
@@ -301,19 +375,24 @@ def shotmap(
     out: Path = typer.Option(Path("out/shotmap"), help="Folder for shotmap.parquet and PNGs."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
 ) -> None:
-    """A shot map over placement x angle (x speed): parquet plus pictures."""
+    """A shot map over placement x angle (x speed): parquet plus pictures. Carrooka: over
+    angle x speed from where the striker lies."""
+    carrooka = variant == "carrooka"
+    defaults = ("-90", "0:355:72", "1:5:9") if carrooka else ("-0.18:0.18:13", "30:150:61", "2.0")
     result = run_shotmap(
         position,
         variant,
-        _grid(placements, "placements"),
-        _grid(angles, "angles"),
-        _grid(speeds, "speeds"),
+        _grid(placements or defaults[0], "placements"),
+        _grid(angles or defaults[1], "angles"),
+        _grid(speeds or defaults[2], "speeds"),
         skill,
         n,
         seed,
         chunk,
         value,
         out,
+        striker=striker,
+        nominate=nominate,
     )
     if as_json:
         typer.echo(json.dumps(result, default=str))
@@ -322,7 +401,21 @@ def shotmap(
             typer.echo(f"{k}: {v}")
 
 
-def run_shotmap(position, variant, placements, angles, speeds, skill, n, seed, chunk, value, out):
+def run_shotmap(
+    position,
+    variant,
+    placements,
+    angles,
+    speeds,
+    skill,
+    n,
+    seed,
+    chunk,
+    value,
+    out,
+    striker=None,
+    nominate=None,
+):
     """Compute, write and draw a shot map; a summary dict."""
     import matplotlib
 
@@ -334,8 +427,8 @@ def run_shotmap(position, variant, placements, angles, speeds, skill, n, seed, c
     from carromlab.analysis.shotmap import targets_from_cells
     from carromlab.plot.shotmap import draw_shotmap, draw_shotmap_on_board, draw_target_map
 
-    pos = _shot_position(position, variant)
-    ids = tuple(p.id for p in pos.pieces)
+    pos = _shot_position(position, variant, striker)
+    ids = tuple(p.id for p in pos.pieces if p.kind != "striker")
     df = shot_map(
         pos,
         placements,
@@ -348,6 +441,7 @@ def run_shotmap(position, variant, placements, angles, speeds, skill, n, seed, c
         progress=True,
         pieces=ids,
         per_pocket=True,
+        turn=_turn(pos.variant, nominate),
     )
     if value not in df.columns:
         options = [c for c in df.columns if not c.endswith(("_lo", "_hi"))]
@@ -356,16 +450,24 @@ def run_shotmap(position, variant, placements, angles, speeds, skill, n, seed, c
         )
     out.mkdir(parents=True, exist_ok=True)
     write_parquet(df, out / "shotmap.parquet")
-    speed = speeds[0]
-    sub = df[df["speed"] == speed]
     fig, axes = plt.subplots(1, 2, figsize=(13, 6))
-    draw_shotmap(sub, value=value, ax=axes[0])
-    axes[0].set_title(f"{value} at {speed} m/s ({skill}, n={n} per cell)")
-    # on the board: the best aim from each placement (a fan of every cell hides the board)
-    per_spot = sub.dropna(subset=[value])
-    per_spot = per_spot.loc[per_spot.groupby("placement")[value].idxmax()]
-    draw_shotmap_on_board(per_spot, pos, value=value, ax=axes[1], ray_length=0.35)
-    axes[1].set_title(f"{pos.name}: best aim from each placement, {value}")
+    if len(set(df["placement"])) == 1 and len(speeds) > 1:
+        # one origin (a Carrooka striker where it lies): angle x speed, and the fan of aims
+        # at the best cell's speed
+        draw_shotmap(df, value=value, x="angle", y="speed", ax=axes[0])
+        axes[0].set_title(f"{value} ({skill}, n={n} per cell)")
+        draw_shotmap_on_board(df, pos, value=value, ax=axes[1], ray_length=0.2)
+        axes[1].set_title(f"{pos.name}: every aim at the best speed, {value}")
+    else:
+        speed = speeds[0]
+        sub = df[df["speed"] == speed]
+        draw_shotmap(sub, value=value, ax=axes[0])
+        axes[0].set_title(f"{value} at {speed} m/s ({skill}, n={n} per cell)")
+        # on the board: the best aim from each placement (a fan of every cell hides the board)
+        per_spot = sub.dropna(subset=[value])
+        per_spot = per_spot.loc[per_spot.groupby("placement")[value].idxmax()]
+        draw_shotmap_on_board(per_spot, pos, value=value, ax=axes[1], ray_length=0.35)
+        axes[1].set_title(f"{pos.name}: best aim from each placement, {value}")
     fig.savefig(out / "shotmap.png", dpi=120, bbox_inches="tight")
     plt.close(fig)
     targets = targets_from_cells(df, pos, ids)
@@ -439,41 +541,57 @@ def best(
 
 @app.command()
 def play(
-    variant: str = typer.Option("icf", help="icf or icf-doubles."),
+    variant: str = typer.Option("icf", help="icf, icf-doubles or carrooka."),
     games: int = typer.Option(1, min=1, help="Number of games."),
     policy: str = typer.Option("greedy", help="greedy or random (every seat)."),
     skill: str = typer.Option("club", help="Execution skill of every seat."),
-    boards: int = typer.Option(8, min=1, help="At most this many boards a game (laws: 8)."),
+    boards: int = typer.Option(8, min=1, help="icf: at most this many boards a game (laws: 8)."),
+    bonus: bool = typer.Option(True, help="carrooka: the bonus shot after a foul."),
+    tie: str = typer.Option("respot_black", help="carrooka: respot_black or draw."),
+    carrookad: str = typer.Option(
+        "choose", help="carrooka: choose, break_line, counter or pass (after a foul)."
+    ),
     seed: int = typer.Option(0, help="Root PRNG seed."),
     slots: int = typer.Option(256, min=1, help="Games in play at once (one kernel batch)."),
-    out: Path = typer.Option(Path("out/play"), help="Folder for boards.parquet, games.parquet."),
+    out: Path = typer.Option(Path("out/play"), help="Folder for games.parquet (and boards)."),
 ) -> None:
-    """Play whole ICF games; one row per board and per game.
+    """Play whole games between the default players; one row per game (and, for carrom, one
+    per board).
 
-    Rows are appended to OUT/boards.csv and OUT/games.csv as games end, so a killed run
-    resumes where it stopped when rerun with the same options; at the end both tables are
+    Rows are appended to OUT/games.csv (and OUT/boards.csv) as games end, so a killed run
+    resumes where it stopped when rerun with the same options; at the end the tables are
     written as parquet with the run's configuration.
     """
     from carromlab.analysis.estimate import run_metadata
     from carromlab.analysis.games import GameLog, play_games
-    from carromlab.analysis.policies import Greedy, RandomLegal
-    from carromlab.rules.icf_game import IcfGameConfig
     from carromlab.shots import skill as skill_named
 
-    if variant not in ("icf", "icf-doubles"):
-        raise CarromlabError(f"whole games are available for icf and icf-doubles, not {variant!r}")
     if policy not in ("greedy", "random"):
         raise CarromlabError(f"unknown policy {policy!r}; use greedy or random")
     skill_named(skill)  # one clear line for an unknown skill
-    config = IcfGameConfig(doubles=variant == "icf-doubles", max_boards=boards)
-    chooser = Greedy(skill=skill) if policy == "greedy" else RandomLegal()
+    if variant in ("icf", "icf-doubles"):
+        from carromlab.analysis.policies import Greedy, RandomLegal
+        from carromlab.rules.icf_game import IcfGameConfig
+
+        config = IcfGameConfig(doubles=variant == "icf-doubles", max_boards=boards)
+        chooser = Greedy(skill=skill) if policy == "greedy" else RandomLegal()
+    elif variant == "carrooka":
+        from carromlab.analysis.carrooka_play import CarrookaGreedy, CarrookaRandom
+        from carromlab.rules.carrooka_game import CarrookaGameConfig
+
+        config = CarrookaGameConfig(bonus_shot=bonus, tie=tie, carrookad=carrookad)
+        chooser = CarrookaGreedy(skill=skill) if policy == "greedy" else CarrookaRandom()
+    else:
+        raise CarromlabError(
+            f"whole games are available for icf, icf-doubles and carrooka, not {variant!r}"
+        )
     meta = run_metadata(
         kind="play",
         variant=variant,
         policy=policy,
         policy_detail=repr(chooser),
         skill=skill,
-        rules=vars(config),
+        rules={k: v for k, v in vars(config).items() if k != "board"},
         seed=seed,
     )
     log = GameLog(out, meta)
@@ -494,7 +612,10 @@ def play(
         )
     boards_df, games_df = log.write_parquet()
     games_df = games_df[games_df["game"] < games]
-    typer.echo(f"wrote {len(boards_df)} boards and {len(games_df)} games to {out}")
+    if variant == "carrooka":
+        typer.echo(f"wrote {len(games_df)} games to {out}")
+    else:
+        typer.echo(f"wrote {len(boards_df)} boards and {len(games_df)} games to {out}")
 
 
 def _select_device(device: str) -> None:

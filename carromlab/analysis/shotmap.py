@@ -83,6 +83,8 @@ def evaluate_cells(
             "speed": [float(c[2]) for c in cells],
         }
     )
+    if va.origin_of is not None:  # not a line: where each cell's shot starts
+        frame["x0"], frame["y0"] = xs, ys
     wide.index = np.flatnonzero(legal)[wide.index]
     out = frame.join(wide)
     out["n"] = out["n"].fillna(0).astype(int)

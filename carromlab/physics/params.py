@@ -39,6 +39,14 @@ class Physics:
     one common (momentum-weighted) velocity, so it slides on together. Estimate; it stops the
     endless ever-slower bouncing of two discs that friction presses together (inelastic
     collapse). 0 turns it off."""
+    rail_graze: float = field(default=0.05)
+    """Circular rails only: a disc leaves the rail with a normal speed of at least this
+    fraction of its speed along the rail (about 3 deg). A disc running round the inside of a
+    circular rail would otherwise bounce ever more often (each bounce keeps only e_cushion of
+    the normal speed, and a chord of a circle arrives at the angle it left at: infinitely many
+    bounces in a finite time). With the floor it runs round on chords of at most 0.1 rad of
+    arc, with no loss at such grazing bounces. A numerical decision, not a measurement; 0
+    turns it off. Straight cushions and pegs are not affected."""
 
     @property
     def deceleration(self) -> float:

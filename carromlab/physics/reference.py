@@ -158,6 +158,7 @@ class _ReferenceSim:
         self.m = np.array(pieces.mass, dtype=np.float64)
         self.inv_m = np.where(self.static, 0.0, 1.0 / self.m)
         self.stick_speed = float(physics.stick_speed)
+        self.rail_graze = float(physics.rail_graze)
         mats = tuple(pieces.materials)
 
         # Pairs in lexicographic order (np.triu_indices walks row by row).
@@ -595,6 +596,10 @@ class _ReferenceSim:
                     c = int(cand[0])
                     i = int(wp[c])
                     dv = (1.0 + we[c]) * float(w[c])
+                    if self.w_kind[int(wk[c])] == _WALL_RAIL:  # Physics.rail_graze
+                        v2 = self.vx[i] ** 2 + self.vy[i] ** 2
+                        vt = np.sqrt(max(v2 - float(w[c]) ** 2, 0.0))
+                        dv = float(w[c]) + max(we[c] * float(w[c]), self.rail_graze * vt)
                     self.vx[i] += dv * mx[c]
                     self.vy[i] += dv * my[c]
                     self.n_wall_contacts += 1

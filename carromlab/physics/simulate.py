@@ -431,7 +431,12 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
                 wny = jnp.where(kind == 0, seg_n[1], jnp.where(kind == 1, -ry / rl, ry / rl))
                 vn = vx[k] * wnx + vy[k] * wny
                 hit_wall = is_wall & (vn < 0)
-                dv = jnp.where(hit_wall, -(1 + e_wall[wk]) * vn, 0.0)
+                # circular rails: the normal speed out is at least rail_graze of the speed
+                # along the rail (Physics.rail_graze: no endless grazing bounces)
+                vt = jnp.sqrt(jnp.maximum(vx[k] * vx[k] + vy[k] * vy[k] - vn * vn, 0.0))
+                rail_dv = jnp.maximum(-e_wall[wk] * vn, physics.rail_graze * vt) - vn
+                dv = jnp.where(kind == 1, rail_dv, -(1 + e_wall[wk]) * vn)
+                dv = jnp.where(hit_wall, dv, 0.0)
                 vx = jnp.where(oh_k, vx + dv * wnx, vx)
                 vy = jnp.where(oh_k, vy + dv * wny, vy)
             else:

@@ -295,7 +295,8 @@ def draw_shotmap_on_board(
 ) -> LineCollection:
     """The board and ``position``'s pieces with a fan of aim lines: for each (placement,
     angle) cell at one ``speed``, a ray of ``ray_length`` metres from the striker's spot
-    (placement, ``baseline_y``) in the aim direction, coloured by ``value``.
+    (placement, ``baseline_y``) - or from the cell's origin (``x0``, ``y0``) when the map has
+    those columns (Carrooka) - in the aim direction, coloured by ``value``.
 
     ``speed`` defaults to the map's only speed, else the speed of the best cell (named in
     the title). ``baseline_y`` defaults to the middle of the South baselines (of an ICF board
@@ -311,9 +312,12 @@ def draw_shotmap_on_board(
         ok &= cells["n"].to_numpy() >= min_n
     cells = cells[ok].sort_values(value, kind="stable")
     y0 = _baseline_y(position) if baseline_y is None else float(baseline_y)
-    px = cells["placement"].to_numpy(dtype=float)
+    if "x0" in cells.columns:  # cells that carry their origin (Carrooka)
+        start = cells[["x0", "y0"]].to_numpy(dtype=float)
+    else:
+        px = cells["placement"].to_numpy(dtype=float)
+        start = np.column_stack([px, np.full_like(px, y0)])
     a = np.radians(cells["angle"].to_numpy(dtype=float))
-    start = np.column_stack([px, np.full_like(px, y0)])
     end = start + ray_length * np.column_stack([np.cos(a), np.sin(a)])
     vals = cells[value].to_numpy(dtype=float)
     norm, cmap = _norm_cmap(value, vals, norm, cmap)
@@ -337,10 +341,10 @@ def draw_shotmap_on_board(
     )
     _outline(ax, lc, widths + 1.0, "#00000080")
     ax.add_collection(lc)
-    spots = np.unique(px)
+    spots = np.unique(start, axis=0).reshape(-1, 2)
     ax.plot(
-        spots,
-        np.full_like(spots, y0),
+        spots[:, 0],
+        spots[:, 1],
         "o",
         markersize=2.5,
         color="black",
