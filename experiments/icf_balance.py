@@ -25,12 +25,12 @@ import json
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from carromlab.analysis.estimate import run_metadata
 from carromlab.analysis.games import GameLog, play_games, read_log
-from carromlab.analysis.intervals import mean_interval, wilson
+from carromlab.analysis.intervals import rate as _rate
+from carromlab.analysis.intervals import sample_mean as _mean
 from carromlab.analysis.policies import Greedy
 from carromlab.rules.icf import IcfScoring
 from carromlab.rules.icf_game import IcfGameConfig
@@ -101,19 +101,6 @@ def run_arm(folder: Path, settings: dict, n: int, seed: int) -> tuple[float, int
         )
     log.write_parquet()
     return time.perf_counter() - t0, len(todo)
-
-
-def _rate(k, n) -> tuple[float, float, float]:
-    lo, hi = wilson(np.asarray([k]), np.asarray([n]))
-    return (k / n if n else np.nan), float(lo[0]), float(hi[0])
-
-
-def _mean(x) -> tuple[float, float, float]:
-    x = np.asarray(x, float)
-    m, lo, hi = mean_interval(
-        np.asarray([x.sum()]), np.asarray([(x * x).sum()]), np.asarray([len(x)])
-    )
-    return float(m[0]), float(lo[0]), float(hi[0])
 
 
 def _board_summary(boards: pd.DataFrame) -> dict:

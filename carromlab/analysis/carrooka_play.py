@@ -499,4 +499,34 @@ class CarrookaDriver:
             "truncated_strokes": int(strokes["truncated"].sum()) if len(strokes) else 0,
             "finished": bool(st.over),
         }
+        row.update(turn_summary(strokes))
         return GameRecord(st, strokes, pd.DataFrame(), row=row)
+
+
+def turn_summary(strokes: pd.DataFrame) -> dict:
+    """A game's turns from its stroke rows: the points of every turn in order
+    (``turn_points``, space-separated: a turn is a run of strokes by one player), the
+    turns that follow a foul and their points, and for the Carrooka'd decisions how often
+    each option was valued best (``best_<option>``)."""
+    out = {"turn_points": "", "turns_after_foul": 0, "points_after_foul": 0}
+    out.update({f"best_{o}": 0 for o in OPTIONS})
+    if not len(strokes):
+        return out
+    player = strokes["player"].to_numpy()
+    new_turn = np.r_[True, player[1:] != player[:-1]]
+    turn_id = np.cumsum(new_turn) - 1
+    points = np.bincount(turn_id, weights=strokes["points"].to_numpy(float)).astype(int)
+    # a turn follows a foul when the stroke before its first stroke was a foul
+    foul = strokes["foul"].to_numpy(bool)
+    starts = np.flatnonzero(new_turn)
+    after = np.array([k > 0 and foul[k - 1] for k in starts], bool)
+    out["turn_points"] = " ".join(str(int(p)) for p in points)
+    out["turns_after_foul"] = int(after.sum())
+    out["points_after_foul"] = int(points[after].sum())
+    vals = strokes[[f"value_{o}" for o in OPTIONS]].to_numpy(float)
+    weighed = np.isfinite(vals).sum(axis=1) > 1
+    if weighed.any():
+        best = np.nanargmax(np.where(np.isfinite(vals[weighed]), vals[weighed], -np.inf), axis=1)
+        for k, o in enumerate(OPTIONS):
+            out[f"best_{o}"] = int((best == k).sum())
+    return out

@@ -44,3 +44,19 @@ def mean_interval(total, total_sq, n, confidence: float = 0.95):
         var = np.maximum(total_sq / n - mean * mean, 0.0) * n / np.maximum(n - 1, 1)
         half = stats.t.ppf(0.5 + confidence / 2, np.maximum(n - 1, 1)) * np.sqrt(var / n)
     return mean, mean - half, mean + half
+
+
+def rate(k, n, confidence: float = 0.95) -> tuple[float, float, float]:
+    """(k / n, lo, hi): one proportion with its Wilson interval (NaNs when n = 0)."""
+    lo, hi = wilson(np.asarray([k]), np.asarray([n]), confidence)
+    return (k / n if n else np.nan), float(lo[0]), float(hi[0])
+
+
+def sample_mean(x, confidence: float = 0.95) -> tuple[float, float, float]:
+    """(mean, lo, hi) of the samples ``x`` with the t interval."""
+    x = np.asarray(x, float)
+    m, lo, hi = mean_interval(
+        np.asarray([x.sum()]), np.asarray([(x * x).sum()]), np.asarray([len(x)]), confidence
+    )
+    return float(m[0]), float(lo[0]), float(hi[0])
+

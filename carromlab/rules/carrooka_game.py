@@ -20,8 +20,11 @@ Decisions where seed 000 is silent (each documented, options where reasonable pe
 2. Re-spotting: every colour pocketed outside the sequence (and any colour pocketed on a foul,
    the sequence included) goes back to its own spot; if a piece or the resting striker covers
    the spot, to the highest-value free spot; if every spot is covered, to the nearest free
-   point of its own spot (rings of 1 mm). Several colours are re-spotted highest value
-   first. A red that leaves the board stays out, like a red pocketed on a foul.
+   point of its own spot (rings of 1 mm). Several colours: those whose own spot is free go
+   home; the others are then re-spotted highest value first (snooker's precedence), so a
+   colour never loses its free own spot to a higher one. A colour pocketed in the sequence
+   that is not the colour on (a free counter) is re-spotted too. A red that leaves the board
+   stays out, like a red pocketed on a foul.
 3. The bonus shot (``CarrookaGameConfig.bonus_shot``): after the opponent's foul the player
    plays on as normal; at their first miss they shoot again at the same target (the same
    nomination, and the free counter if one was taken), from where the striker stopped. Only
@@ -299,10 +302,10 @@ def apply_stroke(
     is_bonus = state.again is not None
 
     # pieces after the stroke: reds down stay out; colours down are re-spotted unless potted
-    # legally in the sequence
+    # legally in the sequence as the colour on (a free counter standing in for it goes back)
     stay = [Piece(p.id, p.kind, p.owner, *xy[k + 1]) for k, p in enumerate(ps) if not down[k]]
     colours_down = [p.kind for k, p in enumerate(ps) if down[k] and p.kind != "red"]
-    to_respot = [c for c in colours_down if foul or not sequence]
+    to_respot = [c for c in colours_down if foul or not sequence or c != turn.on]
     pocketed = tuple(p.id for k, p in enumerate(ps) if 0 <= capture[k + 1] < n_pockets)
     pos = pos0.replace(pieces=tuple(stay))
     # the striker: back to the break line after a foul; else where it stopped (or relocated)
@@ -314,7 +317,10 @@ def apply_stroke(
         if config.margin_relocation:
             x, y = st.margin_relocation(pos, x, y)
         pos = _with_striker(pos, (x, y))
-    for c in sorted(to_respot, key=lambda c: -COLOUR_VALUES[c]):
+    # colours whose own spot is free go home first; the others then take the highest-value
+    # free spots, highest value first (decision 2)
+    spots = pos.board.spots()
+    for c in sorted(to_respot, key=lambda c: (not _spot_free(pos, spots[c]), -COLOUR_VALUES[c])):
         pos = respot(pos, c)
     if foul:
         pos = _with_striker(pos, st.nearest_free_break_point(pos, rest))
