@@ -198,11 +198,11 @@ def summarise(out: Path) -> dict[str, pd.DataFrame]:
         if not len(table):
             continue
         table.to_csv(out / f"{name}.csv", index=False, float_format="%.4f")
-        _figure(table.set_index(label), name, panels, out / f"{name}.png")
+        _figure(table, label, name, panels, out / f"{name}.png")
     return tables
 
 
-def _figure(table: pd.DataFrame, name: str, panels, path: Path) -> None:
+def _figure(table: pd.DataFrame, label: str, name: str, panels, path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -211,15 +211,16 @@ def _figure(table: pd.DataFrame, name: str, panels, path: Path) -> None:
     from carromlab.plot import draw_intervals
 
     fig, axes = plt.subplots(1, len(panels), figsize=(4 * len(panels), 3.2), squeeze=False)
-    for ax, (col, label, ref) in zip(axes[0], panels):
+    for ax, (col, what, ref) in zip(axes[0], panels):
         draw_intervals(
-            table.reset_index(),
+            table,
             col,
             f"{col}_lo",
             f"{col}_hi",
+            label=label,
             ax=ax,
             reference=ref,
-            ylabel=label + " (95 %)",
+            ylabel=what + " (95 %)",
         )
     fig.suptitle(f"Carrooka {name}: greedy players", fontsize=10)
     fig.tight_layout()

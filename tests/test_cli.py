@@ -208,3 +208,63 @@ def test_play_writes_one_row_per_board_and_game(capsys, tmp_path):
     assert code == 2 and "another configuration" in err
     code, _, err = run(capsys, "play", "--policy", "clever", "--out", str(tmp_path))
     assert code == 2 and "unknown policy" in err
+
+
+def test_carrooka_estimate_and_shotmap(capsys, tmp_path):
+    """--variant carrooka: the striker where it lies (--striker), the piece on (--nominate);
+    bad input is one line."""
+    args = ["estimate", "--variant", "carrooka", "--n", "64", "--json"]
+    code, out, _ = run(capsys, *args, "--angle", "90", "--speed", "3")
+    assert code == 0
+    data = json.loads(out)
+    assert data["config"]["position"] == "carrooka-opening"
+    assert data["config"]["turn"] == {"on": "red", "counter": None}
+    assert data["config"]["shot"]["y"] == pytest.approx(-0.12)  # the break line below
+    code, out, _ = run(
+        capsys, *args, "--position", "carrooka-midgame", "--nominate", "black", "--angle", "0"
+    )
+    assert code == 0
+    assert json.loads(out)["config"]["turn"]["on"] == "black"
+    code, _, err = run(capsys, *args, "--nominate", "purple")
+    assert code == 2 and "purple" in err and "Traceback" not in err
+    code, _, err = run(capsys, *args, "--striker", "0.5,0.5")
+    assert code == 2 and "striker" in err
+    code, out, _ = run(
+        capsys,
+        "shotmap",
+        "--variant",
+        "carrooka",
+        "--striker",
+        "0.05,-0.25",
+        "--angles",
+        "60:120:4",
+        "--speeds",
+        "2,3",
+        "--n",
+        "8",
+        "--json",
+        "--out",
+        str(tmp_path),
+    )
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["cells"] == 8 and summary["shots"] == 64
+    assert (tmp_path / "shotmap.png").exists()
+
+
+def test_play_carrooka_writes_one_row_per_game(capsys, tmp_path):
+    """`carromlab play --variant carrooka` plays whole games and writes one row per game:
+    scores, winner, turns."""
+    from carromlab.analysis.results import read_parquet
+
+    args = ["play", "--variant", "carrooka", "--policy", "random", "--games", "2", "--seed", "1"]
+    code, out, _ = run(capsys, *args, "--out", str(tmp_path))
+    assert code == 0 and "wrote 2 games" in out
+    games = read_parquet(tmp_path / "games.parquet")
+    assert len(games) == 2 and set(games["game"]) == {0, 1}
+    assert {"score_0", "score_1", "winner", "turns_0", "turns_1"} <= set(games.columns)
+    assert games["finished"].all()
+    assert games.attrs["config"]["variant"] == "carrooka"
+    assert games.attrs["config"]["rules"]["bonus_shot"] is True
+    code, _, err = run(capsys, *args, "--tie", "coin", "--out", str(tmp_path / "x"))
+    assert code == 2 and "tie" in err

@@ -59,4 +59,3 @@ def sample_mean(x, confidence: float = 0.95) -> tuple[float, float, float]:
         np.asarray([x.sum()]), np.asarray([(x * x).sum()]), np.asarray([len(x)]), confidence
     )
     return float(m[0]), float(lo[0]), float(hi[0])
-

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from carromlab.errors import CarromlabError
 from carromlab.position import Position
-from carromlab.setups.carrooka import carrooka_opening
+from carromlab.setups.carrooka import carrooka_midgame, carrooka_opening
 from carromlab.setups.company import (
     carroms_opening,
     circle_scores_opening,
@@ -26,6 +26,7 @@ STANDARD: dict[str, Callable[[], Position]] = {
     "icf-doubles-opening": lambda: icf_opening("icf-doubles"),
     "icf-midgame": midgame_position,
     "carrooka-opening": carrooka_opening,
+    "carrooka-midgame": carrooka_midgame,
     "carroms-opening": carroms_opening,
     "force-out-opening": force_out_opening,
     "force-out-fast-opening": lambda: force_out_opening("force-out-fast"),
@@ -54,6 +55,7 @@ def standard_position(name: str) -> Position:
 __all__ = [
     "STANDARD",
     "carroms_opening",
+    "carrooka_midgame",
     "carrooka_opening",
     "circle_scores_opening",
     "force_out_opening",

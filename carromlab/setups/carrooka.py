@@ -36,3 +36,23 @@ def carrooka_opening(board: CarrookaBoard | None = None) -> Position:
         description="15 reds in a touching triangle at the centre (apex towards -y); the six "
         "colours on their spots.",
     )
+
+
+def carrooka_midgame(board: CarrookaBoard | None = None) -> Position:
+    """A hand-made middle game: six reds left, the colours on their spots, the striker resting
+    below the centre. A position for examples and notebooks (which colour to nominate, shot
+    maps from where the striker lies)."""
+    board = board or CarrookaBoard()
+    spots = board.spots()
+    reds = [(-0.02, 0.05), (0.10, 0.02), (-0.16, -0.18), (0.22, 0.19), (0.04, 0.28), (-0.30, 0.02)]
+    pieces = [Piece(f"r{k + 1}", "red", None, x, y) for k, (x, y) in enumerate(reds)]
+    pieces += [Piece(c, c, None, *spots[c]) for c in COLOURS]
+    pieces.append(Piece("striker", "striker", None, 0.03, -0.17))
+    return Position(
+        "carrooka",
+        tuple(pieces),
+        board,
+        name="carrooka-midgame",
+        description="Six reds left, the colours on their spots, the striker resting below the "
+        "centre (it is played from where it lies).",
+    )
