@@ -32,6 +32,7 @@ from carromlab.analysis.carrooka_play import CarrookaGreedy
 from carromlab.analysis.estimate import run_metadata
 from carromlab.analysis.games import GameLog, play_games, read_log
 from carromlab.analysis.intervals import rate, sample_mean
+from carromlab.plot.intervals import save_study_figure
 from carromlab.rules.carrooka_game import OPTIONS, CarrookaGameConfig
 
 OUT = Path("data/studies/carrooka")
@@ -198,37 +199,16 @@ def summarise(out: Path) -> dict[str, pd.DataFrame]:
         if not len(table):
             continue
         table.to_csv(out / f"{name}.csv", index=False, float_format="%.4f")
-        _figure(table, label, name, panels, out / f"{name}.png")
+        title = f"Carrooka {name}: greedy players"
+        panels = [(c, f"{c}_lo", f"{c}_hi", what, ref) for c, what, ref in panels]
+        save_study_figure(table, panels, title, out / f"{name}.png", label=label)
     return tables
 
 
-def _figure(table: pd.DataFrame, label: str, name: str, panels, path: Path) -> None:
+def main() -> None:
     import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from carromlab.plot import draw_intervals
-
-    fig, axes = plt.subplots(1, len(panels), figsize=(4 * len(panels), 3.2), squeeze=False)
-    for ax, (col, what, ref) in zip(axes[0], panels):
-        draw_intervals(
-            table,
-            col,
-            f"{col}_lo",
-            f"{col}_hi",
-            label=label,
-            ax=ax,
-            reference=ref,
-            ylabel=what + " (95 %)",
-        )
-    fig.suptitle(f"Carrooka {name}: greedy players", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-
-
-def main() -> None:
+    matplotlib.use("Agg")  # figures are files
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=400, help="whole games per arm")
     ap.add_argument("--seed", type=int, default=0)

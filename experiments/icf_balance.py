@@ -32,6 +32,7 @@ from carromlab.analysis.games import GameLog, play_games, read_log
 from carromlab.analysis.intervals import rate as _rate
 from carromlab.analysis.intervals import sample_mean as _mean
 from carromlab.analysis.policies import Greedy
+from carromlab.plot.intervals import save_study_figure
 from carromlab.rules.icf import IcfScoring
 from carromlab.rules.icf_game import IcfGameConfig
 
@@ -187,25 +188,14 @@ PANELS = {
 
 
 def _figure(table: pd.DataFrame, study: str, path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from carromlab.plot import draw_intervals
-
-    fig, axes = plt.subplots(1, 2, figsize=(8, 3.2))
-    for ax, (col, lo, hi, label, ref) in zip(
-        axes, PANELS["queen" if study == "queen" else "board"]
-    ):
-        draw_intervals(table, col, lo, hi, ax=ax, reference=ref, ylabel=label + " (95 %)")
-    fig.suptitle(f"ICF {study}: greedy players", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    panels = PANELS["queen" if study == "queen" else "board"]
+    save_study_figure(table, panels, f"ICF {study}: greedy players", path)
 
 
 def main() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")  # figures are files
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--study", default="all")
     ap.add_argument("--boards", type=int, default=200, help="single boards per arm")

@@ -33,3 +33,19 @@ def draw_intervals(
     ax.set_xlim(-0.5, len(v) - 0.5)
     ax.set_ylabel(ylabel or f"{value} (interval {lo}..{hi})")
     return art
+
+
+def save_study_figure(table, panels, title: str, path, label: str = "arm") -> None:
+    """One panel per ``(value, lo, hi, ylabel, reference)`` in ``panels``, drawn with
+    :func:`draw_intervals` side by side under ``title`` and saved to ``path``."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(panels), figsize=(4 * len(panels), 3.2), squeeze=False)
+    for ax, (col, lo, hi, ylabel, ref) in zip(axes[0], panels):
+        draw_intervals(
+            table, col, lo, hi, label=label, ax=ax, reference=ref, ylabel=ylabel + " (95 %)"
+        )
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)

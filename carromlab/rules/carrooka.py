@@ -47,6 +47,7 @@ import numpy as np
 
 from carromlab.equipment.carrooka import COLOUR_VALUES, COLOURS
 from carromlab.errors import CarromlabError
+from carromlab.rules.outcome import outcome_field
 
 VARIANTS = ("carrooka",)
 FOUL_KINDS = ("no_contact", "wrong_first", "wrong_pocketed", "striker_pocketed", "off_board")
@@ -197,15 +198,6 @@ def evaluate_carrooka(
     }
 
 
-def _field(outcome, key: str):
-    if isinstance(outcome, Mapping):
-        if key in outcome:
-            return outcome[key]
-    elif hasattr(outcome, key):
-        return getattr(outcome, key)
-    raise CarromlabError(f"the shot outcome has no {key!r}")
-
-
 class CarrookaRules:
     """Carrooka for the analysis layer: one stroke's evaluation over a batch of shots."""
 
@@ -224,8 +216,8 @@ class CarrookaRules:
         """``outcome_arrays``: a mapping (or a ``ShotOutcome``) with ``capture`` and
         ``first_piece``; rows are shots of ``position`` with the striker as disc 0."""
         return evaluate_carrooka(
-            np.asarray(_field(outcome_arrays, "capture")),
-            np.asarray(_field(outcome_arrays, "first_piece")),
+            np.asarray(outcome_field(outcome_arrays, "capture")),
+            np.asarray(outcome_field(outcome_arrays, "first_piece")),
             position,
             turn,
             scoring,

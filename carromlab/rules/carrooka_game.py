@@ -210,12 +210,7 @@ def apply_option(
             raise CarromlabError(f"free counter {counter!r} is not a piece on the board")
         return replace(state, counter=counter, after_foul=False)
     if option == "pass":
-        other = 1 - state.player
-        turns = list(state.turns)
-        turns[other] += 1
-        return replace(
-            state, player=other, bonus=False, after_foul=False, counter=None, turns=tuple(turns)
-        )
+        return _hand_over(state, 1 - state.player)
     raise CarromlabError(f"unknown Carrooka'd option {option!r} (one of {', '.join(OPTIONS)})")
 
 
@@ -351,17 +346,7 @@ def apply_stroke(
     other = 1 - state.player
 
     def pass_turn(s: CarrookaState, bonus: bool, after_foul: bool) -> CarrookaState:
-        turns = list(s.turns)
-        turns[other] += 1
-        return replace(
-            s,
-            player=other,
-            bonus=bonus,
-            again=None,
-            counter=None,
-            after_foul=after_foul,
-            turns=tuple(turns),
-        )
+        return _hand_over(s, other, bonus=bonus, after_foul=after_foul)
 
     if state.phase == "black_respotted":
         if foul:
@@ -419,18 +404,20 @@ def _end(state: CarrookaState, config: CarrookaGameConfig, potter: int) -> Carro
     if config.tie == "draw":
         return replace(state, over=True, winner=None)
     pos = respot(_with_striker(state.position, None), "black")
-    other = 1 - potter
+    return _hand_over(state, 1 - potter, position=pos, phase="black_respotted", sequence_on="black")
+
+
+def _hand_over(state: CarrookaState, to: int, bonus=False, after_foul=False, **changes):
+    """The turn passes to player ``to`` (a new turn begins; no re-shot or counter pending)."""
     turns = list(state.turns)
-    turns[other] += 1
+    turns[to] += 1
     return replace(
         state,
-        position=pos,
-        phase="black_respotted",
-        sequence_on="black",
-        player=other,
-        bonus=False,
+        player=to,
+        bonus=bonus,
         again=None,
         counter=None,
-        after_foul=False,
+        after_foul=after_foul,
         turns=tuple(turns),
+        **changes,
     )

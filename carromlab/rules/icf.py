@@ -102,6 +102,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from carromlab.errors import CarromlabError
+from carromlab.rules.outcome import outcome_field
 
 VARIANTS = ("icf", "icf-doubles")
 COLOURS = ("white", "black")
@@ -375,17 +376,6 @@ def evaluate_icf(
     }
 
 
-def _field(outcome, key: str, required: bool = True):
-    if isinstance(outcome, Mapping):
-        if key in outcome:
-            return outcome[key]
-    elif hasattr(outcome, key):
-        return getattr(outcome, key)
-    if required:
-        raise CarromlabError(f"the shot outcome has no {key!r}")
-    return None
-
-
 class IcfRules:
     """The ICF laws for the analysis layer: one stroke's evaluation over a batch of shots."""
 
@@ -415,13 +405,13 @@ class IcfRules:
         ``first_contact_kind``, ``first_contact`` and optionally ``capture_order``,
         ``contacts``; rows are shots of ``position`` with the striker as disc 0."""
         return evaluate_icf(
-            np.asarray(_field(outcome_arrays, "capture")),
-            np.asarray(_field(outcome_arrays, "first_contact_kind")),
-            np.asarray(_field(outcome_arrays, "first_contact")),
+            np.asarray(outcome_field(outcome_arrays, "capture")),
+            np.asarray(outcome_field(outcome_arrays, "first_contact_kind")),
+            np.asarray(outcome_field(outcome_arrays, "first_contact")),
             piece_roles(position),
             turn,
             scoring,
-            capture_order=_field(outcome_arrays, "capture_order", required=False),
-            contacts=_field(outcome_arrays, "contacts", required=False),
+            capture_order=outcome_field(outcome_arrays, "capture_order", required=False),
+            contacts=outcome_field(outcome_arrays, "contacts", required=False),
             n_pockets=len(position.board.layout.captures),
         )
