@@ -490,8 +490,10 @@ def run_shotmap(
 
 @app.command()
 def best(
-    position: str = typer.Option("icf-midgame", help="Standard position name or JSON file."),
-    variant: str = typer.Option("icf", help="Game variant (icf, icf-doubles)."),
+    position: str = typer.Option(None, help="Standard position name or JSON file."),
+    variant: str = typer.Option("icf", help="Game variant (icf, icf-doubles, carrooka)."),
+    striker: str = typer.Option(None, help=STRIKER_HELP),
+    nominate: str = typer.Option(None, help=NOMINATE_HELP),
     skill: str = typer.Option("club", help="novice, club, expert, pro or exact."),
     value: str = typer.Option(
         "points", help="What to maximise: points, p_continues, p_capture:ID."
@@ -511,9 +513,10 @@ def best(
     """Search the best shots under noise (grid, then cross-entropy), top-k with intervals."""
     from carromlab.analysis import best_shots
 
-    pos = _shot_position(position, variant)
+    pos = _shot_position(position, variant, striker)
     df = best_shots(
         pos,
+        turn=_turn(pos.variant, nominate),
         skill=skill,
         value=value,
         speeds=_grid(speeds, "speeds"),

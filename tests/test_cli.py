@@ -268,3 +268,16 @@ def test_play_carrooka_writes_one_row_per_game(capsys, tmp_path):
     assert games.attrs["config"]["rules"]["bonus_shot"] is True
     code, _, err = run(capsys, *args, "--tie", "coin", "--out", str(tmp_path / "x"))
     assert code == 2 and "tie" in err
+
+
+def test_carrooka_best_searches_from_where_the_striker_lies(capsys):
+    """`best --variant carrooka`: one origin (the striker's spot), aims all round; the best
+    shot at the nominated blue pots it most of the time."""
+    code, out, _ = run(
+        capsys,
+        *"best --variant carrooka --position carrooka-midgame --nominate blue --n-grid 8".split(),
+        *"--n-cem 8 --population 8 --iterations 1 --n 100 --speeds 1,2 --top 1 --json".split(),
+    )
+    assert code == 0
+    row = json.loads(out)["rows"][0]
+    assert 130 < row["angle"] < 160 and row["points"] > 2.5

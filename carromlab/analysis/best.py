@@ -53,14 +53,18 @@ def best_shots(
     fresh shots; ``pieces`` adds capture columns for those pieces."""
     va = analysis_for(position.variant)
     position.check()
-    if placements is None:  # 9 across the widest legal interval, the middle of the others
+    ox, oy = va.origin(position, [-1.0, 1.0])
+    fixed = ox[0] == ox[1] and oy[0] == oy[1]  # the shooter lies where it is (Carrooka)
+    if placements is None and fixed:
+        placements = [0.0]
+    elif placements is None:  # 9 across the widest legal interval, the middle of the others
         spans = va.placement_intervals(position.board)
         widest = max(spans, key=lambda s: s[1] - s[0])
         placements = np.concatenate(
             [np.linspace(*widest, 9), [(a + b) / 2 for a, b in spans if (a, b) != widest]]
         )
-    if angles_deg is None:
-        angles_deg = np.arange(20.0, 161.0, 5.0)
+    if angles_deg is None:  # forward from a line; every way from a point
+        angles_deg = np.arange(20.0, 161.0, 5.0) if va.origin_of is None else np.arange(0, 360, 5)
     for name, k in (("n_grid", n_grid), ("n_cem", n_cem), ("n_final", n_final), ("top_k", top_k)):
         if int(k) <= 0:
             raise CarromlabError(f"{name} must be positive, not {k}")
