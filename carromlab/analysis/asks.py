@@ -154,19 +154,16 @@ class Evaluator:
         flat: dict[str, np.ndarray] = {}
         if total:
             make = _disc_maker(noise)
-            # the template count is padded to a power of two: few shapes, few compilations
-            pad = [templates[-1]] * (_bucket(len(templates)) - len(templates))
-            stacked = {
-                f: jnp.asarray(np.stack([t[f] for t in templates + pad])) for f in templates[0]
-            }
+            # each shot's discs are gathered here, so the compiled shapes depend only on the
+            # block size (a power of two), never on how many positions share the call
+            stacked = {f: np.stack([t[f] for t in templates]) for f in templates[0]}
             outs = []
             for start in range(0, total, self.block):
                 count = min(self.block, total - start)
                 size = min(self.block, _bucket(max(count, 4 * self.lanes)))
                 sl = np.minimum(np.arange(start, start + size), total - 1)
                 discs = make(
-                    stacked,
-                    jnp.asarray(t_idx[sl], jnp.int32),
+                    {f: jnp.asarray(v[t_idx[sl]]) for f, v in stacked.items()},
                     jnp.asarray(seeds[sl]),
                     jnp.asarray(rank[sl], jnp.int32),
                     jnp.asarray(index[sl], jnp.int32),
@@ -226,13 +223,12 @@ def _disc_maker(noise):
     """Jitted: per-shot keys, noise, and the shooter placed on its own position's discs."""
 
     @jax.jit
-    def make(templates, t_idx, seeds, rank, index, base: Shot, live) -> Discs:
-        def one(t, s, j, i, shot, on):
+    def make(discs, seeds, rank, index, base: Shot, live) -> Discs:
+        def one(tmpl, s, j, i, shot, on):
             key = jax.random.fold_in(jax.random.fold_in(jax.random.key(s), j), i)
-            tmpl = Discs(**{f: v[t] for f, v in templates.items()})
-            d = place_shooter(tmpl, noise(key, shot))
+            d = place_shooter(Discs(**tmpl), noise(key, shot))
             return Discs(**{**vars(d), "alive": d.alive & on})
 
-        return jax.vmap(one)(t_idx, seeds, rank, index, base, live)
+        return jax.vmap(one)(discs, seeds, rank, index, base, live)
 
     return make
