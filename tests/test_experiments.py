@@ -84,3 +84,58 @@ def test_queen_study_summary_counts_margins_and_first_breaker_wins(tmp_path):
         s.loc["queen-3", "margin_lo"] < s.loc["queen-3", "margin"] < s.loc["queen-3", "margin_hi"]
     )
     assert s.loc["queen-3", "boards_per_game"] == pytest.approx(4.5)
+
+
+def _carrooka_game(g, winner, turn_points, after=(0, 0), best=(0, 0, 0), fouls=(1, 2)):
+    s = [sum(turn_points[0::2]), sum(turn_points[1::2])]
+    return {
+        "game": g,
+        "winner": winner,
+        "score_0": s[0],
+        "score_1": s[1],
+        "turns_0": len(turn_points[0::2]),
+        "turns_1": len(turn_points[1::2]),
+        "strokes": 2 * len(turn_points),
+        "fouls_0": fouls[0],
+        "fouls_1": fouls[1],
+        "bonus_shots": 1,
+        "carrookad": sum(best),
+        "tie_break": False,
+        "truncated_strokes": 0,
+        "finished": True,
+        "turn_points": " ".join(map(str, turn_points)),
+        "turns_after_foul": after[0],
+        "points_after_foul": after[1],
+        "best_break_line": best[0],
+        "best_counter": best[1],
+        "best_pass": best[2],
+    }
+
+
+def test_carrooka_study_summaries(tmp_path):
+    """First-player rates (Wilson), the bonus table's ratio of points after a foul, break
+    sizes from the turn lists, and the shares of the Carrooka'd options."""
+    mod = _load("carrooka_balance")
+    club = [_carrooka_game(g, int(g % 4 == 3), [3, 0, 5, 2], (2, 6), (1, 0, 1)) for g in range(8)]
+    off = [_carrooka_game(g, 1, [0, 4], (1, 1), (0, 2, 0)) for g in range(8)]
+    for arm, games in (("club", club), ("club-no-bonus", off)):
+        (tmp_path / arm).mkdir()
+        pd.DataFrame(games).to_csv(tmp_path / arm / "games.csv", index=False)
+    tables = mod.summarise(tmp_path)
+    first = tables["first-player"].set_index("arm")
+    assert first.loc["club", "first_wins"] == pytest.approx(6 / 8)
+    assert first.loc["club", "first_wins_lo"] < 0.75 < first.loc["club", "first_wins_hi"]
+    assert first.loc["pooled", "games"] == 8
+    bonus = tables["bonus"].set_index("arm")
+    assert bonus.loc["club", "after_foul"] == pytest.approx(3.0)  # 48 points in 16 turns
+    assert bonus.loc["club-no-bonus", "after_foul"] == pytest.approx(1.0)
+    assert bonus.loc["club-no-bonus", "first_wins"] == 0.0
+    assert bonus.loc["club", "turn_points"] == pytest.approx(2.5)
+    breaks = tables["breaks"].set_index("arm")
+    assert breaks.loc["club", "turns"] == 32 and breaks.loc["club", "longest"] == 5
+    assert breaks.loc["club", "scoring_turns"] == pytest.approx(0.75)
+    shares = tables["carrookad"].set_index("option")
+    assert shares["best"].to_dict() == {"break_line": 8, "counter": 16, "pass": 8}
+    assert shares.loc["counter", "share"] == pytest.approx(0.5)
+    for name in ("first-player", "bonus", "breaks", "carrookad"):
+        assert (tmp_path / f"{name}.png").stat().st_size > 5_000
