@@ -167,10 +167,14 @@ def equipment(
 @app.command()
 def bench(
     scenario: str = typer.Option(
-        "cut", help="break, cut (see carromlab/bench/scenarios.py) or boards (whole boards)."
+        "cut",
+        help="break, cut (see carromlab/bench/scenarios.py), boards (whole ICF boards) or "
+        "carrooka-games (whole Carrooka games).",
     ),
-    batch: int = typer.Option(10_000, min=1, help="Number of noisy shots (boards: of boards)."),
-    skill: str = typer.Option("club", help="boards: the greedy players' skill."),
+    batch: int = typer.Option(
+        10_000, min=1, help="Number of noisy shots (boards: of boards; carrooka-games: games)."
+    ),
+    skill: str = typer.Option("club", help="boards, carrooka-games: the greedy players' skill."),
     chunk: int = typer.Option(4096, min=1, help="Shots per kernel call (bounds memory)."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
     peer: str = typer.Option(None, help="Also time the same shots in another engine: pymunk."),
@@ -182,23 +186,26 @@ def bench(
 
     ``boards``: BATCH single ICF boards between greedy players (club skill by default),
     played many at once; the goal is 1,000 boards in at most 10 minutes on a 2-core CPU.
+    ``carrooka-games``: BATCH whole Carrooka games between greedy players.
     """
     _select_device(device)
     from carromlab.bench.runner import bench as run_bench
     from carromlab.bench.runner import bench_with_peer
 
-    if scenario not in ("break", "cut", "boards"):
-        raise CarromlabError(f"unknown scenario {scenario!r}; use break, cut or boards")
+    scenarios = ("break", "cut", "boards", "carrooka-games")
+    if scenario not in scenarios:
+        raise CarromlabError(f"unknown scenario {scenario!r}; use {', '.join(scenarios)}")
     if peer not in (None, "pymunk"):
         raise CarromlabError(f"unknown peer {peer!r}; the only peer is pymunk")
-    if scenario == "boards":
-        from carromlab.bench.games import bench_boards
+    if scenario in ("boards", "carrooka-games"):
+        from carromlab.bench.games import bench_boards, bench_carrooka_games
         from carromlab.shots import skill as skill_named
 
         if peer:
             raise CarromlabError("--peer applies to the break and cut scenarios only")
         skill_named(skill)
-        result = bench_boards(batch, skill=skill, seed=seed, progress=True)
+        run_games = bench_boards if scenario == "boards" else bench_carrooka_games
+        result = run_games(batch, skill=skill, seed=seed, progress=True)
     elif peer:
         result = bench_with_peer(scenario, batch, peer_shots, chunk=chunk, seed=seed, progress=True)
     else:

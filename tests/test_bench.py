@@ -69,3 +69,15 @@ def test_boards_bench_json_report(capsys):
     assert rep["scenario"] == "boards" and rep["boards"] == 1 and rep["skill"] == "pro"
     assert rep["strokes"] >= 1 and rep["kernel_shots"] > rep["strokes"]
     assert rep["truncated_strokes"] == 0 and rep["breaker_wins"] in (0, 1)
+
+
+def test_carrooka_games_bench_json_report(capsys):
+    """The Carrooka whole-game benchmark's plumbing on one game."""
+    try:
+        main(["bench", "--scenario", "carrooka-games", "--batch", "1", "--skill", "pro", "--json"])
+    except SystemExit as e:  # pragma: no cover - typer exits 0
+        assert e.code in (0, None)
+    rep = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert rep["scenario"] == "carrooka-games" and rep["games"] == 1 and rep["finished"] == 1
+    assert rep["kernel_shots"] > rep["strokes"] >= 1
+    assert rep["truncated_strokes"] == 0

@@ -1,4 +1,5 @@
-"""Whole-board benchmark: greedy-vs-greedy ICF single boards, played many at once."""
+"""Whole-game benchmarks: greedy-vs-greedy ICF single boards and Carrooka games, played many
+at once."""
 
 from __future__ import annotations
 
@@ -11,18 +12,11 @@ import jax.numpy as jnp
 from carromlab.bench.runner import device_name
 
 
-def bench_boards(
-    boards: int, skill: str = "club", seed: int = 0, slots: int = 256, progress: bool = False
-) -> dict:
-    """Play ``boards`` single ICF boards between greedy players at ``skill``; figures as a
-    dict (JSON-ready). A warm-up board (another seed) compiles the kernel first;
-    ``compile_s`` is its time."""
+def _timed_play(policy, config, skill, seed, games, slots, progress):
+    """Warm up (one game of another seed: the compilations), then time ``games`` games;
+    (records, elapsed s, kernel shots, compile s)."""
     from carromlab.analysis.games import play_games
-    from carromlab.analysis.policies import Greedy
-    from carromlab.rules.icf_game import IcfGameConfig
 
-    policy = Greedy(skill=skill)
-    config = IcfGameConfig(max_boards=1)
     t0 = time.perf_counter()
     play_games([policy, policy], config, skill=skill, seed=seed + 1, games=1, slots=1)
     compile_s = time.perf_counter() - t0
@@ -33,12 +27,37 @@ def bench_boards(
         config,
         skill=skill,
         seed=seed,
-        games=boards,
+        games=games,
         slots=slots,
         progress=progress,
         stats=stats,
     )
-    elapsed = time.perf_counter() - t0
+    return recs, time.perf_counter() - t0, stats["shots"], compile_s
+
+
+def _machine() -> dict:
+    return {
+        "device": device_name(),
+        "dtype": str(jnp.result_type(float)),
+        "jax_version": jax.__version__,
+        "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}",
+    }
+
+
+def bench_boards(
+    boards: int, skill: str = "club", seed: int = 0, slots: int = 256, progress: bool = False
+) -> dict:
+    """Play ``boards`` single ICF boards between greedy players at ``skill``; figures as a
+    dict (JSON-ready). A warm-up board (another seed) compiles the kernel first;
+    ``compile_s`` is its time."""
+    from carromlab.analysis.policies import Greedy
+    from carromlab.rules.icf_game import IcfGameConfig
+
+    policy = Greedy(skill=skill)
+    config = IcfGameConfig(max_boards=1)
+    recs, elapsed, shots, compile_s = _timed_play(
+        policy, config, skill, seed, boards, slots, progress
+    )
     strokes = sum(len(r.strokes) for r in recs)
     won = sum(int(r.boards["winner"].iloc[0] == r.boards["breaker_side"].iloc[0]) for r in recs)
     return {
@@ -51,13 +70,43 @@ def bench_boards(
         "boards_per_min": 60 * boards / elapsed,
         "strokes": strokes,
         "strokes_per_board": strokes / boards,
-        "kernel_shots": stats["shots"],
-        "shots_per_s": stats["shots"] / elapsed,
+        "kernel_shots": shots,
+        "shots_per_s": shots / elapsed,
         "truncated_strokes": sum(int(r.strokes["truncated"].sum()) for r in recs),
         "breaker_wins": won,
         "compile_s": compile_s,
-        "device": device_name(),
-        "dtype": str(jnp.result_type(float)),
-        "jax_version": jax.__version__,
-        "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}",
+        **_machine(),
+    }
+
+
+def bench_carrooka_games(
+    games: int, skill: str = "club", seed: int = 0, slots: int = 256, progress: bool = False
+) -> dict:
+    """Play ``games`` whole Carrooka games between greedy players at ``skill``; figures as a
+    dict (JSON-ready), after a warm-up game."""
+    from carromlab.analysis.carrooka_play import CarrookaGreedy
+    from carromlab.rules.carrooka_game import CarrookaGameConfig
+
+    policy = CarrookaGreedy(skill=skill)
+    recs, elapsed, shots, compile_s = _timed_play(
+        policy, CarrookaGameConfig(), skill, seed, games, slots, progress
+    )
+    strokes = sum(len(r.strokes) for r in recs)
+    return {
+        "scenario": "carrooka-games",
+        "games": games,
+        "skill": skill,
+        "policy": repr(policy),
+        "slots": slots,
+        "elapsed_s": elapsed,
+        "games_per_min": 60 * games / elapsed,
+        "strokes": strokes,
+        "strokes_per_game": strokes / games,
+        "kernel_shots": shots,
+        "shots_per_s": shots / elapsed,
+        "truncated_strokes": sum(int(r.strokes["truncated"].sum()) for r in recs),
+        "first_player_wins": sum(int(r.state.winner == 0) for r in recs),
+        "finished": sum(int(r.state.over) for r in recs),
+        "compile_s": compile_s,
+        **_machine(),
     }
