@@ -395,6 +395,8 @@ class GameLog:
 
         boards, games = self.frames()
         for df, name in ((boards, "boards.parquet"), (games, "games.parquet")):
+            if name == "boards.parquet" and not (self.folder / "boards.csv").exists():
+                continue  # a variant without boards (Carrooka): one row per game only
             df.attrs["config"] = self.config
             write_parquet(df, self.folder / name)
         return boards, games
