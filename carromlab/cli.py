@@ -573,7 +573,7 @@ def play(
     written as parquet with the run's configuration.
     """
     from carromlab.analysis.estimate import run_metadata
-    from carromlab.analysis.games import GameLog, play_games
+    from carromlab.analysis.games import GameLog, play_logged
     from carromlab.shots import skill as skill_named
 
     if policy not in ("greedy", "random"):
@@ -604,23 +604,21 @@ def play(
         rules={k: v for k, v in vars(config).items() if k != "board"},
         seed=seed,
     )
-    log = GameLog(out, meta)
-    done = log.done()
-    todo = [g for g in range(games) if g not in done]
-    if len(todo) < games:
-        typer.echo(f"resuming: {games - len(todo)} of {games} games already in {out}")
-    if todo:
-        play_games(
-            [chooser] * config.n_seats,
-            config,
-            skill=skill,
-            seed=seed,
-            games=todo,
-            slots=slots,
-            on_game=log.add,
-            progress=True,
-        )
-    boards_df, games_df = log.write_parquet()
+    done = GameLog(out, meta).done()
+    if len(done & set(range(games))):
+        typer.echo(f"resuming: {len(done & set(range(games)))} of {games} games already in {out}")
+    log, _ = play_logged(
+        out,
+        meta,
+        [chooser] * config.n_seats,
+        config,
+        skill,
+        seed,
+        games,
+        slots=slots,
+        progress=True,
+    )
+    boards_df, games_df = log.frames()
     games_df = games_df[games_df["game"] < games]
     if variant == "carrooka":
         typer.echo(f"wrote {len(games_df)} games to {out}")

@@ -30,7 +30,7 @@ import pandas as pd
 
 from carromlab.analysis.carrooka_play import CarrookaGreedy
 from carromlab.analysis.estimate import run_metadata
-from carromlab.analysis.games import GameLog, play_games, read_log
+from carromlab.analysis.games import play_logged, read_log
 from carromlab.analysis.intervals import rate, sample_mean
 from carromlab.plot.intervals import save_study_figure
 from carromlab.rules.carrooka_game import OPTIONS, CarrookaGameConfig
@@ -55,20 +55,8 @@ def run_arm(folder: Path, skill: str, rules: dict, n: int, seed: int) -> tuple[f
         policy=repr(policy),
         seed=seed,
     )
-    log = GameLog(folder, meta)
-    todo = [g for g in range(n) if g not in log.done()]
     t0 = time.perf_counter()
-    if todo:
-        play_games(
-            [policy, policy],
-            config,
-            skill=skill,
-            seed=seed,
-            games=todo,
-            on_game=log.add,
-            progress=True,
-        )
-    log.write_parquet()
+    _, todo = play_logged(folder, meta, [policy, policy], config, skill, seed, n, progress=True)
     return time.perf_counter() - t0, len(todo)
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 import pandas as pd
 
 from carromlab.analysis.estimate import run_metadata
-from carromlab.analysis.games import GameLog, play_games, read_log
+from carromlab.analysis.games import play_logged, read_log
 from carromlab.analysis.intervals import rate as _rate
 from carromlab.analysis.intervals import sample_mean as _mean
 from carromlab.analysis.policies import Greedy
@@ -86,21 +86,9 @@ def run_arm(folder: Path, settings: dict, n: int, seed: int) -> tuple[float, int
         policy=repr(policy),
         seed=seed,
     )
-    log = GameLog(folder, meta)
-    done = log.done()
-    todo = [g for g in range(n) if g not in done]
     t0 = time.perf_counter()
-    if todo:
-        play_games(
-            [policy] * config.n_seats,
-            config,
-            skill=settings["skill"],
-            seed=seed,
-            games=todo,
-            on_game=log.add,
-            progress=True,
-        )
-    log.write_parquet()
+    policies = [policy] * config.n_seats
+    _, todo = play_logged(folder, meta, policies, config, settings["skill"], seed, n, progress=True)
     return time.perf_counter() - t0, len(todo)
 
 

@@ -432,3 +432,18 @@ VERSION_KEYS = ("carromlab", "jax", "numpy", "pandas", "device")
 
 def _settings(config: dict) -> dict:
     return {k: v for k, v in config.items() if k not in VERSION_KEYS}
+
+
+def play_logged(
+    folder, meta: dict, policies, config, skill, seed: int, games: int, **options
+) -> tuple[GameLog, list[int]]:
+    """Play games ``0..games-1`` into the :class:`GameLog` ``folder`` (run metadata
+    ``meta``), skipping those already there; the tables are written as parquet at the end.
+    Returns the log and the games played now; ``options`` go to :func:`play_games`."""
+    log = GameLog(folder, meta)
+    done = log.done()
+    todo = [g for g in range(int(games)) if g not in done]
+    if todo:
+        play_games(policies, config, skill=skill, seed=seed, games=todo, on_game=log.add, **options)
+    log.write_parquet()
+    return log, todo
