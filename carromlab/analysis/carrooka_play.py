@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from carromlab.analysis.aims import ghost_aims, piece_arrays
 from carromlab.analysis.asks import Ask
 from carromlab.analysis.games import GameRecord, one_shot, settled
-from carromlab.analysis.variants import MAX_SPEED, analysis_for
+from carromlab.analysis.variants import analysis_for
 from carromlab.equipment.carrooka import COLOURS, CarrookaBoard
-from carromlab.equipment.geometry import segment_clear, unit
 from carromlab.errors import CarromlabError
 from carromlab.physics import Physics
 from carromlab.rules import carrooka_striker as cs
@@ -96,51 +96,28 @@ def pot_candidates(
     table = cs.table_position(position)
     ps = pucks(position)
     specs = position.board.piece_specs()
-    r_s, m_s = specs["striker"].radius, specs["striker"].mass
-    a = physics.mu * physics.g
-    px = np.array([p.x for p in ps])
-    py = np.array([p.y for p in ps])
-    pr = np.array([specs[p.kind].radius for p in ps])
-    pm = np.array([specs[p.kind].mass for p in ps])
-    tgt = np.flatnonzero(targets(table, turn))
     caps = position.board.layout.captures
     ox, oy = np.atleast_1d(ox), np.atleast_1d(oy)
-    empty = {k: np.zeros(0) for k in ("x", "y", "angle", "speed", "cut")}
-    if not len(tgt) or not len(ox):
-        return {**empty, "piece": np.zeros(0, int), "pocket": np.zeros(0, int)}
-    tx, ty, rc = px[tgt][:, None], py[tgt][:, None], pr[tgt][:, None]  # [T, 1]
-    cx = np.array([c.x for c in caps])[None]
-    cy = np.array([c.y for c in caps])[None]
-    ux, uy, d_tp = unit(cx - tx, cy - ty)  # [T, C]
-    skip = tgt[:, None, None] == np.arange(len(ps))[None, None]
-    clear_tp = segment_clear(
-        tx, ty, cx, cy, px, py, pr, rc, np.broadcast_to(skip, (*ux.shape, len(ps)))
+    aims = ghost_aims(
+        ox,
+        oy,
+        piece_arrays(ps, specs),
+        np.flatnonzero(targets(table, turn)),
+        np.array([c.x for c in caps])[None],
+        np.array([c.y for c in caps])[None],
+        (specs["striker"].radius, specs["striker"].mass, physics.e_striker),
+        physics,
+        max_cut_deg,
+        arrive_speed,
     )
-    gx, gy = tx - (r_s + rc) * ux, ty - (r_s + rc) * uy
-    v_piece = np.sqrt(arrive_speed**2 + 2 * a * d_tp)
-    transfer = (1 + physics.e_striker) * m_s / (m_s + pm[tgt][:, None])
-    dx, dy, d_sg = unit(gx[..., None] - ox, gy[..., None] - oy)  # [T, C, O]
-    cos_cut = dx * ux[..., None] + dy * uy[..., None]
-    cut = np.degrees(np.arccos(np.clip(cos_cut, -1.0, 1.0)))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        v_hit = v_piece[..., None] / (np.cos(np.radians(cut)) * transfer[..., None])
-        speed = np.sqrt(v_hit**2 + 2 * a * d_sg)
-    ok = clear_tp[..., None] & (cut <= max_cut_deg) & (speed <= MAX_SPEED) & (d_sg > 1e-9)
-    t_i, c_i, o_i = np.nonzero(ok)
-    sel = (t_i, c_i, o_i)
-    keep = segment_clear(
-        ox[o_i], oy[o_i], gx[t_i, c_i], gy[t_i, c_i], px, py, pr, r_s, skip[t_i, 0]
-    )
-    t_i, c_i, o_i = (v[keep] for v in sel)
-    sel = (t_i, c_i, o_i)
     return {
-        "x": ox[o_i],
-        "y": oy[o_i],
-        "angle": np.arctan2(dy[sel], dx[sel]),
-        "speed": speed[sel],
-        "cut": cut[sel],
-        "piece": tgt[t_i],
-        "pocket": c_i,
+        "x": ox[aims["origin"]],
+        "y": oy[aims["origin"]],
+        "angle": aims["angle"],
+        "speed": aims["speed"],
+        "cut": aims["cut"],
+        "piece": aims["target"],
+        "pocket": aims["dest"],
     }
 
 

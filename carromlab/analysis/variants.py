@@ -4,7 +4,9 @@ and which shots are legal. Variants without rules yet are refused with a clear m
 A shot starts from an *origin* given by one number, the *placement*: for standard carrom the
 striker's x on the South baseline (m); for Carrooka the striker's resting place when the
 position holds a ``striker`` piece (the placement is then ignored), otherwise a point of the
-break line at the placement's angle (degrees counter-clockwise from +x)."""
+break line at the placement's angle (degrees counter-clockwise from +x); for Force Out the
+point of the outer circle's South arc at the placement's angle, or, in Fast Play, where the
+shooting ring lies."""
 
 from __future__ import annotations
 
@@ -147,7 +149,26 @@ def analysis_for(variant: str) -> VariantAnalysis:
             table_of=co.table_position,
             hand_placed=False,
         )
+    if variant in ("force-out", "force-out-fast"):
+        from carromlab.rules import crokinole_shooter as ks
+        from carromlab.rules.force_out import ForceOutRules
+
+        return VariantAnalysis(
+            variant,
+            ForceOutRules(),
+            "shooter",
+            ks.no_line,
+            ks.placement_intervals,
+            origin_of=ks.origin,
+            legal_origin_of=ks.legal_origin,
+            table_of=ks.table_position,
+            hand_placed=variant == "force-out",
+        )
     raise CarromlabError(
         f"shot analysis for variant {variant!r} is not available yet "
-        "(available: icf, icf-doubles, carrooka)"
+        f"(available: {', '.join(ANALYSED)})"
     )
+
+
+#: The variants with shot analysis.
+ANALYSED = ("icf", "icf-doubles", "carrooka", "force-out", "force-out-fast")

@@ -1,0 +1,91 @@
+"""Where a shooting ring is played from on the crokinole side (seed 002).
+
+Force Out: "from any point on the line of the larger outer circle on his side of the board".
+Analysis views put the shooter on the South side, so the line is the outer circle's arc
+between the two southern quadrant lines (the diagonals): angles -135 to -45 degrees. A shot's
+*placement* is the angle (degrees counter-clockwise from +x) of its origin on that arc.
+
+Fast Play Force Out: after the first shot the ring is played from wherever it lies: a
+position's ``shooter`` piece is then the origin (the placement is ignored), as the Carrooka
+striker is.
+
+Decisions: the ring's centre sits on the line; both quadrant lines belong to the arc.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from carromlab.errors import CarromlabError
+
+#: The South side's arc of the outer circle (degrees).
+SOUTH_ARC = (-135.0, -45.0)
+#: Tolerance of "on the line" / "at the ring's spot" (m).
+TOL = 1e-6
+
+
+def shooter_spot(position) -> tuple[float, float] | None:
+    spots = [(p.x, p.y) for p in position.pieces if p.kind == "shooter"]
+    if len(spots) > 1:
+        raise CarromlabError(
+            f"position {position.name!r} has {len(spots)} shooting rings on the board (at most 1)"
+        )
+    return spots[0] if spots else None
+
+
+def table_position(position):
+    """The kernel's view: the position without its ``shooter`` piece (the shooter is disc 0)."""
+    if not any(p.kind == "shooter" for p in position.pieces):
+        return position
+    return position.replace(pieces=tuple(p for p in position.pieces if p.kind != "shooter"))
+
+
+def no_line(board) -> float:
+    raise CarromlabError(
+        "crokinole-side shots start on the outer circle (the analysis layer's origin())"
+    )
+
+
+def placement_intervals(board) -> list[tuple[float, float]]:
+    return [SOUTH_ARC]
+
+
+def arc_point(board, angle_deg) -> tuple[np.ndarray, np.ndarray]:
+    a = np.radians(np.asarray(angle_deg, dtype=float))
+    return board.outer_radius * np.cos(a), board.outer_radius * np.sin(a)
+
+
+def origin(position, placement) -> tuple[np.ndarray, np.ndarray]:
+    placement = np.atleast_1d(np.asarray(placement, dtype=float))
+    spot = shooter_spot(position)
+    if spot is not None:
+        return np.full(placement.shape, spot[0]), np.full(placement.shape, spot[1])
+    return arc_point(position.board, placement)
+
+
+def free_of_rings(position, x, y) -> np.ndarray:
+    """A shooting ring at (x, y) overlaps no other piece (touching allowed)."""
+    x = np.atleast_1d(np.asarray(x, dtype=float))
+    y = np.atleast_1d(np.asarray(y, dtype=float))
+    specs = position.board.piece_specs()
+    r = specs["shooter"].radius
+    ok = np.isfinite(x) & np.isfinite(y)
+    for p in position.pieces:
+        if p.kind != "shooter":
+            ok &= np.hypot(p.x - x, p.y - y) - r - specs[p.kind].radius >= -1e-9
+    return ok
+
+
+def legal_origin(position, x, y) -> np.ndarray:
+    """At the shooting ring's spot when it lies on the board, else on the South arc of the
+    outer circle; on no piece."""
+    x = np.atleast_1d(np.asarray(x, dtype=float))
+    y = np.atleast_1d(np.asarray(y, dtype=float))
+    spot = shooter_spot(position)
+    if spot is not None:
+        at = np.hypot(x - spot[0], y - spot[1]) <= TOL
+    else:
+        ang = np.degrees(np.arctan2(y, x))
+        on = np.abs(np.hypot(x, y) - position.board.outer_radius) <= TOL
+        at = on & (ang >= SOUTH_ARC[0] - 1e-9) & (ang <= SOUTH_ARC[1] + 1e-9)
+    return at & free_of_rings(position, x, y)
