@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from carromlab.analysis.asks import SHOT_FIELDS, Ask, Evaluator
+from carromlab.analysis.variants import analysis_for
 from carromlab.equipment.geometry import rotate
 from carromlab.errors import CarromlabError
 from carromlab.physics.settle import separate
@@ -218,7 +219,8 @@ def settled(table, out: dict, xy: np.ndarray, striker: bool = False) -> np.ndarr
     stay = np.flatnonzero(out["capture"] < 0)
     stay = stay if striker else stay[stay > 0]
     specs = table.board.piece_specs()
-    radius = [specs["striker"].radius] + [specs[p.kind].radius for p in table.pieces]
+    shooter = analysis_for(table.variant).shooter_kind
+    radius = [specs[shooter].radius] + [specs[p.kind].radius for p in table.pieces]
     xy = np.array(xy, float)
     xy[stay] = separate(xy[stay], [radius[k] for k in stay])
     return xy
@@ -317,6 +319,10 @@ def driver_for(config):
         from carromlab.analysis.carrooka_play import CarrookaDriver
 
         return CarrookaDriver(config)
+    if getattr(config, "variant", None) in ("force-out", "force-out-fast"):
+        from carromlab.analysis.force_out_play import ForceOutDriver
+
+        return ForceOutDriver(config)
     raise CarromlabError(f"whole games are not available for {type(config).__name__}")
 
 

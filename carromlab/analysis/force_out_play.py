@@ -1,0 +1,241 @@
+"""Whole Force Out games (and Fast Play): players and the game driver of
+:func:`~carromlab.analysis.games.play_games`.
+
+Views are turned so that the player on turn shoots from the South (player 1 sits North); a
+player's ``plan(view, turn, seed)`` yields asks and returns the shot, like the ICF players.
+
+:class:`ForceOutGreedy` aims ghost-ball hits that drive each of the opponent's rings in the
+circle out of it - straight out from the centre and 30 deg either side, to 4 cm beyond the
+line, past the pegs - from points of the South arc every 7.5 deg (or from where the Fast Play
+ring lies), adds random shots, screens them with ``n_screen`` noisy shots, re-estimates the
+best ``keep`` with ``n_eval`` and plays the best by the stroke value (``points``: +5 a
+opponent's ring out, -5 an own ring out or a ring given back; rules/force_out.py).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from carromlab.analysis.aims import ghost_aims, piece_arrays
+from carromlab.analysis.asks import Ask
+from carromlab.analysis.games import SEAT_ANGLE, GameRecord, one_shot, settled, turned
+from carromlab.analysis.variants import analysis_for
+from carromlab.equipment.company import CrokinoleBoard
+from carromlab.equipment.geometry import rotate
+from carromlab.errors import CarromlabError
+from carromlab.physics import Physics
+from carromlab.rules import crokinole_shooter as ks
+from carromlab.rules.force_out import COLOURS, rings
+from carromlab.rules.force_out_game import ForceOutConfig, apply_stroke, new_game
+from carromlab.shots import Shot
+from carromlab.shots import skill as skill_named
+
+#: The shooting ring and 16 rings.
+CAPACITY = 17
+
+
+def shooting_origins(view, step_deg: float = 7.5) -> tuple[np.ndarray, np.ndarray]:
+    """Where the next shot may start: the Fast Play ring's spot, or free points of the South
+    arc every ``step_deg``."""
+    spot = ks.shooter_spot(view)
+    if spot is not None:
+        return np.array([spot[0]]), np.array([spot[1]])
+    lo, hi = ks.SOUTH_ARC
+    x, y = ks.arc_point(view.board, np.arange(lo, hi + 1e-9, step_deg))
+    ok = ks.free_of_rings(view, x, y)
+    return x[ok], y[ok]
+
+
+def force_out_aims(view, turn, ox, oy, spread_deg=(-30.0, 0.0, 30.0), physics=None) -> dict:
+    """Ghost-ball hits driving each opponent's ring in the circle out of it (see the module's
+    docstring); the arrays of :func:`~carromlab.analysis.aims.ghost_aims`."""
+    physics = physics or Physics()
+    board = view.board
+    rs = rings(view)
+    specs = board.piece_specs()
+    px, py, pr, pm = piece_arrays(rs, specs)
+    inside = np.hypot(px, py) <= board.outer_radius
+    tgt = np.flatnonzero(inside & np.array([p.owner != turn.shooter for p in rs], bool))
+    tx, ty = px[tgt][:, None], py[tgt][:, None]
+    rho = np.hypot(tx, ty)
+    base = np.where(rho > 1e-9, np.arctan2(ty, tx), math.pi / 2)
+    ang = base + np.radians(np.asarray(spread_deg))[None]  # [T, D]
+    ux, uy = np.cos(ang), np.sin(ang)
+    # distance along u from T to the outer circle, then 4 cm beyond
+    tu = tx * ux + ty * uy
+    s = -tu + np.sqrt(tu * tu - rho * rho + board.outer_radius**2) + 0.04
+    pegs = np.array(board.peg_centres())
+    obstacles = (pegs[:, 0], pegs[:, 1], np.full(len(pegs), board.peg_diameter / 2))
+    shooter = (specs["shooter"].radius, specs["shooter"].mass, physics.e_piece)
+    return ghost_aims(
+        ox,
+        oy,
+        (px, py, pr, pm),
+        tgt,
+        tx + s * ux,
+        ty + s * uy,
+        shooter,
+        physics,
+        arrive_speed=0.3,
+        obstacles=obstacles,
+    )
+
+
+def random_shots(ox, oy, count: int, rng: np.random.Generator) -> Shot:
+    """Random shots from the origins, roughly towards the centre (+-35 deg), 1 to 4 m/s."""
+    k = rng.integers(0, len(ox), count)
+    x, y = np.asarray(ox)[k], np.asarray(oy)[k]
+    centre = np.arctan2(-y, -x)
+    return Shot(
+        x, y, centre + np.radians(rng.uniform(-35, 35, count)), rng.uniform(1.0, 4.0, count)
+    )
+
+
+@dataclass(frozen=True)
+class ForceOutGreedy:
+    """The default Force Out player (see the module's docstring)."""
+
+    skill: str = "club"
+    n_screen: int = 4
+    keep: int = 6
+    n_eval: int = 16
+    max_candidates: int = 40
+    random_extra: int = 8
+    step_deg: float = 7.5
+
+    def plan(self, view, turn, seed: int = 0):
+        va = analysis_for(view.variant)
+        noise = va.noise(skill_named(self.skill))
+        rng = np.random.default_rng(np.random.SeedSequence([seed, 19]))
+        seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> 1
+        ox, oy = shooting_origins(view, self.step_deg)
+        if not len(ox):
+            raise CarromlabError("no free place on the shooting line")
+        a = force_out_aims(view, turn, ox, oy)
+        best = np.lexsort((a["speed"], a["cut"]))[: self.max_candidates]
+        aims = Shot(
+            ox[a["origin"][best]], oy[a["origin"][best]], a["angle"][best], a["speed"][best]
+        )
+        shots = _cat(aims, random_shots(ox, oy, self.random_extra, rng))
+        screen = yield Ask(view, shots, self.n_screen, int(seeds[0]), noise, turn)
+        value = np.nan_to_num(screen.means("points"), nan=-np.inf)
+        top = np.argsort(-value, kind="stable")[: self.keep]
+        finals = _take(shots, top)
+        final = yield Ask(view, finals, self.n_eval, int(seeds[1]), noise, turn)
+        i = int(np.argmax(np.nan_to_num(final.means("points"), nan=-np.inf)))
+        return _take(finals, [i])
+
+
+@dataclass(frozen=True)
+class ForceOutRandom:
+    """One random shot towards the centre from a random legal origin (for property tests)."""
+
+    def plan(self, view, turn, seed: int = 0):
+        rng = np.random.default_rng(np.random.SeedSequence([seed, 23]))
+        ox, oy = shooting_origins(view)
+        return random_shots(ox, oy, 1, rng)
+        yield  # a plan is a generator
+
+
+def _cat(*shots: Shot) -> Shot:
+    return Shot(
+        *(
+            np.concatenate([np.atleast_1d(getattr(s, f)) for s in shots])
+            for f in ("x", "y", "angle", "speed")
+        )
+    )
+
+
+def _take(shots: Shot, idx) -> Shot:
+    return Shot(*(np.asarray(getattr(shots, f))[idx] for f in ("x", "y", "angle", "speed")))
+
+
+class ForceOutDriver:
+    """Whole Force Out games for :func:`~carromlab.analysis.games.play_games`."""
+
+    capacity = CAPACITY
+    n_seats = 2
+
+    def __init__(self, config: ForceOutConfig):
+        self.config = config
+        self.layout = (config.board or CrokinoleBoard()).layout
+        self.va = analysis_for(config.variant)
+
+    def new_state(self, g: int):
+        return new_game(self.config)
+
+    def _angle(self, seat: int) -> float:
+        return SEAT_ANGLE[self.config.seats[seat]]
+
+    def plan(self, gm, policies):
+        gm.seat = gm.state.player
+        gm.view = turned(gm.state.position, -self._angle(gm.seat))
+        gm.turn = gm.state.turn_state()
+        return policies[gm.seat].plan(gm.view, gm.turn, seed=gm.stroke_seed)
+
+    def execution(self, gm, shot, skills) -> Ask:
+        noise = self.va.noise(skills[gm.seat])
+        return Ask(gm.view, one_shot(shot), 1, gm.stroke_seed, noise, gm.turn)
+
+    def over(self, gm) -> bool:
+        return gm.state.over
+
+    def finish(self, gm, answer, on_stroke) -> None:
+        if not answer.legal[0]:
+            s = answer.ask.shots
+            raise CarromlabError(
+                f"game {gm.index}, stroke {gm.k}: the player's shot starts at an illegal origin "
+                f"({float(s.x[0]):.4f}, {float(s.y[0]):.4f}) m"
+            )
+        out = {key: v[0] for key, v in answer.outcome.items()}
+        angle = self._angle(gm.seat)
+        xy = np.array([rotate(x, y, angle) for x, y in zip(out["x"], out["y"])])
+        xy = settled(ks.table_position(gm.view), out, xy, striker=self.config.fast)
+        before = gm.state
+        gm.state = apply_stroke(before, out["capture"], xy, self.config)
+        last = gm.state.history[-1]
+        gm.strokes.append(
+            {
+                "game": gm.index,
+                "round": before.round,
+                "stroke": gm.k,
+                "player": last.player,
+                "opponent_out": last.opponent_out,
+                "own_out": last.own_out,
+                "holed": sum(last.holed),
+                "penalty": last.penalty,
+                "returned": last.returned is not None,
+                "continues": last.continues,
+                "truncated": bool(out["truncated"]),
+            }
+        )
+        if on_stroke is not None:
+            on_stroke(gm.state)
+
+    def record(self, gm) -> GameRecord:
+        st = gm.state
+        strokes = pd.DataFrame(gm.strokes)
+        n = len(strokes)
+        row = {
+            "game": gm.index,
+            "winner": -1 if st.winner is None else int(st.winner),
+            "score_0": int(st.scores[0]),
+            "score_1": int(st.scores[1]),
+            "turns_0": int(st.turns[0]),
+            "turns_1": int(st.turns[1]),
+            "strokes": n,
+            "rounds": int(st.round),
+            "penalties": int(strokes["penalty"].sum()) if n else 0,
+            "forced_out": int((strokes["opponent_out"] + strokes["own_out"]).sum()) if n else 0,
+            "holed": int(strokes["holed"].sum()) if n else 0,
+            "truncated_strokes": int(strokes["truncated"].sum()) if n else 0,
+            "finished": bool(st.over and not st.unfinished),
+        }
+        return GameRecord(st, strokes, pd.DataFrame(), row=row)
+
+
+__all__ = ["COLOURS", "ForceOutDriver", "ForceOutGreedy", "ForceOutRandom"]
