@@ -551,7 +551,9 @@ def best(
 
 @app.command()
 def play(
-    variant: str = typer.Option("icf", help="icf, icf-doubles or carrooka."),
+    variant: str = typer.Option(
+        "icf", help="icf, icf-doubles, carrooka, force-out or force-out-fast."
+    ),
     games: int = typer.Option(1, min=1, help="Number of games."),
     policy: str = typer.Option("greedy", help="greedy or random (every seat)."),
     skill: str = typer.Option("club", help="Execution skill of every seat."),
@@ -561,6 +563,7 @@ def play(
     carrookad: str = typer.Option(
         "choose", help="carrooka: choose, break_line, counter or pass (after a foul)."
     ),
+    rounds: int = typer.Option(1, min=1, help="force-out: rounds a game."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
     slots: int = typer.Option(256, min=1, help="Games in play at once (one kernel batch)."),
     out: Path = typer.Option(Path("out/play"), help="Folder for games.parquet (and boards)."),
@@ -591,9 +594,16 @@ def play(
 
         config = CarrookaGameConfig(bonus_shot=bonus, tie=tie, carrookad=carrookad)
         chooser = CarrookaGreedy(skill=skill) if policy == "greedy" else CarrookaRandom()
+    elif variant in ("force-out", "force-out-fast"):
+        from carromlab.analysis.force_out_play import ForceOutGreedy, ForceOutRandom
+        from carromlab.rules.force_out_game import ForceOutConfig
+
+        config = ForceOutConfig(fast=variant == "force-out-fast", rounds=rounds)
+        chooser = ForceOutGreedy(skill=skill) if policy == "greedy" else ForceOutRandom()
     else:
         raise CarromlabError(
-            f"whole games are available for icf, icf-doubles and carrooka, not {variant!r}"
+            "whole games are available for icf, icf-doubles, carrooka, force-out and "
+            f"force-out-fast, not {variant!r}"
         )
     meta = run_metadata(
         kind="play",
@@ -620,7 +630,7 @@ def play(
     )
     boards_df, games_df = log.frames()
     games_df = games_df[games_df["game"] < games]
-    if variant == "carrooka":
+    if not len(boards_df):
         typer.echo(f"wrote {len(games_df)} games to {out}")
     else:
         typer.echo(f"wrote {len(boards_df)} boards and {len(games_df)} games to {out}")
