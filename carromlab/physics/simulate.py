@@ -269,7 +269,8 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
             # both moving: quartic on [start, first stop]
             ax = a * (jnp.where(mj, -uxj, 0.0) - jnp.where(mi, -uxi, 0.0))
             ay = a * (jnp.where(mj, -uyj, 0.0) - jnp.where(mi, -uyi, 0.0))
-            horizon = jnp.minimum(vi / a, vj / a)
+            # (a disc at rest has no horizon of its own: 0, also when a = 0)
+            horizon = jnp.minimum(jnp.where(mi, vi / a, 0.0), jnp.where(mj, vj / a, 0.0))
             sep_speed = jnp.maximum(dw / jnp.maximum(dist, tol), tol)
             # A touching pair that is not closing: skip the root at 0 (rounding), but never
             # past the time it could come back. Until the first stop the relative
@@ -378,7 +379,7 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
 
             # advance every disc to the event
             v, ux, uy = s["v"], s["ux"], s["uy"]
-            tau = jnp.minimum(step, v / a)
+            tau = jnp.minimum(step, jnp.where(v > 0, v / a, 0.0))  # at rest: 0 (also a = 0)
             dist = v * tau - 0.5 * a * tau * tau
             x = s["x"] + ux * dist
             y = s["y"] + uy * dist
