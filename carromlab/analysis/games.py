@@ -319,6 +319,10 @@ def driver_for(config):
         from carromlab.analysis.carrooka_play import CarrookaDriver
 
         return CarrookaDriver(config)
+    if getattr(config, "variant", None) == "carroms":
+        from carromlab.analysis.carroms_play import CarromsDriver
+
+        return CarromsDriver(config)
     if getattr(config, "variant", None) in ("force-out", "force-out-fast"):
         from carromlab.analysis.force_out_play import ForceOutDriver
 

@@ -121,12 +121,7 @@ class Greedy:
     def candidates(self, position, turn, seed: int) -> list[tuple[float, float, float]]:
         """Candidate shots on the shooter's coins (and the queen once an own coin is down),
         padded with random legal shots to ``max_candidates + random_extra``."""
-        own = [
-            p.id
-            for p in position.pieces
-            if (p.kind == "coin" and p.owner == turn.shooter)
-            or (p.kind == "queen" and turn.own_down > 0)
-        ]
+        own = self.targets(position, turn)
         va = analysis_for(position.variant)
         placements = np.concatenate(
             [
@@ -143,6 +138,15 @@ class Greedy:
             rng = np.random.default_rng(np.random.SeedSequence([seed, 11]))
             cells += [tuple(row) for row in random_legal_shots(position, need, rng)]
         return cells
+
+    def targets(self, position, turn) -> list[str]:
+        """The pieces worth pocketing: the shooter's coins, and the queen once one is down."""
+        return [
+            p.id
+            for p in position.pieces
+            if (p.kind == "coin" and p.owner == turn.shooter)
+            or (p.kind == "queen" and turn.own_down > 0)
+        ]
 
     def plan(self, position, turn=None, seed: int = 0):
         va = analysis_for(position.variant)

@@ -164,11 +164,28 @@ def analysis_for(variant: str) -> VariantAnalysis:
             table_of=ks.table_position,
             hand_placed=variant == "force-out",
         )
+    if variant == "carroms":
+        from carromlab.rules.carroms import CarromsRules
+
+        return VariantAnalysis(
+            variant, CarromsRules(), "shooter", carroms_line_y, carroms_intervals
+        )
     raise CarromlabError(
         f"shot analysis for variant {variant!r} is not available yet "
         f"(available: {', '.join(ANALYSED)})"
     )
 
 
+def carroms_line_y(board) -> float:
+    """Carroms: y of the South shooting line (the shooting ring's centre sits on it)."""
+    return -board.half + board.shooting_line_offset
+
+
+def carroms_intervals(board) -> list[tuple[float, float]]:
+    """Carroms: the shooting ring's centre anywhere on the line between its end circles."""
+    xl = board.shooting_line_length / 2
+    return [(-xl, xl)]
+
+
 #: The variants with shot analysis.
-ANALYSED = ("icf", "icf-doubles", "carrooka", "force-out", "force-out-fast")
+ANALYSED = ("icf", "icf-doubles", "carrooka", "force-out", "force-out-fast", "carroms")
