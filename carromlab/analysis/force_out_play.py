@@ -194,27 +194,34 @@ class ForceOutDriver:
         out = {key: v[0] for key, v in answer.outcome.items()}
         angle = self._angle(gm.seat)
         xy = np.array([rotate(x, y, angle) for x, y in zip(out["x"], out["y"])])
-        xy = settled(ks.table_position(gm.view), out, xy, striker=self.config.fast)
-        before = gm.state
-        gm.state = apply_stroke(before, out["capture"], xy, self.config)
-        last = gm.state.history[-1]
+        xy = settled(ks.table_position(gm.view), out, xy, striker=self._lies)
+        row = self._apply(gm, out, xy)
         gm.strokes.append(
-            {
-                "game": gm.index,
-                "round": before.round,
-                "stroke": gm.k,
-                "player": last.player,
-                "opponent_out": last.opponent_out,
-                "own_out": last.own_out,
-                "holed": sum(last.holed),
-                "penalty": last.penalty,
-                "returned": last.returned is not None,
-                "continues": last.continues,
-                "truncated": bool(out["truncated"]),
-            }
+            {"game": gm.index, "stroke": gm.k, **row, "truncated": bool(out["truncated"])}
         )
         if on_stroke is not None:
             on_stroke(gm.state)
+
+    @property
+    def _lies(self) -> bool:
+        """The shooting ring stays on the board between strokes (Fast Play)."""
+        return bool(getattr(self.config, "fast", False))
+
+    def _apply(self, gm, out, xy) -> dict:
+        """Apply the stroke to the game; the stroke's row."""
+        before = gm.state
+        gm.state = apply_stroke(before, out["capture"], xy, self.config)
+        last = gm.state.history[-1]
+        return {
+            "round": before.round,
+            "player": last.player,
+            "opponent_out": last.opponent_out,
+            "own_out": last.own_out,
+            "holed": sum(last.holed),
+            "penalty": last.penalty,
+            "returned": last.returned is not None,
+            "continues": last.continues,
+        }
 
     def record(self, gm) -> GameRecord:
         st = gm.state
@@ -238,4 +245,51 @@ class ForceOutDriver:
         return GameRecord(st, strokes, pd.DataFrame(), row=row)
 
 
-__all__ = ["COLOURS", "ForceOutDriver", "ForceOutGreedy", "ForceOutRandom"]
+class CircleScoresDriver(ForceOutDriver):
+    """Circle Scores games: the Force Out driver with the Circle Scores machine."""
+
+    def __init__(self, config):
+        self.config = config
+        self.layout = (config.board or CrokinoleBoard()).layout
+        self.va = analysis_for("circle-scores")
+
+    def new_state(self, g: int):
+        from carromlab.rules.circle_scores import new_game as new_circle_scores
+
+        return new_circle_scores(self.config)
+
+    def _apply(self, gm, out, xy) -> dict:
+        from carromlab.rules.circle_scores import apply_stroke as apply_circle_scores
+
+        gm.state = apply_circle_scores(gm.state, out["capture"], xy, self.config)
+        last = gm.state.history[-1]
+        return {
+            "player": last.player,
+            "points": last.points,
+            "shooter_in": last.shooter_in,
+            "rings_out": last.rings_out,
+            "racked": last.racked,
+        }
+
+    def record(self, gm) -> GameRecord:
+        st = gm.state
+        strokes = pd.DataFrame(gm.strokes)
+        n = len(strokes)
+        row = {
+            "game": gm.index,
+            "winner": -1 if st.winner is None else int(st.winner),
+            "score_0": int(st.scores[0]),
+            "score_1": int(st.scores[1]),
+            "turns_0": int(st.taken[0]),
+            "turns_1": int(st.taken[1]),
+            "strokes": n,
+            "rings_out": int(strokes["rings_out"].sum()) if n else 0,
+            "shooter_in": int(strokes["shooter_in"].sum()) if n else 0,
+            "racks": int(st.racks),
+            "truncated_strokes": int(strokes["truncated"].sum()) if n else 0,
+            "finished": bool(st.over),
+        }
+        return GameRecord(st, strokes, pd.DataFrame(), row=row)
+
+
+__all__ = ["COLOURS", "CircleScoresDriver", "ForceOutDriver", "ForceOutGreedy", "ForceOutRandom"]

@@ -319,6 +319,10 @@ def driver_for(config):
         from carromlab.analysis.carrooka_play import CarrookaDriver
 
         return CarrookaDriver(config)
+    if getattr(config, "variant", None) == "circle-scores":
+        from carromlab.analysis.force_out_play import CircleScoresDriver
+
+        return CircleScoresDriver(config)
     if getattr(config, "variant", None) == "carroms":
         from carromlab.analysis.carroms_play import CarromsDriver
 

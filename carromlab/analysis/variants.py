@@ -149,20 +149,21 @@ def analysis_for(variant: str) -> VariantAnalysis:
             table_of=co.table_position,
             hand_placed=False,
         )
-    if variant in ("force-out", "force-out-fast"):
+    if variant in ("force-out", "force-out-fast", "circle-scores"):
         from carromlab.rules import crokinole_shooter as ks
+        from carromlab.rules.circle_scores import CircleScoresRules
         from carromlab.rules.force_out import ForceOutRules
 
         return VariantAnalysis(
             variant,
-            ForceOutRules(),
+            CircleScoresRules() if variant == "circle-scores" else ForceOutRules(),
             "shooter",
             ks.no_line,
             ks.placement_intervals,
             origin_of=ks.origin,
             legal_origin_of=ks.legal_origin,
             table_of=ks.table_position,
-            hand_placed=variant == "force-out",
+            hand_placed=variant != "force-out-fast",
         )
     if variant == "carroms":
         from carromlab.rules.carroms import CarromsRules
@@ -188,4 +189,12 @@ def carroms_intervals(board) -> list[tuple[float, float]]:
 
 
 #: The variants with shot analysis.
-ANALYSED = ("icf", "icf-doubles", "carrooka", "force-out", "force-out-fast", "carroms")
+ANALYSED = (
+    "icf",
+    "icf-doubles",
+    "carrooka",
+    "force-out",
+    "force-out-fast",
+    "carroms",
+    "circle-scores",
+)
