@@ -239,6 +239,17 @@ DEFAULT_POSITION = {
     "icf": "icf-midgame",
     "icf-doubles": "icf-midgame",
     "carrooka": "carrooka-opening",
+    "carroms": "carroms-opening",
+    "force-out": "force-out-opening",
+    "force-out-fast": "force-out-fast-opening",
+    "circle-scores": "circle-scores-opening",
+}
+#: Shot-map grids when none is given, by board family: placements, angles, speeds.
+DEFAULT_GRID = {
+    "icf": ("-0.18:0.18:13", "30:150:61", "2.0"),
+    "checker": ("-0.15:0.15:11", "30:150:61", "2.0"),
+    "carrooka": ("-90", "0:355:72", "1:5:9"),
+    "crokinole": ("-130:-50:9", "30:150:61", "2.0"),
 }
 
 
@@ -319,8 +330,8 @@ def estimate(
     from carromlab.shots import Shot
 
     pos = _shot_position(position, variant, striker)
-    if placement is None:
-        placement = -90.0 if pos.variant == "carrooka" else 0.0
+    if placement is None:  # mid-line, or the point of a circle straight below the centre
+        placement = -90.0 if pos.board.family in ("carrooka", "crokinole") else 0.0
     xs, ys = analysis_for(pos.variant).origin(pos, [placement])
     shot = Shot(float(xs[0]), float(ys[0]), math.radians(angle), speed)
     df = run_estimate(
@@ -384,8 +395,9 @@ def shotmap(
 ) -> None:
     """A shot map over placement x angle (x speed): parquet plus pictures. Carrooka: over
     angle x speed from where the striker lies."""
-    carrooka = variant == "carrooka"
-    defaults = ("-90", "0:355:72", "1:5:9") if carrooka else ("-0.18:0.18:13", "30:150:61", "2.0")
+    from carromlab.equipment.sets import game_set
+
+    defaults = DEFAULT_GRID[game_set(variant).family]
     result = run_shotmap(
         position,
         variant,
@@ -470,6 +482,8 @@ def run_shotmap(
         sub = df[df["speed"] == speed]
         draw_shotmap(sub, value=value, ax=axes[0])
         axes[0].set_title(f"{value} at {speed} m/s ({skill}, n={n} per cell)")
+        if "x0" in df.columns:  # placements are angles on a circle, not baseline x
+            axes[0].set_xlabel("placement: the origin's angle on the circle (deg)")
         # on the board: the best aim from each placement (a fan of every cell hides the board)
         per_spot = sub.dropna(subset=[value])
         per_spot = per_spot.loc[per_spot.groupby("placement")[value].idxmax()]
@@ -552,7 +566,8 @@ def best(
 @app.command()
 def play(
     variant: str = typer.Option(
-        "icf", help="icf, icf-doubles, carrooka, force-out or force-out-fast."
+        "icf",
+        help="icf, icf-doubles, carrooka, carroms, force-out, force-out-fast or circle-scores.",
     ),
     games: int = typer.Option(1, min=1, help="Number of games."),
     policy: str = typer.Option("greedy", help="greedy or random (every seat)."),
@@ -564,6 +579,8 @@ def play(
         "choose", help="carrooka: choose, break_line, counter or pass (after a foul)."
     ),
     rounds: int = typer.Option(1, min=1, help="force-out: rounds a game."),
+    target: int = typer.Option(30, min=1, help="carroms: points that win the game."),
+    shots: int = typer.Option(5, min=1, help="circle-scores: shots per player."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
     slots: int = typer.Option(256, min=1, help="Games in play at once (one kernel batch)."),
     out: Path = typer.Option(Path("out/play"), help="Folder for games.parquet (and boards)."),
@@ -600,10 +617,23 @@ def play(
 
         config = ForceOutConfig(fast=variant == "force-out-fast", rounds=rounds)
         chooser = ForceOutGreedy(skill=skill) if policy == "greedy" else ForceOutRandom()
+    elif variant == "circle-scores":
+        from carromlab.analysis.force_out_play import ForceOutGreedy, ForceOutRandom
+        from carromlab.rules.circle_scores import CircleScoresConfig
+
+        config = CircleScoresConfig(shots=shots)
+        chooser = ForceOutGreedy(skill=skill) if policy == "greedy" else ForceOutRandom()
+    elif variant == "carroms":
+        from carromlab.analysis.carroms_play import CarromsGreedy
+        from carromlab.analysis.policies import RandomLegal
+        from carromlab.rules.carroms_game import CarromsConfig
+
+        config = CarromsConfig(target=target)
+        chooser = CarromsGreedy(skill=skill) if policy == "greedy" else RandomLegal()
     else:
         raise CarromlabError(
-            "whole games are available for icf, icf-doubles, carrooka, force-out and "
-            f"force-out-fast, not {variant!r}"
+            "whole games are available for icf, icf-doubles, carrooka, carroms, force-out, "
+            f"force-out-fast and circle-scores, not {variant!r}"
         )
     meta = run_metadata(
         kind="play",

@@ -283,16 +283,19 @@ def test_carrooka_best_searches_from_where_the_striker_lies(capsys):
     assert 130 < row["angle"] < 160 and row["points"] > 2.5
 
 
-@pytest.mark.parametrize("variant", ["force-out", "force-out-fast"])
-def test_play_force_out_writes_one_row_per_game(capsys, tmp_path, variant):
-    """`carromlab play --variant force-out|force-out-fast`: one row per game (scores, winner,
-    turns)."""
+@pytest.mark.parametrize("variant", ["force-out", "force-out-fast", "carroms", "circle-scores"])
+def test_play_company_games_write_one_row_per_game(capsys, tmp_path, variant):
+    """`carromlab play --variant carroms|force-out|force-out-fast|circle-scores`: one row per
+    game (scores, winner, turns)."""
     from carromlab.analysis.results import read_parquet
 
     args = ["play", "--variant", variant, "--policy", "random", "--games", "2", "--seed", "4"]
+    args += ["--target", "8"] if variant == "carroms" else []
     code, out, _ = run(capsys, *args, "--out", str(tmp_path))
     assert code == 0 and "wrote 2 games" in out
     games = read_parquet(tmp_path / "games.parquet")
     assert len(games) == 2 and games["finished"].all()
     assert {"score_0", "score_1", "winner", "turns_0", "turns_1"} <= set(games.columns)
-    assert games.attrs["config"]["rules"]["fast"] is (variant == "force-out-fast")
+    assert games.attrs["config"]["variant"] == variant
+    if variant.startswith("force-out"):
+        assert games.attrs["config"]["rules"]["fast"] is (variant == "force-out-fast")

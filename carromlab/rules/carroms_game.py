@@ -16,6 +16,11 @@ differ):
 3. An opponent's ring pocketed counts 1 for the opponent and stays down (it belongs to their
    pocketed rings, so the opponent may forfeit it later).
 4. The black, once pocketed legally, stays down for the board.
+5. A ring or the black that leaves the board (a capture code past the pockets) is not
+   pocketed: it scores nothing (as ``evaluate_carroms`` counts it) and comes back near the
+   centre as in decision 2 (as in the ICF game, rule 65).
+6. When one stroke brings both players to ``target`` with equal scores, the shooter wins (their
+   stroke reached it); otherwise the higher score wins.
 """
 
 from __future__ import annotations
@@ -112,24 +117,24 @@ def apply_stroke(
     turn = state.turn_state()
     res = {k: v[0] for k, v in evaluate_carroms(capture[None], table, turn).items()}
     me, other = state.player, 1 - state.player
+    n_pockets = len(state.position.board.layout.captures)
     gone = capture[1:] >= 0
     stay = tuple(Piece(p.id, p.kind, p.owner, *xy[k + 1]) for k, p in enumerate(ps) if not gone[k])
-    pocketed = [p for k, p in enumerate(ps) if gone[k]]
+    pocketed = [p for k, p in enumerate(ps) if 0 <= capture[k + 1] < n_pockets]
+    left = [p.id for k, p in enumerate(ps) if capture[k + 1] >= n_pockets]  # decision 5
     pos = state.position.replace(pieces=stay)
     down = [list(state.down[0]), list(state.down[1])]
     scores = list(state.scores)
-    returned: list[str] = []
+    returned: list[str] = list(left)
     forfeited = None
     if res["foul"]:
-        returned = [p.id for p in pocketed]  # decision: nothing of the stroke counts
+        returned = [p.id for k, p in enumerate(ps) if gone[k]]  # nothing of the stroke counts
         own_down = [pid for pid in down[me] if pid.startswith(COLOURS[me][0])]
         if own_down:
             forfeited = own_down[-1]
             down[me].remove(forfeited)
             scores[me] -= 1
             returned.append(forfeited)
-        for pid in returned:
-            pos = _put_back(pos, pid)
     else:
         for p in pocketed:
             if p.kind == "black":
@@ -138,6 +143,8 @@ def apply_stroke(
                 owner = COLOURS.index(p.owner)
                 down[owner].append(p.id)
                 scores[owner] += 1
+    for pid in returned:
+        pos = _put_back(pos, pid)
     record = CarromsStroke(
         player=me,
         own=int(res["own_pocketed"]),
@@ -159,7 +166,7 @@ def apply_stroke(
     )
     if max(scores) >= config.target:
         a, b = scores
-        return replace(new, over=True, winner=0 if a >= b else 1)
+        return replace(new, over=True, winner=me if a == b else int(b > a))  # decision 6
     rings_left = [pos.count("ring", c) for c in COLOURS]
     if min(rings_left) == 0:
         return _next_board(new, config)
