@@ -323,6 +323,10 @@ def driver_for(config):
         from carromlab.analysis.force_out_play import CircleScoresDriver
 
         return CircleScoresDriver(config)
+    if getattr(config, "variant", None) == "ring-pegs":
+        from carromlab.analysis.ring_pegs_play import RingPegsDriver
+
+        return RingPegsDriver(config)
     if getattr(config, "variant", None) == "carroms":
         from carromlab.analysis.carroms_play import CarromsDriver
 

@@ -165,6 +165,20 @@ def analysis_for(variant: str) -> VariantAnalysis:
             table_of=ks.table_position,
             hand_placed=variant != "force-out-fast",
         )
+    if variant == "ring-pegs":
+        from carromlab.rules import ring_pegs as rp
+
+        return VariantAnalysis(
+            variant,
+            rp.RingPegsRules(),
+            "shooter",
+            rp.no_line,
+            rp.placement_intervals,
+            origin_of=rp.origin,
+            legal_origin_of=rp.legal_origin,
+            table_of=rp.table_position,
+            hand_placed=False,
+        )
     if variant == "carroms":
         from carromlab.rules.carroms import CarromsRules
 
@@ -197,4 +211,5 @@ ANALYSED = (
     "force-out-fast",
     "carroms",
     "circle-scores",
+    "ring-pegs",
 )

@@ -100,6 +100,8 @@ class ShotOutcome:
     first_contact_kind: jax.Array  # 0 none, 1 piece, 2 wall
     first_contact: jax.Array  # piece index or wall index (table.cushion_names order)
     first_piece: jax.Array  # the first piece the shooter touched (after any walls); -1 none
+    first_x: jax.Array  # where the shooter was at its first contact (NaN: none), the end of
+    first_y: jax.Array  # its first straight leg
     contacts: jax.Array  # contacts each piece took part in
     n_piece_contacts: jax.Array
     n_wall_contacts: jax.Array
@@ -336,6 +338,8 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
                 first_kind=jnp.zeros((), jnp.int32),
                 first=jnp.full((), -1, jnp.int32),
                 first_piece=jnp.full((), -1, jnp.int32),
+                first_x=jnp.full((), jnp.nan, dt_),
+                first_y=jnp.full((), jnp.nan, dt_),
                 contacts=jnp.zeros(n, jnp.int32),
                 n_pc=jnp.zeros((), jnp.int32),
                 n_wc=jnp.zeros((), jnp.int32),
@@ -463,6 +467,9 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
             )
             first = jnp.where(first_pair, i + j, jnp.where(first_wall, wk, s["first"]))
             first = first.astype(jnp.int32)
+            at_first = first_pair | first_wall
+            first_x = jnp.where(at_first, x[0], s["first_x"])
+            first_y = jnp.where(at_first, y[0], s["first_y"])
             shooter_pair = hit_pair & ((i == 0) | (j == 0)) & (s["first_piece"] < 0)
             first_piece = jnp.where(shooter_pair, i + j, s["first_piece"]).astype(jnp.int32)
 
@@ -500,6 +507,8 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
                 first_kind=first_kind,
                 first=first,
                 first_piece=first_piece,
+                first_x=first_x,
+                first_y=first_y,
                 contacts=contacts,
                 n_pc=s["n_pc"] + hit_pair.astype(jnp.int32),
                 n_wc=s["n_wc"] + hit_wall.astype(jnp.int32),
@@ -538,6 +547,8 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
                 first_contact_kind=s["first_kind"],
                 first_contact=s["first"],
                 first_piece=s["first_piece"],
+                first_x=s["first_x"],
+                first_y=s["first_y"],
                 contacts=s["contacts"],
                 n_piece_contacts=s["n_pc"],
                 n_wall_contacts=s["n_wc"],

@@ -1,0 +1,174 @@
+"""Whole Ring Pegs games: players and the game driver of
+:func:`~carromlab.analysis.games.play_games`.
+
+Views are turned so that the player on turn starts South. :class:`RingPegsGreedy` sweeps aims
+from where its ring lies - stage 1 (the pass): every ``step_deg`` across +-30 deg of straight
+up, at speeds that stop the ring between the far side of the pegged circle and the far frame;
+stage 2 (the finish): +-10 deg round the line to the hole, at speeds that reach the hole slowly
+- screens them with ``n_screen`` noisy shots, re-estimates the best ``keep`` with ``n_eval``
+and plays the one most likely to succeed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from carromlab.analysis.asks import Ask
+from carromlab.analysis.games import SEAT_ANGLE, GameRecord, one_shot, settled, turned
+from carromlab.analysis.variants import analysis_for
+from carromlab.equipment.company import CrokinoleBoard
+from carromlab.equipment.geometry import rotate
+from carromlab.errors import CarromlabError
+from carromlab.physics import Physics
+from carromlab.rules.ring_pegs import (
+    RingPegsConfig,
+    active_spot,
+    apply_stroke,
+    new_game,
+    table_position,
+)
+from carromlab.shots import Shot
+from carromlab.shots import skill as skill_named
+
+#: The active ring, the opponent's ring and 8 pegged rings.
+CAPACITY = 10
+
+
+def sweep(view, turn, step_deg: float = 1.0, physics: Physics | None = None) -> Shot:
+    """The candidate aims of the stage on turn (see the module's docstring)."""
+    physics = physics or Physics()
+    a = physics.mu * physics.g
+    board = view.board
+    x, y = active_spot(view)
+    if turn.stage == 1:
+        angles = np.radians(np.arange(60.0, 120.0 + 1e-9, step_deg))
+        # over the hole faster than its skip speed (or the ring falls in), then on
+        d = math.hypot(x, y)
+        skip = getattr(board, "hole_skip_speed", 1.4)
+        speeds = np.sqrt((skip * np.array([1.05, 1.2, 1.4])) ** 2 + 2 * a * d)
+    else:
+        to_hole = math.atan2(-y, -x)
+        angles = to_hole + np.radians(np.arange(-10.0, 10.0 + 1e-9, step_deg / 2))
+        d = math.hypot(x, y)
+        speeds = np.sqrt(2 * a * (d + np.array([0.005, 0.02])))
+        speeds = np.append(speeds, math.sqrt(0.36 + 2 * a * d))
+    ang, spd = np.meshgrid(angles, speeds, indexing="ij")
+    n = ang.size
+    return Shot(np.full(n, x), np.full(n, y), ang.ravel(), spd.ravel())
+
+
+@dataclass(frozen=True)
+class RingPegsGreedy:
+    skill: str = "club"
+    n_screen: int = 4
+    keep: int = 6
+    n_eval: int = 16
+    step_deg: float = 1.0
+
+    def plan(self, view, turn, seed: int = 0):
+        noise = analysis_for("ring-pegs").noise(skill_named(self.skill))
+        seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> 1
+        shots = sweep(view, turn, self.step_deg)
+        screen = yield Ask(view, shots, self.n_screen, int(seeds[0]), noise, turn)
+        value = np.nan_to_num(screen.means("points"), nan=-np.inf)
+        top = np.argsort(-value, kind="stable")[: self.keep]
+        finals = _take(shots, top)
+        final = yield Ask(view, finals, self.n_eval, int(seeds[1]), noise, turn)
+        i = int(np.argmax(np.nan_to_num(final.means("points"), nan=-np.inf)))
+        return _take(finals, [i])
+
+
+@dataclass(frozen=True)
+class RingPegsRandom:
+    """A random aim of the stage's sweep (for property tests)."""
+
+    def plan(self, view, turn, seed: int = 0):
+        rng = np.random.default_rng(np.random.SeedSequence([seed, 29]))
+        shots = sweep(view, turn, 5.0)
+        return _take(shots, [int(rng.integers(len(shots.x)))])
+        yield  # a plan is a generator
+
+
+def _take(shots: Shot, idx) -> Shot:
+    return Shot(*(np.asarray(getattr(shots, f))[idx] for f in ("x", "y", "angle", "speed")))
+
+
+class RingPegsDriver:
+    """Whole Ring Pegs games for :func:`~carromlab.analysis.games.play_games`."""
+
+    capacity = CAPACITY
+    n_seats = 2
+
+    def __init__(self, config: RingPegsConfig):
+        self.config = config
+        self.layout = (config.board or CrokinoleBoard()).layout
+        self.va = analysis_for("ring-pegs")
+
+    def new_state(self, g: int):
+        return new_game(self.config)
+
+    def _angle(self, seat: int) -> float:
+        return SEAT_ANGLE[self.config.seats[seat]]
+
+    def plan(self, gm, policies):
+        gm.seat = gm.state.player
+        gm.view = turned(gm.state.board_position(), -self._angle(gm.seat))
+        gm.turn = gm.state.turn_state()
+        return policies[gm.seat].plan(gm.view, gm.turn, seed=gm.stroke_seed)
+
+    def execution(self, gm, shot, skills) -> Ask:
+        noise = self.va.noise(skills[gm.seat])
+        return Ask(gm.view, one_shot(shot), 1, gm.stroke_seed, noise, gm.turn)
+
+    def over(self, gm) -> bool:
+        return gm.state.over
+
+    def finish(self, gm, answer, on_stroke) -> None:
+        if not answer.legal[0]:
+            raise CarromlabError(
+                f"game {gm.index}, stroke {gm.k}: the shot does not start at the ring"
+            )
+        out = {key: v[0] for key, v in answer.outcome.items()}
+        angle = self._angle(gm.seat)
+        xy = np.array([rotate(x, y, angle) for x, y in zip(out["x"], out["y"])])
+        xy = settled(table_position(gm.view), out, xy, striker=True)
+        first = rotate(float(out["first_x"]), float(out["first_y"]), angle)
+        gm.state = apply_stroke(gm.state, out["capture"], xy, out["contacts"], first, self.config)
+        last = gm.state.history[-1]
+        gm.strokes.append(
+            {
+                "game": gm.index,
+                "stroke": gm.k,
+                "player": last.player,
+                "stage": last.stage,
+                "passed": last.passed,
+                "finished": last.finished,
+                "touched_pegged": last.touched_pegged,
+                "truncated": bool(out["truncated"]),
+            }
+        )
+        if on_stroke is not None:
+            on_stroke(gm.state)
+
+    def record(self, gm) -> GameRecord:
+        st = gm.state
+        strokes = pd.DataFrame(gm.strokes)
+        n = len(strokes)
+        row = {
+            "game": gm.index,
+            "winner": -1 if st.winner is None else int(st.winner),
+            "score_0": int(st.winner == 0),
+            "score_1": int(st.winner == 1),
+            "turns_0": int(st.turns[0]),
+            "turns_1": int(st.turns[1]),
+            "strokes": n,
+            "passes": int(strokes["passed"].sum()) if n else 0,
+            "touched_pegged": int(strokes["touched_pegged"].sum()) if n else 0,
+            "truncated_strokes": int(strokes["truncated"].sum()) if n else 0,
+            "finished": bool(st.over and not st.unfinished),
+        }
+        return GameRecord(st, strokes, pd.DataFrame(), row=row)
