@@ -243,6 +243,7 @@ DEFAULT_POSITION = {
     "force-out": "force-out-opening",
     "force-out-fast": "force-out-fast-opening",
     "circle-scores": "circle-scores-opening",
+    "ring-pegs": "ring-pegs-opening",
 }
 #: Shot-map grids when none is given, by board family: placements, angles, speeds.
 DEFAULT_GRID = {
@@ -250,6 +251,7 @@ DEFAULT_GRID = {
     "checker": ("-0.15:0.15:11", "30:150:61", "2.0"),
     "carrooka": ("-90", "0:355:72", "1:5:9"),
     "crokinole": ("-130:-50:9", "30:150:61", "2.0"),
+    "ring-pegs": ("0", "85:95:41", "1.6,1.8,2.0,2.2"),  # one origin: the ring's start
 }
 
 
@@ -397,7 +399,7 @@ def shotmap(
     angle x speed from where the striker lies."""
     from carromlab.equipment.sets import game_set
 
-    defaults = DEFAULT_GRID[game_set(variant).family]
+    defaults = DEFAULT_GRID.get(variant) or DEFAULT_GRID[game_set(variant).family]
     result = run_shotmap(
         position,
         variant,
@@ -567,7 +569,8 @@ def best(
 def play(
     variant: str = typer.Option(
         "icf",
-        help="icf, icf-doubles, carrooka, carroms, force-out, force-out-fast or circle-scores.",
+        help="icf, icf-doubles, carrooka, carroms, force-out, force-out-fast, ring-pegs or "
+        "circle-scores.",
     ),
     games: int = typer.Option(1, min=1, help="Number of games."),
     policy: str = typer.Option("greedy", help="greedy or random (every seat)."),
@@ -623,6 +626,12 @@ def play(
 
         config = CircleScoresConfig(shots=shots)
         chooser = ForceOutGreedy(skill=skill) if policy == "greedy" else ForceOutRandom()
+    elif variant == "ring-pegs":
+        from carromlab.analysis.ring_pegs_play import RingPegsGreedy, RingPegsRandom
+        from carromlab.rules.ring_pegs import RingPegsConfig
+
+        config = RingPegsConfig()
+        chooser = RingPegsGreedy(skill=skill) if policy == "greedy" else RingPegsRandom()
     elif variant == "carroms":
         from carromlab.analysis.carroms_play import CarromsGreedy
         from carromlab.analysis.policies import RandomLegal
@@ -633,7 +642,7 @@ def play(
     else:
         raise CarromlabError(
             "whole games are available for icf, icf-doubles, carrooka, carroms, force-out, "
-            f"force-out-fast and circle-scores, not {variant!r}"
+            f"force-out-fast, ring-pegs and circle-scores, not {variant!r}"
         )
     meta = run_metadata(
         kind="play",

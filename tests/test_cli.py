@@ -283,14 +283,19 @@ def test_carrooka_best_searches_from_where_the_striker_lies(capsys):
     assert 130 < row["angle"] < 160 and row["points"] > 2.5
 
 
-@pytest.mark.parametrize("variant", ["force-out", "force-out-fast", "carroms", "circle-scores"])
+@pytest.mark.parametrize(
+    "variant", ["force-out", "force-out-fast", "carroms", "circle-scores", "ring-pegs"]
+)
 def test_play_company_games_write_one_row_per_game(capsys, tmp_path, variant):
-    """`carromlab play --variant carroms|force-out|force-out-fast|circle-scores`: one row per
-    game (scores, winner, turns)."""
+    """`carromlab play --variant carroms|force-out|force-out-fast|ring-pegs|circle-scores`:
+    one row per game (scores, winner, turns)."""
     from carromlab.analysis.results import read_parquet
 
     args = ["play", "--variant", variant, "--policy", "random", "--games", "2", "--seed", "4"]
     args += ["--target", "8"] if variant == "carroms" else []
+    if variant == "ring-pegs":  # random players rarely pass the pegged circle
+        args[args.index("random")] = "greedy"
+        args += ["--skill", "pro"]
     code, out, _ = run(capsys, *args, "--out", str(tmp_path))
     assert code == 0 and "wrote 2 games" in out
     games = read_parquet(tmp_path / "games.parquet")

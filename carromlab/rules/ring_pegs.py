@@ -56,7 +56,8 @@ from carromlab.rules.outcome import outcome_field
 from carromlab.setups.company import ring_pegs_opening
 
 VARIANTS = ("ring-pegs",)
-PLAYERS = ("A", "B")
+#: The shooting rings' owners: the game set's (equipment/sets.py), so positions validate.
+PLAYERS = ("p1", "p2")
 PROBABILITIES = ("passed", "finished", "touched_pegged", "continues")
 MEANS = ("points",)
 ACTIVE = "shooter"
@@ -308,7 +309,10 @@ def apply_stroke(
         if res["passed"]:
             stages[me] = 2
             rings[me] = None if lost else tuple(xy[0])
-            return replace(new, stages=tuple(stages), rings=tuple(rings))
+            new = replace(new, stages=tuple(stages), rings=tuple(rings))
+            if new.strokes >= config.max_strokes:  # decision 5, even when the turn continues
+                return replace(new, over=True, unfinished=True)
+            return new
         rings[me] = None  # decision 4: back to the start
     else:
         rings[me] = None if lost else tuple(xy[0])
