@@ -18,7 +18,8 @@ Decisions where the text is cut short (each documented; the digest proposed pass
 gaps in turn - this reads the surviving text more literally):
 
 1. The start: the ring's centre on the large outer circle midway between the pockets on the
-   player's side (there is no room between the circle and the frame for a whole ring).
+   player's side (there is no room between the circle and the frame for a whole ring); if the
+   opponent's ring lies there, the nearest point of the circle clear of it.
 2. Stage 1, the *pass*: from the start, the ring must go in through a gap of the pegged
    circle and out through another on one straight run, and no pegged ring may be touched
    during the stroke. Judged from the stroke: the ring's first straight leg (from the origin
@@ -245,13 +246,30 @@ class RingPegsState:
         pieces = list(self.position.pieces)
         spot = self.rings[me]
         if spot is None:
-            spot = _start(self.position.board, me)
+            spot = _free_start(self.position.board, me, self.rings[other])
         pieces.append(Piece(ACTIVE, "shooter", PLAYERS[me], *spot))
         if self.rings[other] is not None:
             pieces.append(
                 Piece(f"shooter.{PLAYERS[other]}", "shooter", PLAYERS[other], *self.rings[other])
             )
         return self.position.replace(pieces=tuple(pieces))
+
+
+def _free_start(board, player: int, other) -> tuple[float, float]:
+    """Decision 1: the start, or - when the opponent's ring lies on it - the nearest point of
+    the outer circle clear of that ring (steps of 0.5 deg, alternating sides)."""
+    x0, y0 = _start(board, player)
+    if other is None:
+        return x0, y0
+    a0 = np.arctan2(y0, x0)
+    steps = np.arange(0, 361)
+    offsets = np.stack([steps, -steps], axis=1).ravel()[1:] * 0.5  # 0, +0.5, -0.5, +1, ...
+    for off in offsets:
+        a = a0 + np.radians(off)
+        x, y = board.outer_radius * np.cos(a), board.outer_radius * np.sin(a)
+        if np.hypot(x - other[0], y - other[1]) >= board.ring_diameter - 1e-9:
+            return float(x), float(y)
+    raise CarromlabError("no free start on the outer circle")
 
 
 def _start(board, player: int) -> tuple[float, float]:
@@ -299,7 +317,8 @@ def apply_stroke(
         if p.kind == "shooter":
             rings[other] = None if capture[k + 1] >= 0 else tuple(xy[k + 1])
     stages = list(state.stages)
-    shot = RingPegsShot(me, turn.stage, res["passed"], res["finished"], res["touched_pegged"])
+    finished = res["finished"] and turn.stage == 2  # a stage-1 ring in the hole finishes nothing
+    shot = RingPegsShot(me, turn.stage, res["passed"], finished, res["touched_pegged"])
     new = replace(state, strokes=state.strokes + 1, history=(*state.history, shot))
     if turn.stage == 2 and res["finished"]:
         rings[me] = None
