@@ -286,3 +286,94 @@ def test_greedy_games_finish():
         for rec in recs:
             _check(rec)
             assert rec.row["strokes"] < 200
+
+
+# ------------------------------------------------------------------ Fast Play specifics
+
+FAST = ForceOutConfig(fast=True)
+
+
+def fast_state(shooter=None, **kw) -> ForceOutState:
+    return ForceOutState(position=position(RINGS, "force-out-fast", shooter=shooter), **kw)
+
+
+def test_fast_new_game_starts_from_the_line():
+    """Fast Play: "one Shooting Ring only is used"; the first shot is from the starting line
+    (no ring on the board yet)."""
+    s = new_game(FAST)
+    assert s.position.variant == "force-out-fast"
+    assert not any(p.kind == "shooter" for p in s.position.pieces)
+    view = analysis_for("force-out-fast")
+    x, y = view.origin(s.position, [-90.0])
+    assert view.legal_origin(s.position, x, y)[0]
+
+
+def test_fast_force_out_shoots_again_from_where_the_ring_lies():
+    """A force-out lets the player shoot again; in Fast Play from wherever the ring lies."""
+    s = stroke(fast_state(), moves={"g1": OUT}, shooter=(0.02, 0.2), config=FAST)
+    assert s.player == 0
+    ring = s.position.by_id("shooter")
+    assert (ring.x, ring.y) == (0.02, 0.2)
+    va = analysis_for("force-out-fast")
+    x, y = va.origin(s.position, [0.0])
+    assert (x[0], y[0]) == (0.02, 0.2) and va.legal_origin(s.position, x, y)[0]
+
+
+def test_fast_miss_gives_the_opponent_the_ring_where_it_lies():
+    """ "Play after the first shot is made from wherever the Shooting Ring lies": after a miss
+    the opponent shoots the same ring from there."""
+    s = stroke(fast_state(shooter=(0.1, -0.1)), shooter=(-0.15, 0.05), config=FAST)
+    assert s.player == 1
+    ring = s.position.by_id("shooter")
+    assert (ring.x, ring.y) == (-0.15, 0.05)
+
+
+def test_fast_ring_outside_the_circle_is_lost_and_the_next_shot_starts_on_the_line():
+    """The shooting ring outside the playing circle: penalty, turn over; decision 4: the next
+    shot starts from the outer line (the ring is not on the board)."""
+    s = stroke(fast_state(shooter=(0.1, -0.1)), shooter=OUT, config=FAST)
+    assert s.player == 1 and s.history[-1].penalty
+    assert not any(p.kind == "shooter" for p in s.position.pieces)
+
+
+def test_fast_ring_in_the_hole_returns_an_opponents_ring():
+    """The shooting ring in the centre hole: penalty; one of the opponent's out-of-play rings
+    comes back inside the small circle."""
+    s = fast_state(shooter=(0.1, -0.1), out_of_play=((), ("g7",)))
+    s = stroke(s, shooter_cap=HOLE, shooter=(0.0, 0.0), config=FAST)
+    assert s.history[-1].returned == "g7" and s.out_of_play == ((), ())
+    assert math.hypot(s.position.by_id("g7").x, s.position.by_id("g7").y) <= BOARD.small_radius
+
+
+def test_fast_ring_lying_on_the_board_is_not_a_ring_in_play():
+    """The shooting ring on the board is disc 0 of the kernel, not one of the 16 rings: it is
+    neither forced out nor scored."""
+    pos = position(RINGS, "force-out-fast", shooter=(0.1, -0.1))
+    va = analysis_for("force-out-fast")
+    assert len(va.table_position(pos).pieces) == len(RINGS)
+    cap = np.full((1, 5), -1)
+    xy = np.array([(0.0, -0.2)] + [(x, y) for _, _, x, y in RINGS])
+    r = evaluate_force_out(cap, xy[None, :, 0], xy[None, :, 1], pos, RED)
+    assert r["opponent_out"][0] == 0 and r["own_out"][0] == 0
+    s = fast_state(shooter=(0.1, -0.1))
+    assert s.in_circle(0) == 2 and s.in_circle(1) == 2
+
+
+def test_fast_shots_have_no_placement_noise_but_force_out_shots_do():
+    """A Fast Play ring lies where it stopped (no placement error); a Force Out ring is placed
+    on the line by hand."""
+    import jax
+
+    from carromlab.shots import SKILLS, Shot
+
+    shot = Shot(0.1, -0.1, 1.0, 2.0)
+    fast = analysis_for("force-out-fast").noise(SKILLS["club"])(jax.random.key(1), shot)
+    slow = analysis_for("force-out").noise(SKILLS["club"])(jax.random.key(1), shot)
+    assert float(fast.x) == pytest.approx(0.1) and float(slow.x) != pytest.approx(0.1)
+
+
+def test_fast_round_ends_and_scores_like_force_out():
+    """ "A round is completed when all the rings of one player have been forced out ..." in
+    Fast Play too."""
+    s = stroke(fast_state(shooter=(0.1, -0.1)), moves={"g1": OUT, "g2": OUT}, config=FAST)
+    assert s.over and s.winner == 0 and s.scores == (10, 0)
