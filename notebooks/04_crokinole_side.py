@@ -36,6 +36,7 @@ import os
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 from IPython.display import display
 
@@ -111,6 +112,31 @@ fig, axes = plt.subplots(1, 2, figsize=(13, 5))
 draw_shotmap(pmap, value="p_passed", x="angle", y="speed", ax=axes[0])
 draw_shotmap_on_board(pmap, pegs_view, value="p_passed", ax=axes[1], ray_length=0.3)
 plt.show()
+
+# %% [markdown]
+# ### Which gap, from which spot
+#
+# For a ring lying on the outer line at a few angles (the start is -90 deg), aims round the
+# line to the centre at a slow 1.2 m/s: the chance of going in through each gap of the pegged
+# circle without touching a pegged ring (gap k is centred at 45 k deg), at the best aim for
+# that gap.
+
+# %%
+from carromlab.position import Piece  # noqa: E402
+
+board = pegs_view.board
+rows = []
+for spot_deg in (-90.0, -75.0, -60.0):
+    a = np.radians(spot_deg)
+    x0, y0 = board.outer_radius * np.cos(a), board.outer_radius * np.sin(a)
+    rings = tuple(p for p in pegs_view.pieces if p.kind == "ring")
+    view = pegs_view.replace(pieces=(*rings, Piece("shooter", "shooter", "p1", x0, y0)))
+    towards = spot_deg + 180.0
+    aims = [towards + d for d in np.arange(-25.0, 25.01, 2.5 if QUICK else 0.5)]
+    gmap = shot_map(view, [0.0], aims, [1.2], skill="club", n=N, seed=SEED, turn=RingPegsTurn(1))
+    best = {f"gap {k}": gmap[f"p_gap.{k}"].max() for k in range(8)}
+    rows.append({"spot (deg)": spot_deg, **best})
+display(pd.DataFrame(rows).round(3))
 
 # %% [markdown]
 # ## 3. Whole games

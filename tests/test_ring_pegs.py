@@ -430,3 +430,18 @@ def test_greedy_pro_game_finishes():
     assert st.over and st.winner is not None and not st.unfinished
     assert st.strokes <= 60 and rec.row["finished"]
     _history_consistent(st)
+
+
+def test_entry_gap_names_the_gap_the_first_leg_goes_in_through():
+    """Gap k is centred at 45 k deg: straight up from the South start goes in at gap 6
+    (270 deg); from the East, heading West, at gap 0; a leg that misses the pegged circle, or
+    starts inside it, enters no gap (-1)."""
+    from carromlab.rules.ring_pegs import entry_gap
+
+    r = BOARD.small_radius
+    assert entry_gap(0.0, -R, 0.0, 0.2, r) == 6
+    assert entry_gap(R, 0.0, -0.2, 0.0, r) == 0
+    assert entry_gap(0.0, -R, 0.2, -R, r) == -1
+    assert entry_gap(0.0, 0.0, 0.0, 0.2, r) == -1
+    a = np.radians(45.0)
+    assert entry_gap(R * np.cos(a), R * np.sin(a), 0.0, 0.0, r) == 1

@@ -59,7 +59,16 @@ from carromlab.setups.company import ring_pegs_opening
 VARIANTS = ("ring-pegs",)
 #: The shooting rings' owners: the game set's (equipment/sets.py), so positions validate.
 PLAYERS = ("p1", "p2")
-PROBABILITIES = ("passed", "finished", "touched_pegged", "continues")
+#: The 8 gaps of the pegged circle, gap k centred at 45 k degrees (between the pegs at
+#: 45 k - 22.5 and 45 k + 22.5 on the default board).
+N_GAPS = 8
+PROBABILITIES = (
+    "passed",
+    "finished",
+    "touched_pegged",
+    "continues",
+    *(f"gap.{k}" for k in range(N_GAPS)),
+)
 MEANS = ("points",)
 ACTIVE = "shooter"
 
@@ -133,6 +142,25 @@ def crosses_circle(ax, ay, bx, by, radius) -> np.ndarray:
     return np.hypot(ax + t * dx, ay + t * dy) < radius
 
 
+def entry_gap(sx, sy, ex, ey, radius) -> np.ndarray:
+    """The gap (0..7, by the angle of the point where the segment S-E first enters the circle
+    of ``radius``) through which each segment goes in; -1 if it does not enter (or starts
+    inside)."""
+    ex, ey = np.asarray(ex, float), np.asarray(ey, float)
+    dx, dy = ex - sx, ey - sy
+    ll = np.hypot(dx, dy)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ux, uy = dx / ll, dy / ll
+        b = sx * ux + sy * uy
+        c = sx * sx + sy * sy - radius * radius
+        disc = b * b - c
+        t = -b - np.sqrt(np.maximum(disc, 0.0))
+    ok = (c > 0) & (disc > 0) & (t >= 0) & (t <= ll)
+    ang = np.degrees(np.arctan2(sy + t * uy, sx + t * ux))
+    gap = np.round(np.mod(ang, 360.0) / (360.0 / N_GAPS)).astype(int) % N_GAPS
+    return np.where(ok, gap, -1)
+
+
 def evaluate_ring_pegs(
     capture, x, y, contacts, position, turn=None, first_x=None, first_y=None
 ) -> dict:
@@ -162,6 +190,7 @@ def evaluate_ring_pegs(
     through = crosses_circle(sx, sy, ex, ey, board.small_radius)
     through &= np.hypot(ex, ey) > board.small_radius + r
     passed = through & ~touched
+    gap = entry_gap(sx, sy, ex, ey, board.small_radius)
     finished = (capture[:, 0] == hole_code(board)) & ~touched
     success = passed if turn.stage == 1 else finished
     return {
@@ -169,6 +198,7 @@ def evaluate_ring_pegs(
         "finished": finished,
         "touched_pegged": touched,
         "continues": success,
+        **{f"gap.{k}": (gap == k) & ~touched for k in range(N_GAPS)},
         "points": success.astype(float),
     }
 
