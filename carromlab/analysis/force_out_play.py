@@ -18,19 +18,17 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from carromlab.analysis.aims import ghost_aims, piece_arrays
 from carromlab.analysis.asks import Ask
-from carromlab.analysis.games import SEAT_ANGLE, GameRecord, one_shot, settled, turned
+from carromlab.analysis.games import TurnedDriver
 from carromlab.analysis.variants import analysis_for
 from carromlab.equipment.company import CrokinoleBoard
-from carromlab.equipment.geometry import rotate
 from carromlab.errors import CarromlabError
 from carromlab.physics import Physics
 from carromlab.rules import crokinole_shooter as ks
 from carromlab.rules.force_out import COLOURS, rings
-from carromlab.rules.force_out_game import ForceOutConfig, apply_stroke, new_game
+from carromlab.rules.force_out_game import apply_stroke, new_game
 from carromlab.shots import Shot
 from carromlab.shots import skill as skill_named
 
@@ -154,61 +152,20 @@ def _take(shots: Shot, idx) -> Shot:
     return Shot(*(np.asarray(getattr(shots, f))[idx] for f in ("x", "y", "angle", "speed")))
 
 
-class ForceOutDriver:
-    """Whole Force Out games for :func:`~carromlab.analysis.games.play_games`."""
+class ForceOutDriver(TurnedDriver):
+    """Whole Force Out games (and Fast Play) for :func:`~carromlab.analysis.games.play_games`."""
 
     capacity = CAPACITY
-    n_seats = 2
+    board_type = CrokinoleBoard
 
-    def __init__(self, config: ForceOutConfig):
-        self.config = config
-        self.layout = (config.board or CrokinoleBoard()).layout
-        self.va = analysis_for(config.variant)
+    def __init__(self, config):
+        super().__init__(config)
+        self.lies = bool(getattr(config, "fast", False))  # Fast Play: the ring stays
 
     def new_state(self, g: int):
         return new_game(self.config)
 
-    def _angle(self, seat: int) -> float:
-        return SEAT_ANGLE[self.config.seats[seat]]
-
-    def plan(self, gm, policies):
-        gm.seat = gm.state.player
-        gm.view = turned(gm.state.position, -self._angle(gm.seat))
-        gm.turn = gm.state.turn_state()
-        return policies[gm.seat].plan(gm.view, gm.turn, seed=gm.stroke_seed)
-
-    def execution(self, gm, shot, skills) -> Ask:
-        noise = self.va.noise(skills[gm.seat])
-        return Ask(gm.view, one_shot(shot), 1, gm.stroke_seed, noise, gm.turn)
-
-    def over(self, gm) -> bool:
-        return gm.state.over
-
-    def finish(self, gm, answer, on_stroke) -> None:
-        if not answer.legal[0]:
-            s = answer.ask.shots
-            raise CarromlabError(
-                f"game {gm.index}, stroke {gm.k}: the player's shot starts at an illegal origin "
-                f"({float(s.x[0]):.4f}, {float(s.y[0]):.4f}) m"
-            )
-        out = {key: v[0] for key, v in answer.outcome.items()}
-        angle = self._angle(gm.seat)
-        xy = np.array([rotate(x, y, angle) for x, y in zip(out["x"], out["y"])])
-        xy = settled(ks.table_position(gm.view), out, xy, striker=self._lies)
-        row = self._apply(gm, out, xy)
-        gm.strokes.append(
-            {"game": gm.index, "stroke": gm.k, **row, "truncated": bool(out["truncated"])}
-        )
-        if on_stroke is not None:
-            on_stroke(gm.state)
-
-    @property
-    def _lies(self) -> bool:
-        """The shooting ring stays on the board between strokes (Fast Play)."""
-        return bool(getattr(self.config, "fast", False))
-
     def _apply(self, gm, out, xy) -> dict:
-        """Apply the stroke to the game; the stroke's row."""
         before = gm.state
         gm.state = apply_stroke(before, out["capture"], xy, self.config)
         last = gm.state.history[-1]
@@ -223,35 +180,20 @@ class ForceOutDriver:
             "continues": last.continues,
         }
 
-    def record(self, gm) -> GameRecord:
-        st = gm.state
-        strokes = pd.DataFrame(gm.strokes)
-        n = len(strokes)
-        row = {
-            "game": gm.index,
-            "winner": -1 if st.winner is None else int(st.winner),
-            "score_0": int(st.scores[0]),
-            "score_1": int(st.scores[1]),
-            "turns_0": int(st.turns[0]),
-            "turns_1": int(st.turns[1]),
-            "strokes": n,
+    def _extra(self, st, strokes) -> dict:
+        return {
             "rounds": int(st.round),
-            "penalties": int(strokes["penalty"].sum()) if n else 0,
-            "forced_out": int((strokes["opponent_out"] + strokes["own_out"]).sum()) if n else 0,
-            "holed": int(strokes["holed"].sum()) if n else 0,
-            "truncated_strokes": int(strokes["truncated"].sum()) if n else 0,
-            "finished": bool(st.over and not st.unfinished),
+            "penalties": self._total(strokes, "penalty"),
+            "forced_out": self._total(strokes, "opponent_out", "own_out"),
+            "holed": self._total(strokes, "holed"),
         }
-        return GameRecord(st, strokes, pd.DataFrame(), row=row)
 
 
-class CircleScoresDriver(ForceOutDriver):
-    """Circle Scores games: the Force Out driver with the Circle Scores machine."""
+class CircleScoresDriver(TurnedDriver):
+    """Circle Scores games for :func:`~carromlab.analysis.games.play_games`."""
 
-    def __init__(self, config):
-        self.config = config
-        self.layout = (config.board or CrokinoleBoard()).layout
-        self.va = analysis_for("circle-scores")
+    capacity = CAPACITY
+    board_type = CrokinoleBoard
 
     def new_state(self, g: int):
         from carromlab.rules.circle_scores import new_game as new_circle_scores
@@ -271,25 +213,12 @@ class CircleScoresDriver(ForceOutDriver):
             "racked": last.racked,
         }
 
-    def record(self, gm) -> GameRecord:
-        st = gm.state
-        strokes = pd.DataFrame(gm.strokes)
-        n = len(strokes)
-        row = {
-            "game": gm.index,
-            "winner": -1 if st.winner is None else int(st.winner),
-            "score_0": int(st.scores[0]),
-            "score_1": int(st.scores[1]),
-            "turns_0": int(st.taken[0]),
-            "turns_1": int(st.taken[1]),
-            "strokes": n,
-            "rings_out": int(strokes["rings_out"].sum()) if n else 0,
-            "shooter_in": int(strokes["shooter_in"].sum()) if n else 0,
+    def _extra(self, st, strokes) -> dict:
+        return {
+            "rings_out": self._total(strokes, "rings_out"),
+            "shooter_in": self._total(strokes, "shooter_in"),
             "racks": int(st.racks),
-            "truncated_strokes": int(strokes["truncated"].sum()) if n else 0,
-            "finished": bool(st.over),
         }
-        return GameRecord(st, strokes, pd.DataFrame(), row=row)
 
 
 __all__ = ["COLOURS", "CircleScoresDriver", "ForceOutDriver", "ForceOutGreedy", "ForceOutRandom"]

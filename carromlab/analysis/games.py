@@ -311,6 +311,87 @@ class IcfDriver:
             )
 
 
+class TurnedDriver:
+    """The common part of the drivers whose player on turn shoots from the South of a view
+    turned to their seat (Carroms, the crokinole-side games): a subclass sets ``capacity``
+    and ``board_type`` and provides ``new_state``, ``_apply`` (apply a stroke, return its
+    row) and ``_extra`` (a finished game's own columns)."""
+
+    capacity: int = 0
+    board_type: type = type(None)
+    n_seats = 2
+    #: The shooter stays on the board between strokes (its resting place is separated too).
+    lies = False
+
+    def __init__(self, config):
+        self.config = config
+        self.layout = (config.board or self.board_type()).layout
+        self.va = analysis_for(config.variant)
+
+    def _angle(self, seat: int) -> float:
+        return SEAT_ANGLE[self.config.seats[seat]]
+
+    def board_position(self, state):
+        """The position the player on turn sees (before turning)."""
+        return state.position
+
+    def plan(self, gm: _Game, policies):
+        gm.seat = gm.state.player
+        gm.view = turned(self.board_position(gm.state), -self._angle(gm.seat))
+        gm.turn = gm.state.turn_state()
+        return policies[gm.seat].plan(gm.view, gm.turn, seed=gm.stroke_seed)
+
+    def execution(self, gm: _Game, shot, skills) -> Ask:
+        noise = self.va.noise(skills[gm.seat])
+        return Ask(gm.view, one_shot(shot), 1, gm.stroke_seed, noise, gm.turn)
+
+    def over(self, gm: _Game) -> bool:
+        return gm.state.over
+
+    def finish(self, gm: _Game, answer, on_stroke) -> None:
+        if not answer.legal[0]:
+            s = answer.ask.shots
+            raise CarromlabError(
+                f"game {gm.index}, stroke {gm.k}: the player's shot starts at an illegal origin "
+                f"({float(s.x[0]):.4f}, {float(s.y[0]):.4f}) m"
+            )
+        out = {key: v[0] for key, v in answer.outcome.items()}
+        angle = self._angle(gm.seat)
+        xy = np.array([rotate(x, y, angle) for x, y in zip(out["x"], out["y"])])
+        xy = settled(self.va.table_position(gm.view), out, xy, striker=self.lies)
+        row = self._apply(gm, out, xy)
+        gm.strokes.append(
+            {"game": gm.index, "stroke": gm.k, **row, "truncated": bool(out["truncated"])}
+        )
+        if on_stroke is not None:
+            on_stroke(gm.state)
+
+    def scores(self, state) -> tuple[int, int]:
+        return state.scores
+
+    def record(self, gm: _Game) -> GameRecord:
+        st = gm.state
+        strokes = pd.DataFrame(gm.strokes)
+        n = len(strokes)
+        score = self.scores(st)
+        row = {
+            "game": gm.index,
+            "winner": -1 if st.winner is None else int(st.winner),
+            "score_0": int(score[0]),
+            "score_1": int(score[1]),
+            "turns_0": int(st.turns[0]),
+            "turns_1": int(st.turns[1]),
+            "strokes": n,
+            **self._extra(st, strokes),
+            "truncated_strokes": int(strokes["truncated"].sum()) if n else 0,
+            "finished": bool(st.over and not getattr(st, "unfinished", False)),
+        }
+        return GameRecord(st, strokes, pd.DataFrame(), row=row)
+
+    def _total(self, strokes: pd.DataFrame, *columns) -> int:
+        return int(sum(strokes[c].sum() for c in columns)) if len(strokes) else 0
+
+
 def driver_for(config):
     """The game driver of a rule configuration."""
     if isinstance(config, IcfGameConfig):

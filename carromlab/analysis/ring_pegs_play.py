@@ -15,21 +15,17 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from carromlab.analysis.asks import Ask
-from carromlab.analysis.games import SEAT_ANGLE, GameRecord, one_shot, settled, turned
+from carromlab.analysis.games import TurnedDriver
 from carromlab.analysis.variants import analysis_for
 from carromlab.equipment.company import CrokinoleBoard
 from carromlab.equipment.geometry import rotate
-from carromlab.errors import CarromlabError
 from carromlab.physics import Physics
 from carromlab.rules.ring_pegs import (
-    RingPegsConfig,
     active_spot,
     apply_stroke,
     new_game,
-    table_position,
 )
 from carromlab.shots import Shot
 from carromlab.shots import skill as skill_named
@@ -97,78 +93,36 @@ def _take(shots: Shot, idx) -> Shot:
     return Shot(*(np.asarray(getattr(shots, f))[idx] for f in ("x", "y", "angle", "speed")))
 
 
-class RingPegsDriver:
+class RingPegsDriver(TurnedDriver):
     """Whole Ring Pegs games for :func:`~carromlab.analysis.games.play_games`."""
 
     capacity = CAPACITY
-    n_seats = 2
-
-    def __init__(self, config: RingPegsConfig):
-        self.config = config
-        self.layout = (config.board or CrokinoleBoard()).layout
-        self.va = analysis_for("ring-pegs")
+    board_type = CrokinoleBoard
+    lies = True
 
     def new_state(self, g: int):
         return new_game(self.config)
 
-    def _angle(self, seat: int) -> float:
-        return SEAT_ANGLE[self.config.seats[seat]]
+    def board_position(self, state):
+        return state.board_position()
 
-    def plan(self, gm, policies):
-        gm.seat = gm.state.player
-        gm.view = turned(gm.state.board_position(), -self._angle(gm.seat))
-        gm.turn = gm.state.turn_state()
-        return policies[gm.seat].plan(gm.view, gm.turn, seed=gm.stroke_seed)
-
-    def execution(self, gm, shot, skills) -> Ask:
-        noise = self.va.noise(skills[gm.seat])
-        return Ask(gm.view, one_shot(shot), 1, gm.stroke_seed, noise, gm.turn)
-
-    def over(self, gm) -> bool:
-        return gm.state.over
-
-    def finish(self, gm, answer, on_stroke) -> None:
-        if not answer.legal[0]:
-            raise CarromlabError(
-                f"game {gm.index}, stroke {gm.k}: the shot does not start at the ring"
-            )
-        out = {key: v[0] for key, v in answer.outcome.items()}
-        angle = self._angle(gm.seat)
-        xy = np.array([rotate(x, y, angle) for x, y in zip(out["x"], out["y"])])
-        xy = settled(table_position(gm.view), out, xy, striker=True)
-        first = rotate(float(out["first_x"]), float(out["first_y"]), angle)
+    def _apply(self, gm, out, xy) -> dict:
+        first = rotate(float(out["first_x"]), float(out["first_y"]), self._angle(gm.seat))
         gm.state = apply_stroke(gm.state, out["capture"], xy, out["contacts"], first, self.config)
         last = gm.state.history[-1]
-        gm.strokes.append(
-            {
-                "game": gm.index,
-                "stroke": gm.k,
-                "player": last.player,
-                "stage": last.stage,
-                "passed": last.passed,
-                "finished": last.finished,
-                "touched_pegged": last.touched_pegged,
-                "truncated": bool(out["truncated"]),
-            }
-        )
-        if on_stroke is not None:
-            on_stroke(gm.state)
-
-    def record(self, gm) -> GameRecord:
-        st = gm.state
-        strokes = pd.DataFrame(gm.strokes)
-        n = len(strokes)
-        row = {
-            "game": gm.index,
-            "winner": -1 if st.winner is None else int(st.winner),
-            "score_0": int(st.winner == 0),
-            "score_1": int(st.winner == 1),
-            "turns_0": int(st.turns[0]),
-            "turns_1": int(st.turns[1]),
-            "strokes": n,
-            "passes": int(strokes["passed"].sum()) if n else 0,
-            "touched_pegged": int(strokes["touched_pegged"].sum()) if n else 0,
-            "truncated_strokes": int(strokes["truncated"].sum()) if n else 0,
-            "finished": bool(st.over and not st.unfinished),
+        return {
+            "player": last.player,
+            "stage": last.stage,
+            "passed": last.passed,
+            "finished": last.finished,
+            "touched_pegged": last.touched_pegged,
         }
-        return GameRecord(st, strokes, pd.DataFrame(), row=row)
+
+    def scores(self, state) -> tuple[int, int]:
+        return int(state.winner == 0), int(state.winner == 1)
+
+    def _extra(self, st, strokes) -> dict:
+        return {
+            "passes": self._total(strokes, "passed"),
+            "touched_pegged": self._total(strokes, "touched_pegged"),
+        }
