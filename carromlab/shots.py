@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from carromlab.physics.simulate import Discs
 
@@ -80,6 +81,21 @@ def chain(*jitters):
 def noisy_shots(shot: Shot, noise, keys: jax.Array) -> Shot:
     """One noisy copy of ``shot`` per key."""
     return jax.vmap(lambda k: noise(k, shot))(keys)
+
+
+SHOT_FIELDS = ("x", "y", "angle", "speed")
+
+
+def take_shots(shots: Shot, idx) -> Shot:
+    """The base shots ``idx`` of a Shot of arrays."""
+    return Shot(*(np.asarray(getattr(shots, f))[idx] for f in SHOT_FIELDS))
+
+
+def concat_shots(shots) -> Shot:
+    """Shots of arrays (or scalars) laid end to end."""
+    return Shot(
+        *(np.concatenate([np.atleast_1d(getattr(s, f)) for s in shots]) for f in SHOT_FIELDS)
+    )
 
 
 def place_shooter(template: Discs, shot: Shot) -> Discs:

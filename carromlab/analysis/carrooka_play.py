@@ -46,7 +46,7 @@ from carromlab.rules.carrooka_game import (
     new_game,
     shot_turns,
 )
-from carromlab.shots import Shot
+from carromlab.shots import Shot, concat_shots, take_shots
 from carromlab.shots import skill as skill_named
 
 #: The striker and the 21 pucks.
@@ -132,19 +132,6 @@ def random_shots(ox, oy, count: int, rng: np.random.Generator) -> Shot:
     )
 
 
-def _cat(shots: list[Shot]) -> Shot:
-    return Shot(
-        *(
-            np.concatenate([np.atleast_1d(getattr(s, f)) for s in shots])
-            for f in ("x", "y", "angle", "speed")
-        )
-    )
-
-
-def _take(shots: Shot, idx) -> Shot:
-    return Shot(*(np.asarray(getattr(shots, f))[idx] for f in ("x", "y", "angle", "speed")))
-
-
 def next_clear(out: dict, table, mask: np.ndarray) -> np.ndarray:
     """Per simulated row: the striker rests on the board with a clear straight line at some
     piece of ``mask`` (over the pucks) that is still on the board."""
@@ -216,7 +203,7 @@ class CarrookaGreedy:
             c = pot_candidates(position, turn, ox, oy, self.max_cut_deg)
             best = np.lexsort((c["speed"], c["cut"]))[:per]
             pots = Shot(c["x"][best], c["y"][best], c["angle"][best], c["speed"][best])
-            out.append(_cat([pots, random_shots(ox, oy, extra, rng)]))
+            out.append(concat_shots([pots, random_shots(ox, oy, extra, rng)]))
         return out
 
     def _asks(self, position, turns, shots, n, seed):
@@ -234,7 +221,7 @@ class CarrookaGreedy:
         rows = []
         for k, (ans, s) in enumerate(zip(answers, shots)):
             v = np.nan_to_num(ans.means("points"), nan=-np.inf)
-            rows += [(float(v[i]), k, _take(s, [i])) for i in range(len(v))]
+            rows += [(float(v[i]), k, take_shots(s, [i])) for i in range(len(v))]
         rows.sort(key=lambda r: -r[0])
         return rows
 
@@ -245,7 +232,7 @@ class CarrookaGreedy:
         for _v, k, s in top:
             by_turn.setdefault(k, []).append(s)
         ks = sorted(by_turn)
-        shots = [_cat(by_turn[k]) for k in ks]
+        shots = [concat_shots(by_turn[k]) for k in ks]
         answers = yield self._asks(position, [turns[k] for k in ks], shots, self.n_eval, seed)
         best = (-np.inf, None, None)
         table = cs.table_position(position)
@@ -258,7 +245,7 @@ class CarrookaGreedy:
             counts = np.bincount(ans.cell, minlength=n_cells)
             for i in range(n_cells):
                 if ans.legal[i] and sums[i] / counts[i] > best[0]:
-                    best = (sums[i] / counts[i], turns[k], _take(s, i))
+                    best = (sums[i] / counts[i], turns[k], take_shots(s, i))
         return best
 
     def plan(self, state, config: CarrookaGameConfig, seed: int = 0):
@@ -294,7 +281,7 @@ class CarrookaGreedy:
                 shots.append(Shot(c["x"][b], c["y"][b], c["angle"][b], c["speed"][b]))
                 # a full-ball hit on the nearest piece on, for points without a pot line
             shots.append(random_shots(x, y, 4, rng))
-            s = _cat(shots)
+            s = concat_shots(shots)
             asks += self._asks(in_hand, [on], [s], self.n_screen, seeds[0])
             owners.append(("break_line", in_hand, on))
             shots_of.append(s)
@@ -306,7 +293,7 @@ class CarrookaGreedy:
                 t = CarrookaTurn(on.on, ids[j])
                 c = pot_candidates(pos, t, [sx], [sy], self.max_cut_deg)
                 b = np.argsort(c["cut"], kind="stable")[:4]
-                s = _cat(
+                s = concat_shots(
                     [
                         Shot(c["x"][b], c["y"][b], c["angle"][b], c["speed"][b]),
                         random_shots([sx], [sy], 2, rng),
@@ -316,7 +303,7 @@ class CarrookaGreedy:
                 owners.append(("counter", pos, t))
                 shots_of.append(s)
         if "pass" in wanted:
-            s = _cat(
+            s = concat_shots(
                 [random_shots([sx], [sy], 8, rng), *self._batch(pos, [on], rng, per_turn=16)[:1]]
             )
             asks += self._asks(pos, [on], [s], self.n_screen, seeds[2])
@@ -331,7 +318,7 @@ class CarrookaGreedy:
             val = float(v[i]) if opt != "pass" else -float(v[i])
             if opt not in values or (opt != "pass" and val > values[opt]):
                 values[opt] = val
-                best_of[opt] = (view, t, _take(s, [i]))
+                best_of[opt] = (view, t, take_shots(s, [i]))
         choice = max(values, key=values.get)
         if choice == "pass":
             return Decision(option="pass", values=values)

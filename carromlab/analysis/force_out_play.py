@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from carromlab.analysis.aims import ghost_aims, piece_arrays
-from carromlab.analysis.asks import Ask
 from carromlab.analysis.games import TurnedDriver
+from carromlab.analysis.policies import screen_and_pick
 from carromlab.analysis.variants import analysis_for
 from carromlab.equipment.company import CrokinoleBoard
 from carromlab.errors import CarromlabError
@@ -29,7 +29,7 @@ from carromlab.physics import Physics
 from carromlab.rules import crokinole_shooter as ks
 from carromlab.rules.force_out import COLOURS, rings
 from carromlab.rules.force_out_game import apply_stroke, new_game
-from carromlab.shots import Shot
+from carromlab.shots import Shot, concat_shots
 from carromlab.shots import skill as skill_named
 
 #: The shooting ring and 16 rings.
@@ -118,14 +118,12 @@ class ForceOutGreedy:
         aims = Shot(
             ox[a["origin"][best]], oy[a["origin"][best]], a["angle"][best], a["speed"][best]
         )
-        shots = _cat(aims, random_shots(ox, oy, self.random_extra, rng))
-        screen = yield Ask(view, shots, self.n_screen, int(seeds[0]), noise, turn)
-        value = np.nan_to_num(screen.means("points"), nan=-np.inf)
-        top = np.argsort(-value, kind="stable")[: self.keep]
-        finals = _take(shots, top)
-        final = yield Ask(view, finals, self.n_eval, int(seeds[1]), noise, turn)
-        i = int(np.argmax(np.nan_to_num(final.means("points"), nan=-np.inf)))
-        return _take(finals, [i])
+        shots = concat_shots([aims, random_shots(ox, oy, self.random_extra, rng)])
+        return (
+            yield from screen_and_pick(
+                view, shots, turn, noise, seeds, self.n_screen, self.keep, self.n_eval
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -137,19 +135,6 @@ class ForceOutRandom:
         ox, oy = shooting_origins(view)
         return random_shots(ox, oy, 1, rng)
         yield  # a plan is a generator
-
-
-def _cat(*shots: Shot) -> Shot:
-    return Shot(
-        *(
-            np.concatenate([np.atleast_1d(getattr(s, f)) for s in shots])
-            for f in ("x", "y", "angle", "speed")
-        )
-    )
-
-
-def _take(shots: Shot, idx) -> Shot:
-    return Shot(*(np.asarray(getattr(shots, f))[idx] for f in ("x", "y", "angle", "speed")))
 
 
 class ForceOutDriver(TurnedDriver):

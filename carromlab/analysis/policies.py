@@ -26,7 +26,7 @@ from carromlab.analysis.asks import Ask, Evaluator
 from carromlab.analysis.candidates import candidate_arrays
 from carromlab.analysis.variants import analysis_for
 from carromlab.errors import CarromlabError
-from carromlab.shots import Shot
+from carromlab.shots import Shot, take_shots
 from carromlab.shots import skill as skill_named
 
 
@@ -176,3 +176,15 @@ class Greedy:
 def _cell_shots(cells: np.ndarray, y0: float) -> Shot:
     """Base shots from rows (placement m, angle deg, speed m/s) on the line ``y = y0``."""
     return Shot(cells[:, 0], np.full(len(cells), y0), np.radians(cells[:, 1]), cells[:, 2])
+
+
+def screen_and_pick(view, shots, turn, noise, seeds, n_screen: int, keep: int, n_eval: int):
+    """A plan step (use with ``yield from``): screen the base ``shots`` with ``n_screen``
+    noisy executions each, re-estimate the best ``keep`` with ``n_eval`` fresh ones (keys from
+    ``seeds[0]``, ``seeds[1]``), and return the best by the rules' ``points``."""
+    screen = yield Ask(view, shots, n_screen, int(seeds[0]), noise, turn)
+    value = np.nan_to_num(screen.means("points"), nan=-np.inf)
+    finals = take_shots(shots, np.argsort(-value, kind="stable")[:keep])
+    final = yield Ask(view, finals, n_eval, int(seeds[1]), noise, turn)
+    best = int(np.argmax(np.nan_to_num(final.means("points"), nan=-np.inf)))
+    return take_shots(finals, [best])

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from carromlab.analysis.asks import Ask
 from carromlab.analysis.games import TurnedDriver
+from carromlab.analysis.policies import screen_and_pick
 from carromlab.analysis.variants import analysis_for
 from carromlab.equipment.company import CrokinoleBoard
 from carromlab.equipment.geometry import rotate
@@ -27,7 +27,7 @@ from carromlab.rules.ring_pegs import (
     apply_stroke,
     new_game,
 )
-from carromlab.shots import Shot
+from carromlab.shots import Shot, take_shots
 from carromlab.shots import skill as skill_named
 
 #: The active ring, the opponent's ring and 8 pegged rings.
@@ -69,13 +69,11 @@ class RingPegsGreedy:
         noise = analysis_for("ring-pegs").noise(skill_named(self.skill))
         seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> 1
         shots = sweep(view, turn, self.step_deg)
-        screen = yield Ask(view, shots, self.n_screen, int(seeds[0]), noise, turn)
-        value = np.nan_to_num(screen.means("points"), nan=-np.inf)
-        top = np.argsort(-value, kind="stable")[: self.keep]
-        finals = _take(shots, top)
-        final = yield Ask(view, finals, self.n_eval, int(seeds[1]), noise, turn)
-        i = int(np.argmax(np.nan_to_num(final.means("points"), nan=-np.inf)))
-        return _take(finals, [i])
+        return (
+            yield from screen_and_pick(
+                view, shots, turn, noise, seeds, self.n_screen, self.keep, self.n_eval
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -85,12 +83,8 @@ class RingPegsRandom:
     def plan(self, view, turn, seed: int = 0):
         rng = np.random.default_rng(np.random.SeedSequence([seed, 29]))
         shots = sweep(view, turn, 5.0)
-        return _take(shots, [int(rng.integers(len(shots.x)))])
+        return take_shots(shots, [int(rng.integers(len(shots.x)))])
         yield  # a plan is a generator
-
-
-def _take(shots: Shot, idx) -> Shot:
-    return Shot(*(np.asarray(getattr(shots, f))[idx] for f in ("x", "y", "angle", "speed")))
 
 
 class RingPegsDriver(TurnedDriver):
