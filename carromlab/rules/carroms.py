@@ -26,15 +26,12 @@ Decisions where the book is silent (each documented):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
-from typing import ClassVar
 
 import numpy as np
 
 from carromlab.errors import CarromlabError
-from carromlab.rules.outcome import outcome_field
+from carromlab.rules.outcome import VariantRules, check_discs, outcome_field
 
 VARIANTS = ("carroms",)
 COLOURS = ("red", "green")
@@ -74,11 +71,7 @@ def evaluate_carroms(capture, position, turn=None, scoring=None) -> dict[str, np
     scoring = scoring or CarromsScoring()
     capture = np.atleast_2d(np.asarray(capture))
     ps = pieces_of(position)
-    if capture.shape[1] != len(ps) + 1:
-        raise CarromlabError(
-            f"the outcome has {capture.shape[1]} discs; position {position.name!r} has "
-            f"{len(ps)} pieces and the shooting ring"
-        )
+    check_discs(capture, ps, position, "pieces and the shooting ring")
     n_pockets = len(position.board.layout.captures)
     down = (capture[:, 1:] >= 0) & (capture[:, 1:] < n_pockets)
     own = np.array([p.kind == "ring" and p.owner == turn.shooter for p in ps], bool)
@@ -110,7 +103,7 @@ def evaluate_carroms(capture, position, turn=None, scoring=None) -> dict[str, np
     }
 
 
-class CarromsRules:
+class CarromsRules(VariantRules):
     """Carroms for the analysis layer."""
 
     variant = "carroms"
@@ -120,9 +113,6 @@ class CarromsRules:
     foul_kinds = FOUL_KINDS
     probabilities = PROBABILITIES
     means = MEANS
-    quantities: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
-        {"probabilities": PROBABILITIES, "means": MEANS}
-    )
 
     def evaluate(self, position, outcome_arrays, turn=None, scoring=None) -> dict[str, np.ndarray]:
         return evaluate_carroms(outcome_field(outcome_arrays, "capture"), position, turn, scoring)

@@ -38,16 +38,13 @@ Decisions where seed 000 is silent (each one documented; the game-state machine,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
-from typing import ClassVar
 
 import numpy as np
 
 from carromlab.equipment.carrooka import COLOUR_VALUES, COLOURS
 from carromlab.errors import CarromlabError
-from carromlab.rules.outcome import outcome_field
+from carromlab.rules.outcome import VariantRules, check_discs, outcome_field
 
 VARIANTS = ("carrooka",)
 FOUL_KINDS = ("no_contact", "wrong_first", "wrong_pocketed", "striker_pocketed", "off_board")
@@ -150,11 +147,7 @@ def evaluate_carrooka(
     capture = np.atleast_2d(np.asarray(capture))
     first_piece = np.atleast_1d(np.asarray(first_piece)).astype(int)
     ps = pucks(position)
-    if capture.shape[1] != len(ps) + 1:
-        raise CarromlabError(
-            f"the outcome has {capture.shape[1]} discs; position {position.name!r} has "
-            f"{len(ps)} pucks and the striker"
-        )
+    check_discs(capture, ps, position, "pucks and the striker")
     n_pockets = len(position.board.layout.captures) if n_pockets is None else n_pockets
     pocketed = (capture >= 0) & (capture < n_pockets)
     off = capture >= n_pockets
@@ -198,7 +191,7 @@ def evaluate_carrooka(
     }
 
 
-class CarrookaRules:
+class CarrookaRules(VariantRules):
     """Carrooka for the analysis layer: one stroke's evaluation over a batch of shots."""
 
     variant = "carrooka"
@@ -208,9 +201,6 @@ class CarrookaRules:
     foul_kinds = FOUL_KINDS
     probabilities = PROBABILITIES
     means = MEANS
-    quantities: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
-        {"probabilities": PROBABILITIES, "means": MEANS}
-    )
 
     def evaluate(self, position, outcome_arrays, turn=None, scoring=None) -> dict[str, np.ndarray]:
         """``outcome_arrays``: a mapping (or a ``ShotOutcome``) with ``capture`` and

@@ -22,10 +22,7 @@ Decisions (the digest's, each an option where it makes sense):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from types import MappingProxyType
-from typing import ClassVar
 
 import numpy as np
 
@@ -33,7 +30,7 @@ from carromlab.equipment.company import CrokinoleBoard
 from carromlab.errors import CarromlabError
 from carromlab.position import Piece, Position
 from carromlab.rules.force_out import hole_code, in_circle
-from carromlab.rules.outcome import outcome_field
+from carromlab.rules.outcome import VariantRules, check_discs, outcome_field
 from carromlab.setups.company import circle_scores_opening
 
 VARIANTS = ("circle-scores",)
@@ -64,11 +61,7 @@ def evaluate_circle_scores(capture, x, y, position, turn=None, scoring=None) -> 
     capture = np.atleast_2d(np.asarray(capture))
     x, y = np.atleast_2d(np.asarray(x, float)), np.atleast_2d(np.asarray(y, float))
     rs = object_rings(position)
-    if capture.shape[1] != len(rs) + 1:
-        raise CarromlabError(
-            f"the outcome has {capture.shape[1]} discs; position {position.name!r} has "
-            f"{len(rs)} object rings and the shooting ring"
-        )
+    check_discs(capture, rs, position, "object rings and the shooting ring")
     board = position.board
     hole = hole_code(board)
     holed = capture == hole
@@ -85,7 +78,7 @@ def evaluate_circle_scores(capture, x, y, position, turn=None, scoring=None) -> 
     }
 
 
-class CircleScoresRules:
+class CircleScoresRules(VariantRules):
     variant = "circle-scores"
     variants = VARIANTS
     turn_type = CircleScoresTurn
@@ -93,9 +86,6 @@ class CircleScoresRules:
     foul_kinds = ()
     probabilities = PROBABILITIES
     means = MEANS
-    quantities: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
-        {"probabilities": PROBABILITIES, "means": MEANS}
-    )
 
     def evaluate(self, position, outcome_arrays, turn=None, scoring=None) -> dict:
         return evaluate_circle_scores(

@@ -31,15 +31,12 @@ Decisions (each documented; the game-state machine holds those about turns):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
-from typing import ClassVar
 
 import numpy as np
 
 from carromlab.errors import CarromlabError
-from carromlab.rules.outcome import outcome_field
+from carromlab.rules.outcome import VariantRules, check_discs, outcome_field
 
 VARIANTS = ("force-out", "force-out-fast")
 COLOURS = ("red", "green")
@@ -92,11 +89,7 @@ def evaluate_force_out(
     capture = np.atleast_2d(np.asarray(capture))
     x, y = np.atleast_2d(np.asarray(x, float)), np.atleast_2d(np.asarray(y, float))
     rs = rings(position)
-    if capture.shape[1] != len(rs) + 1:
-        raise CarromlabError(
-            f"the outcome has {capture.shape[1]} discs; position {position.name!r} has "
-            f"{len(rs)} rings and the shooting ring"
-        )
+    check_discs(capture, rs, position, "rings and the shooting ring")
     board = position.board
     hole = hole_code(board)
     holed = capture == hole
@@ -126,7 +119,7 @@ def evaluate_force_out(
     }
 
 
-class ForceOutRules:
+class ForceOutRules(VariantRules):
     """Force Out for the analysis layer: one stroke's evaluation over a batch of shots."""
 
     variant = "force-out"
@@ -136,9 +129,6 @@ class ForceOutRules:
     foul_kinds = FOUL_KINDS
     probabilities = PROBABILITIES
     means = MEANS
-    quantities: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
-        {"probabilities": PROBABILITIES, "means": MEANS}
-    )
 
     def evaluate(self, position, outcome_arrays, turn=None, scoring=None) -> dict[str, np.ndarray]:
         """``outcome_arrays``: a mapping (or ``ShotOutcome``) with ``capture``, ``x``, ``y``."""

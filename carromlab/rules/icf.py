@@ -96,13 +96,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
 from carromlab.errors import CarromlabError
-from carromlab.rules.outcome import outcome_field
+from carromlab.rules.outcome import VariantRules, outcome_field
 
 VARIANTS = ("icf", "icf-doubles")
 COLOURS = ("white", "black")
@@ -376,7 +375,7 @@ def evaluate_icf(
     }
 
 
-class IcfRules:
+class IcfRules(VariantRules):
     """The ICF laws for the analysis layer: one stroke's evaluation over a batch of shots."""
 
     variant = "icf"
@@ -386,10 +385,6 @@ class IcfRules:
     foul_kinds = FOUL_KINDS
     probabilities = PROBABILITIES
     means = MEANS
-    #: Every output key, split by how the analysis layer estimates it (read-only).
-    quantities: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
-        {"probabilities": PROBABILITIES, "means": MEANS}
-    )
 
     def roles(self, position) -> dict[str, np.ndarray]:
         return piece_roles(position)

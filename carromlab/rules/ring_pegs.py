@@ -42,10 +42,7 @@ gaps in turn - this reads the surviving text more literally):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from types import MappingProxyType
-from typing import ClassVar
 
 import numpy as np
 
@@ -53,7 +50,7 @@ from carromlab.equipment.company import CrokinoleBoard
 from carromlab.errors import CarromlabError
 from carromlab.position import Piece, Position
 from carromlab.rules.force_out import hole_code
-from carromlab.rules.outcome import outcome_field
+from carromlab.rules.outcome import VariantRules, check_discs, outcome_field
 from carromlab.setups.company import ring_pegs_opening
 
 VARIANTS = ("ring-pegs",)
@@ -172,11 +169,7 @@ def evaluate_ring_pegs(
     x, y = np.atleast_2d(np.asarray(x, float)), np.atleast_2d(np.asarray(y, float))
     contacts = np.atleast_2d(np.asarray(contacts))
     table = table_position(position)
-    if capture.shape[1] != len(table.pieces) + 1:
-        raise CarromlabError(
-            f"the outcome has {capture.shape[1]} discs; position {position.name!r} has "
-            f"{len(table.pieces)} pieces and the shooting ring"
-        )
+    check_discs(capture, table.pieces, position, "pieces and the shooting ring")
     board = position.board
     pegged = np.array([p.kind == "ring" for p in table.pieces], bool)
     touched = (contacts[:, 1:][:, pegged] > 0).any(axis=1)
@@ -203,7 +196,7 @@ def evaluate_ring_pegs(
     }
 
 
-class RingPegsRules:
+class RingPegsRules(VariantRules):
     variant = "ring-pegs"
     variants = VARIANTS
     turn_type = RingPegsTurn
@@ -211,9 +204,6 @@ class RingPegsRules:
     foul_kinds = ()
     probabilities = PROBABILITIES
     means = MEANS
-    quantities: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
-        {"probabilities": PROBABILITIES, "means": MEANS}
-    )
 
     def evaluate(self, position, outcome_arrays, turn=None, scoring=None) -> dict:
         return evaluate_ring_pegs(
