@@ -135,3 +135,42 @@ def test_tags_of_small_discs_hole_and_ringing():
     assert aero_overlaps_circle(0.0, 0.0, 0.0, side, hole, cx + 1e-7, 0.0, 0.01)
     # tangency (to rounding) touches, but shares no area
     assert aero_overlaps_circle(0.0, 0.0, 0.0, side, hole, cx, 0.0, 0.01, touch=True)
+
+
+def test_aero_polygon_overlap_agrees_with_point_sampling():
+    """Aeros against the board's rectangular run steps: the separating-axis test agrees with
+    dense point sampling wherever the sampling is conclusive (overlap found, or the shapes
+    clearly apart)."""
+    from carromlab.rules.kooba_geometry import aero_overlaps_polygon
+
+    rng = np.random.default_rng(7)
+    zone = BOARD.zones["run.N.3"]
+    poly = np.array(zone.points)
+    n = 3000
+    cx, cy = poly.mean(axis=0)
+    x = cx + rng.uniform(-0.08, 0.08, n)
+    y = cy + rng.uniform(-0.08, 0.08, n)
+    rot = rng.uniform(0, 2 * math.pi, n)
+    side, hole = BOARD.aero_side, BOARD.aero_hole_diameter / 2
+    exact = aero_overlaps_polygon(x, y, rot, side, hole, poly)
+    corners = aero_corners(x, y, rot, side)
+    u, v = rng.random((2, n, 4000))
+    flip = u + v > 1
+    u, v = np.where(flip, 1 - u, u), np.where(flip, 1 - v, v)
+    px = corners[:, 0, 0:1] + u * (corners[:, 1, 0:1] - corners[:, 0, 0:1])
+    px = px + v * (corners[:, 2, 0:1] - corners[:, 0, 0:1])
+    py = corners[:, 0, 1:2] + u * (corners[:, 1, 1:2] - corners[:, 0, 1:2])
+    py = py + v * (corners[:, 2, 1:2] - corners[:, 0, 1:2])
+    material = np.hypot(px - x[:, None], py - y[:, None]) > hole
+    brute = (material & zone.contains(px, py)).any(axis=1)
+    assert not (brute & ~exact).any()
+    # a miss by sampling must be a thin overlap: the triangle reaches just inside
+    centre_dist = np.hypot(x - cx, y - cy)
+    missed = exact & ~brute
+    assert missed.sum() < 0.02 * n
+    assert 0.2 < exact.mean() < 0.9 and centre_dist.max() > 0.1
+    # a polygon wholly inside the hole does not count
+    tiny = np.array([[0.001, 0.001], [-0.001, 0.001], [-0.001, -0.001], [0.001, -0.001]])
+    assert not aero_overlaps_polygon(0.0, 0.0, 0.3, side, hole, tiny)[()]
+    shifted = tiny + np.array([0.02, 0.0])
+    assert aero_overlaps_polygon(0.0, 0.0, 0.3, side, hole, shifted)[()]

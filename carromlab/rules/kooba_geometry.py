@@ -72,3 +72,37 @@ def rings(x, y, hole, cx, cy, radius) -> np.ndarray:
     """The disc (cx, cy, radius) lies wholly inside the hole of an Aero centred at (x, y)."""
     d = np.hypot(np.asarray(cx, float) - x, np.asarray(cy, float) - y)
     return d + np.asarray(radius, float) <= hole
+
+
+def _project(points, ax, ay):
+    """(min, max) of the points [..., k, 2] projected on the axes (ax, ay) [..., m]."""
+    proj = points[..., None, :, 0] * ax[..., :, None] + points[..., None, :, 1] * ay[..., :, None]
+    return proj.min(axis=-1), proj.max(axis=-1)
+
+
+def _edge_normals(poly):
+    nxt = np.roll(poly, -1, axis=-2)
+    ex, ey = nxt[..., 0] - poly[..., 0], nxt[..., 1] - poly[..., 1]
+    n = np.hypot(ex, ey)
+    return -ey / n, ex / n
+
+
+def aero_overlaps_polygon(x, y, rotation, side, hole, polygon) -> np.ndarray:
+    """The Aero's material (triangle minus hole) and a convex polygon (vertices [k, 2])
+    share area. Separating axes over both shapes' edge normals decide whether the triangle
+    and the polygon share area (a gap or mere contact on some axis separates them); the hole
+    lies inside the triangle, so the material meets the polygon exactly when the triangle does
+    and the polygon is not wholly inside the hole (all its corners in the hole)."""
+    tri = aero_corners(x, y, rotation, side)  # [..., 3, 2]
+    poly = np.broadcast_to(np.asarray(polygon, float), (*tri.shape[:-2], *np.shape(polygon)))
+    shapes = (tri, poly)
+    separated = np.zeros(tri.shape[:-2], dtype=bool)
+    for shape in shapes:
+        ax, ay = _edge_normals(shape)
+        lo1, hi1 = _project(tri, ax, ay)
+        lo2, hi2 = _project(poly, ax, ay)
+        separated |= ((hi1 <= lo2) | (hi2 <= lo1)).any(axis=-1)
+    x, y, hole = (np.asarray(v, float) for v in (x, y, hole))
+    d = np.hypot(poly[..., 0] - x[..., None], poly[..., 1] - y[..., None])
+    inside_hole = (d <= hole[..., None]).all(axis=-1)
+    return ~separated & ~inside_hole
