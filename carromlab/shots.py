@@ -165,3 +165,31 @@ def skill(name: str) -> Skill:
         return SKILLS[name]
     except KeyError:
         raise CarromlabError(f"unknown skill {name!r}; known: {', '.join(SKILLS)}") from None
+
+
+@dataclass(frozen=True)
+class ThrowSkill:
+    """Execution noise of a KOOBA throw (physics/throw.py): direction error ``angle``
+    (radians), relative length error ``length``, release error ``release`` (m)."""
+
+    name: str
+    angle: float
+    length: float
+    release: float
+    note: str = ""
+
+
+#: Throw skill presets (estimates: no published measurements of KOOBA throws). Reasoning:
+#: from 4 stick lengths (2.24 m) a casual player lands within a hand's width (about 5 cm) of
+#: the aim most of the time, a good one within the Inner Eye (5 cm radius), a top one within
+#: a few centimetres; length errors are taken half again as large as direction errors.
+THROW_SKILLS: dict[str, ThrowSkill] = {
+    s.name: s
+    for s in (
+        ThrowSkill("novice", 0.025, 0.035, 0.005, "about 5.6 cm across at 2.24 m"),
+        ThrowSkill("club", 0.015, 0.022, 0.004, "about 3.4 cm across at 2.24 m"),
+        ThrowSkill("expert", 0.009, 0.013, 0.003, "about 2 cm across at 2.24 m"),
+        ThrowSkill("pro", 0.005, 0.0075, 0.002, "about 1.1 cm across at 2.24 m"),
+        ThrowSkill("exact", 0.0, 0.0, 0.0, "no noise"),
+    )
+}
