@@ -95,3 +95,20 @@ def test_aim_map_is_reproducible_and_has_intervals():
         aim_map([0.0], [0.0], "wizard")
     with pytest.raises(CarromlabError, match="seat"):
         aim_map([0.0], [0.0], "club", seat="Q")
+
+
+def test_draw_aim_map_puts_the_grid_over_the_board():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from carromlab.plot.kooba import draw_aim_map
+
+    df = aim_map(np.linspace(-0.1, 0.1, 5), np.linspace(-0.1, 0.1, 4), "club", n=50, seed=2)
+    mesh = draw_aim_map(df, "p_inner_eye")
+    z = mesh.get_array().reshape(4, 5)
+    centre = df[(df.aim_x == 0.0) & (df.aim_y.abs() < 0.04)]["p_inner_eye"].max()
+    assert z.max() == pytest.approx(df["p_inner_eye"].max()) and centre > 0.5
+    assert mesh.norm.vmin == 0.0 and mesh.norm.vmax == 1.0
+    plt.close("all")

@@ -94,3 +94,29 @@ class KoobaBoardPlot(BoardPlot):
 
     def triangle_vertices(self, piece: Piece, spec: PieceSpec, board: Board):
         return board.aero_vertices(piece.x, piece.y, piece.rotation)
+
+
+def draw_aim_map(df, value: str = "p_eye", ax: Axes | None = None, board=None, alpha=0.8):
+    """The KOOBA board with an aim map (:func:`carromlab.analysis.kooba_maps.aim_map`) over
+    it: each aim point's cell coloured by ``value`` (a probability, 0-1). Returns the
+    QuadMesh."""
+    import numpy as np
+
+    from carromlab.equipment import KoobaBoard
+    from carromlab.plot.boards import board_plot
+    from carromlab.plot.shotmap import _edges, _norm_cmap, value_label
+
+    board = board or KoobaBoard()
+    ax = board_plot(board).draw(ax)
+    xs = np.sort(df["aim_x"].unique())
+    ys = np.sort(df["aim_y"].unique())
+    grid = df.pivot_table(index="aim_y", columns="aim_x", values=value).reindex(
+        index=ys, columns=xs
+    )
+    z = np.ma.masked_invalid(grid.to_numpy(dtype=float))
+    norm, cmap = _norm_cmap(value, z.compressed(), None, None)
+    mesh = ax.pcolormesh(
+        _edges(xs), _edges(ys), z, norm=norm, cmap=cmap, shading="flat", alpha=alpha, zorder=50
+    )
+    ax.figure.colorbar(mesh, ax=ax, shrink=0.8, label=value_label(value))
+    return mesh
