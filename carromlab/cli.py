@@ -569,8 +569,8 @@ def best(
 def play(
     variant: str = typer.Option(
         "icf",
-        help="icf, icf-doubles, carrooka, carroms, force-out, force-out-fast, ring-pegs or "
-        "circle-scores.",
+        help="icf, icf-doubles, carrooka, carroms, force-out, force-out-fast, ring-pegs, "
+        "circle-scores or kooba.",
     ),
     games: int = typer.Option(1, min=1, help="Number of games."),
     policy: str = typer.Option("greedy", help="greedy or random (every seat)."),
@@ -583,6 +583,9 @@ def play(
     ),
     rounds: int = typer.Option(1, min=1, help="force-out: rounds a game."),
     target: int = typer.Option(30, min=1, help="carroms: points that win the game."),
+    players: int = typer.Option(2, min=2, max=4, help="kooba: players (2-4)."),
+    pro: bool = typer.Option(False, help="kooba: the Pro mod (5 sticks, inner eye, penalties)."),
+    deuces: bool = typer.Option(False, help="kooba: the Deuces mod (a KOOBA tag counts 2)."),
     shots: int = typer.Option(5, min=1, help="circle-scores: shots per player."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
     slots: int = typer.Option(256, min=1, help="Games in play at once (one kernel batch)."),
@@ -602,6 +605,9 @@ def play(
     if policy not in ("greedy", "random"):
         raise CarromlabError(f"unknown policy {policy!r}; use greedy or random")
     skill_named(skill)  # one clear line for an unknown skill
+    if variant == "kooba":
+        _play_kooba(games, skill, seed, out, players, pro, deuces)
+        return
     if variant in ("icf", "icf-doubles"):
         from carromlab.analysis.policies import Greedy, RandomLegal
         from carromlab.rules.icf_game import IcfGameConfig
@@ -673,6 +679,34 @@ def play(
         typer.echo(f"wrote {len(games_df)} games to {out}")
     else:
         typer.echo(f"wrote {len(boards_df)} boards and {len(games_df)} games to {out}")
+
+
+def _play_kooba(games, skill, seed, out, players, pro, deuces) -> None:
+    """Whole KOOBA games between greedy players, logged as they end (resumable)."""
+    from carromlab.analysis.estimate import run_metadata
+    from carromlab.analysis.games import GameLog
+    from carromlab.analysis.kooba_play import KoobaGreedy, play_kooba
+    from carromlab.rules.kooba_game import KoobaConfig
+
+    config = KoobaConfig(n_players=players, pro=pro, deuces=deuces)
+    player = KoobaGreedy(skill=skill)
+    meta = run_metadata(
+        kind="play",
+        variant="kooba",
+        policy="greedy",
+        policy_detail=repr(player),
+        skill=skill,
+        rules=dict(vars(config)),
+        seed=seed,
+    )
+    log = GameLog(out, meta)
+    todo = [g for g in range(games) if g not in log.done()]
+    if len(todo) < games:
+        typer.echo(f"resuming: {games - len(todo)} of {games} games already in {out}")
+    if todo:
+        play_kooba(config, skill, seed, todo, player, on_game=log.add)
+    _, games_df = log.write_parquet()
+    typer.echo(f"wrote {len(games_df[games_df['game'] < games])} games to {out}")
 
 
 def _select_device(device: str) -> None:

@@ -304,3 +304,19 @@ def test_play_company_games_write_one_row_per_game(capsys, tmp_path, variant):
     assert games.attrs["config"]["variant"] == variant
     if variant.startswith("force-out"):
         assert games.attrs["config"]["rules"]["fast"] is (variant == "force-out-fast")
+
+
+def test_play_kooba_writes_one_row_per_game(capsys, tmp_path):
+    """`carromlab play --variant kooba --games N --seed S --out DIR`: whole games between
+    greedy players, one row per game (winner, rounds, markers, turns)."""
+    from carromlab.analysis.results import read_parquet
+
+    args = ["play", "--variant", "kooba", "--games", "2", "--seed", "1", "--players", "3"]
+    code, out, _ = run(capsys, *args, "--out", str(tmp_path))
+    assert code == 0 and "wrote 2 games" in out
+    games = read_parquet(tmp_path / "games.parquet")
+    assert len(games) == 2 and games["finished"].all()
+    assert {"winner", "rounds", "turns_0", "turns_2", "marker_1"} <= set(games.columns)
+    assert games.attrs["config"]["rules"]["n_players"] == 3
+    code, out, _ = run(capsys, *args, "--out", str(tmp_path))
+    assert code == 0 and "resuming: 2 of 2" in out

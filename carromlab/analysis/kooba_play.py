@@ -1,0 +1,220 @@
+"""Whole KOOBA games: the lag, throws on the throw kernel, tags by exact geometry, the game
+machine (rules/kooba_game.py), and a greedy player.
+
+Keys: throw ``k`` of game ``g`` (the lag's throws first) uses ``fold_in(fold_in(key(seed),
+g), k)``: a game depends only on the seed and its index.
+
+:class:`KoobaGreedy` aims by goal, from an aim map at its skill and distance
+(analysis/kooba_maps.py), computed once per seat:
+
+- scoring (run not locked): the aim point with the most expected scores - P(Eye) (Pro: P(Inner
+  Eye)), minus P(Penalty) under Pro, plus P(KOOBA) under Deuces;
+- locked: the aim point most likely to tag the KOOBA;
+- attack: declared at the start of a turn, once, against the opponent furthest along whose
+  run is not locked, when that opponent is at least ``attack_at`` steps along; aimed at their
+  marker.
+
+Decisions (estimates): lag throws are made from the South at the KOOBA; the greedy aims on a
+2 cm grid over the board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pandas as pd
+
+from carromlab.analysis.games import GameRecord
+from carromlab.analysis.kooba_maps import aim_map, tag_throws, thrower_spot
+from carromlab.equipment.kooba import KoobaBoard
+from carromlab.errors import CarromlabError
+from carromlab.physics.throw import throw_batch
+from carromlab.rules.kooba_game import (
+    LOCK,
+    KoobaConfig,
+    ShotTags,
+    apply_shot,
+    declare_attack,
+    lag_order,
+    new_game,
+)
+from carromlab.rules.kooba_geometry import aero_overlaps_circle, aero_overlaps_polygon
+from carromlab.shots import THROW_SKILLS
+
+
+def marker_spot(board: KoobaBoard, seat: str, step: int) -> tuple[float, float]:
+    """Where a marker sits: the middle of its Home, run step or Lock."""
+    if step == 0:
+        return board.home_centre(seat)
+    zone = board.zones[f"lock.{seat}" if step == LOCK else f"run.{seat}.{step}"]
+    pts = np.array(zone.points)
+    return float(pts[:, 0].mean()), float(pts[:, 1].mean())
+
+
+def shot_tags(board, x, y, rotation, seats, markers) -> ShotTags:
+    """The tags of one Aero landed at (x, y, rotation) with the markers where they are."""
+    t = tag_throws(board, np.array([x]), np.array([y]), np.array([rotation]), seats[0])
+    on = not bool(t["off"][0])
+    side, hole = board.aero_side, board.aero_hole_diameter / 2
+    runs, touched = set(), set()
+    if on:
+        for p, seat in enumerate(seats):
+            for step in range(1, 6):
+                poly = board.zones[f"run.{seat}.{step}"].points
+                if aero_overlaps_polygon(x, y, rotation, side, hole, poly)[()]:
+                    runs.add(p)
+            mx, my = marker_spot(board, seat, markers[p])
+            r = board.marker_diameter / 2
+            if aero_overlaps_circle(x, y, rotation, side, hole, mx, my, r, touch=True)[()]:
+                touched.add(p)
+    return ShotTags(
+        eye=bool(t["eye"][0]),
+        inner_eye=bool(t["inner_eye"][0]),
+        kooba=bool(t["kooba"][0]),
+        ring=bool(t["ring"][0]),
+        penalty=bool(t["penalty"][0]),
+        runs=frozenset(runs),
+        markers=frozenset(touched),
+    )
+
+
+@dataclass(frozen=True)
+class KoobaGreedy:
+    """The default KOOBA player (see the module's docstring)."""
+
+    skill: str = "club"
+    n: int = 200
+    grid: float = 0.02
+    attack_at: int = 3
+
+    def aims(self, board: KoobaBoard, seat: str, config: KoobaConfig) -> dict:
+        """The aim point for each goal (scoring, KOOBA) from this seat."""
+        xs = np.arange(-board.half + self.grid / 2, board.half, self.grid)
+        df = aim_map(xs, xs, self.skill, config.sticks, self.n, seed=0, seat=seat, board=board)
+        score = df["p_inner_eye"] if config.pro else df["p_eye"]
+        if config.pro:
+            score = score - df["p_penalty"]
+        if config.deuces:
+            score = score + df["p_kooba"]
+        best = df.loc[score.idxmax()]
+        kooba = df.loc[df["p_kooba"].idxmax()]
+        return {"score": (best.aim_x, best.aim_y), "kooba": (kooba.aim_x, kooba.aim_y)}
+
+    def attack_target(self, state, me: int, config: KoobaConfig) -> int | None:
+        if not config.attack or state.attacks_used[me]:
+            return None
+        open_ = [p for p in range(config.n_players) if p != me and state.markers[p] != LOCK]
+        if not open_:
+            return None
+        leader = max(open_, key=lambda p: (state.markers[p], -p))
+        return leader if state.markers[leader] >= self.attack_at else None
+
+
+def _throw(board, sk, gkey, k: int, aim, seat: str, sticks: int):
+    """Throw ``k`` of a game (key ``fold_in(game key, k)``): where the Aero lands."""
+    key = jax.random.fold_in(gkey, k)
+    fx, fy = thrower_spot(board, seat, sticks)
+    x, y, rot = throw_batch(
+        key[None],
+        jnp.array([aim[0]]),
+        jnp.array([aim[1]]),
+        jnp.array([fx]),
+        jnp.array([fy]),
+        sk.angle,
+        sk.length,
+        sk.release,
+        0.0,
+    )
+    return float(x[0]), float(y[0]), float(rot[0])
+
+
+def play_kooba(
+    config: KoobaConfig | None = None,
+    skill="club",
+    seed: int = 0,
+    games=1,
+    player: KoobaGreedy | None = None,
+    board: KoobaBoard | None = None,
+    on_game=None,
+) -> list[GameRecord]:
+    """Play whole KOOBA games (every player ``player`` at ``skill``); one record per game with
+    a row (winner seat index, rounds, markers, attacks, tie break) and one row per shot."""
+    config = config or KoobaConfig()
+    board = board or KoobaBoard()
+    player = player or KoobaGreedy(skill=skill)
+    sk = THROW_SKILLS.get(skill)
+    if sk is None:
+        raise CarromlabError(f"unknown throw skill {skill!r}; known: {', '.join(THROW_SKILLS)}")
+    seats = config.seats
+    aims = [player.aims(board, s, config) for s in seats]
+    order = list(range(int(games))) if isinstance(games, (int, np.integer)) else list(games)
+    records = []
+    for g in order:
+        gkey = jax.random.fold_in(jax.random.key(int(seed)), g)
+        k = 0
+
+        # the lag: each entrant throws one Aero at the KOOBA from the South
+        dists = []
+        for _ in range(config.n_players):
+            x, y, _rot = _throw(board, sk, gkey, k, (0.0, 0.0), "S", config.sticks)
+            k += 1
+            dists.append(float(np.hypot(x, y)))
+        entrants = lag_order(dists)  # entrants[p]: who plays in seat p
+        state = new_game(config)
+        shots = []
+        while not state.over:
+            me = state.player
+            if state.shot == 0 and state.tiebreak is None and state.attack is None:
+                target = player.attack_target(state, me, config)
+                if target is not None:
+                    state = declare_attack(state, target, config)
+            if state.tiebreak is not None or state.markers[me] == LOCK:
+                aim = aims[me]["kooba"]
+            elif state.attack is not None and not state.attack_hit:
+                aim = marker_spot(board, seats[state.attack], state.markers[state.attack])
+            else:
+                aim = aims[me]["score"]
+            x, y, rot = _throw(board, sk, gkey, k, aim, seats[me], config.sticks)
+            k += 1
+            tags = shot_tags(board, x, y, rot, seats, state.markers)
+            shots.append(
+                {
+                    "game": g,
+                    "round": state.round,
+                    "player": me,
+                    "attack": -1 if state.attack is None else state.attack,
+                    "tiebreak": state.tiebreak is not None,
+                    "eye": tags.eye,
+                    "inner_eye": tags.inner_eye,
+                    "kooba": tags.kooba,
+                    "penalty": tags.penalty,
+                    "x": x,
+                    "y": y,
+                }
+            )
+            state = apply_shot(state, tags, config)
+        strokes = pd.DataFrame(shots)
+        row = {
+            "game": g,
+            "winner": -1 if state.winner is None else int(state.winner),
+            "winner_entrant": -1 if state.winner is None else int(entrants[state.winner]),
+            "players": config.n_players,
+            "rounds": int(state.round) + 1,
+            "shots": len(strokes),
+            "attacks": int(sum(state.attacks_used)),
+            "tie_break": state.tiebreak is not None,
+            **{f"marker_{p}": int(m) for p, m in enumerate(state.markers)},
+            **{
+                f"turns_{p}": int(((strokes["player"] == p).sum() + 2) // 3)
+                for p in range(config.n_players)
+            },
+            "finished": bool(state.over and not state.unfinished),
+        }
+        rec = GameRecord(state, strokes, pd.DataFrame(), row=row)
+        if on_game is not None:
+            on_game(rec)
+        records.append(rec)
+    return records
