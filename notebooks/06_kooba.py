@@ -1,0 +1,110 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # KOOBA: where to aim, and who wins
+#
+# KOOBA (seed 003) is thrown, not flicked: a triangular magnetic Aero with a central hole is
+# launched with two sticks from 4 stick lengths (Pro: 5) and sticks where it lands on the
+# target board. A tag is the Aero overlapping a zone, or touching a marker or the KOOBA.
+# The throw model and the board's sizes are estimates (`physics/throw.py`, `KoobaBoard`).
+#
+# 1. aim maps: the chance of each tag over aim points, by skill and distance;
+# 2. whole games between greedy players;
+# 3. the studies in `data/studies/kooba/` (seat advantage, the attack turn, Pro).
+
+# %%
+import os
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from IPython.display import display
+
+from carromlab.analysis.kooba_maps import aim_map
+from carromlab.analysis.kooba_play import KoobaGreedy, play_kooba
+from carromlab.plot import draw_intervals
+from carromlab.plot.kooba import draw_aim_map
+from carromlab.rules.kooba_game import KoobaConfig
+
+# %%
+QUICK = os.environ.get("CARROMLAB_QUICK") == "1"
+SEED = 0
+GRID = np.linspace(-0.27, 0.27, 10 if QUICK else 37)
+N = 40 if QUICK else 400
+GAMES = 2 if QUICK else 20
+PLAYER = KoobaGreedy(n=40, grid=0.06) if QUICK else KoobaGreedy()
+ROOT = Path.cwd() if (Path.cwd() / "data").exists() else Path.cwd().parent
+STUDIES = ROOT / "data" / "studies" / "kooba"
+
+# %% [markdown]
+# ## 1. Aim maps
+#
+# From the South at 4 stick lengths (about 2.24 m): the chance of tagging the Eye and of
+# tagging a Penalty Zone, for a club thrower; then the Inner Eye from 5 sticks (Pro) for a
+# club and a pro thrower.
+
+# %%
+club4 = aim_map(GRID, GRID, "club", sticks=4, n=N, seed=SEED)
+fig, axes = plt.subplots(1, 2, figsize=(13, 5.5))
+draw_aim_map(club4, "p_eye", ax=axes[0])
+axes[0].set_title("club, 4 sticks: P(Eye)")
+draw_aim_map(club4, "p_penalty", ax=axes[1])
+axes[1].set_title("club, 4 sticks: P(Penalty Zone)")
+plt.show()
+
+# %%
+rows = []
+fig, axes = plt.subplots(1, 2, figsize=(13, 5.5))
+for ax, skill in zip(axes, ("club", "pro")):
+    m = aim_map(GRID, GRID, skill, sticks=5, n=N, seed=SEED)
+    draw_aim_map(m, "p_inner_eye", ax=ax)
+    ax.set_title(f"{skill}, 5 sticks: P(Inner Eye)")
+    best = m.loc[m["p_inner_eye"].idxmax()]
+    rows.append({"skill": skill, **best[["aim_x", "aim_y", "p_inner_eye", "p_kooba"]].to_dict()})
+plt.show()
+display(pd.DataFrame(rows).round(3))
+
+# %% [markdown]
+# ## 2. Whole games
+#
+# Greedy players (aim maps by goal; one attack on the leader); one row per game. Seats are
+# the play order after the lag (North first).
+
+# %%
+games = pd.DataFrame(
+    [r.row for r in play_kooba(KoobaConfig(n_players=3), "club", SEED, GAMES, PLAYER)]
+)
+display(games)
+
+# %% [markdown]
+# ## 3. The studies
+#
+# 400 greedy games an arm (`experiments/kooba_balance.py`); 95 % Wilson intervals.
+
+# %%
+path = STUDIES / "seats.csv"
+if path.exists():
+    seats = pd.read_csv(path)
+    display(seats.round(3))
+    fig, ax = plt.subplots(figsize=(10, 3.5))
+    draw_intervals(seats, "win", "win_lo", "win_hi", ax=ax, ylabel="seat's win rate")
+    ax.tick_params(axis="x", labelrotation=45)
+    plt.show()
+for name in ("attack", "pro"):
+    p = STUDIES / f"{name}.csv"
+    if p.exists():
+        display(pd.read_csv(p).round(3))
