@@ -44,7 +44,7 @@ import numpy as np
 
 from carromlab.equipment.carrooka import COLOUR_VALUES, COLOURS
 from carromlab.errors import CarromlabError
-from carromlab.rules.outcome import VariantRules, check_discs, outcome_field
+from carromlab.rules.outcome import VariantRules, check_discs, lying_spot, outcome_field
 
 VARIANTS = ("carrooka",)
 FOUL_KINDS = ("no_contact", "wrong_first", "wrong_pocketed", "striker_pocketed", "off_board")
@@ -97,10 +97,7 @@ def pucks(position) -> tuple:
 
 def striker_spot(position) -> tuple[float, float] | None:
     """Where the striker lies in ``position`` (None: in hand, to be placed on the break line)."""
-    spots = [(p.x, p.y) for p in position.pieces if p.kind == "striker"]
-    if len(spots) > 1:
-        raise CarromlabError(f"position {position.name!r} has {len(spots)} strikers (at most 1)")
-    return spots[0] if spots else None
+    return lying_spot(position, "striker", "strikers")
 
 
 def targets(position, turn: CarrookaTurn) -> np.ndarray:

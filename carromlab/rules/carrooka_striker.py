@@ -32,6 +32,7 @@ import numpy as np
 
 from carromlab.equipment.geometry import segment_clear
 from carromlab.errors import CarromlabError
+from carromlab.rules.outcome import without_kind
 
 #: Tolerance of "the striker is at its spot / on the break line" (m).
 SPOT_TOL = 1e-6
@@ -44,9 +45,7 @@ def _radii(position):
 
 def table_position(position):
     """The kernel's view: the position without its ``striker`` piece (the striker is disc 0)."""
-    if not any(p.kind == "striker" for p in position.pieces):
-        return position
-    return position.replace(pieces=tuple(p for p in position.pieces if p.kind != "striker"))
+    return without_kind(position, "striker")
 
 
 def no_line(board) -> float:

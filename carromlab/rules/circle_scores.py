@@ -29,7 +29,7 @@ import numpy as np
 from carromlab.equipment.company import CrokinoleBoard
 from carromlab.errors import CarromlabError
 from carromlab.position import Piece, Position
-from carromlab.rules.force_out import hole_code, in_circle
+from carromlab.rules.force_out import circle_moves, in_circle, rings
 from carromlab.rules.outcome import VariantRules, check_discs, outcome_field
 from carromlab.setups.company import circle_scores_opening
 
@@ -52,8 +52,8 @@ class CircleScoresScoring:
     ring_out: float = 10.0
 
 
-def object_rings(position) -> tuple:
-    return tuple(p for p in position.pieces if p.kind != "shooter")
+#: The object rings, in the kernel's order after the shooting ring (as Force Out's rings).
+object_rings = rings
 
 
 def evaluate_circle_scores(capture, x, y, position, turn=None, scoring=None) -> dict:
@@ -62,12 +62,8 @@ def evaluate_circle_scores(capture, x, y, position, turn=None, scoring=None) -> 
     x, y = np.atleast_2d(np.asarray(x, float)), np.atleast_2d(np.asarray(y, float))
     rs = object_rings(position)
     check_discs(capture, rs, position, "object rings and the shooting ring")
-    board = position.board
-    hole = hole_code(board)
-    holed = capture == hole
-    inside = (capture < 0) & in_circle(board, x, y)
-    before = in_circle(board, [p.x for p in rs], [p.y for p in rs])
-    out = (before[None] & ~inside[:, 1:] & ~holed[:, 1:]).sum(axis=1)
+    holed, inside, left = circle_moves(capture, x, y, position, rs)
+    out = left.sum(axis=1)
     shooter_in = inside[:, 0]
     return {
         "shooter_in": shooter_in,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from carromlab.errors import CarromlabError
+from carromlab.rules.outcome import lying_spot, without_kind
 
 #: The South side's arc of the outer circle (degrees).
 SOUTH_ARC = (-135.0, -45.0)
@@ -25,19 +26,13 @@ TOL = 1e-6
 
 
 def shooter_spot(position) -> tuple[float, float] | None:
-    spots = [(p.x, p.y) for p in position.pieces if p.kind == "shooter"]
-    if len(spots) > 1:
-        raise CarromlabError(
-            f"position {position.name!r} has {len(spots)} shooting rings on the board (at most 1)"
-        )
-    return spots[0] if spots else None
+    """Where a Fast Play shooting ring lies (None: in hand, on the line)."""
+    return lying_spot(position, "shooter", "shooting rings on the board")
 
 
 def table_position(position):
     """The kernel's view: the position without its ``shooter`` piece (the shooter is disc 0)."""
-    if not any(p.kind == "shooter" for p in position.pieces):
-        return position
-    return position.replace(pieces=tuple(p for p in position.pieces if p.kind != "shooter"))
+    return without_kind(position, "shooter")
 
 
 def no_line(board) -> float:

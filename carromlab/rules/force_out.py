@@ -80,6 +80,17 @@ def hole_code(board) -> int:
     return names.index("hole")
 
 
+def circle_moves(capture, x, y, position, rs):
+    """For a batch of strokes over the rings ``rs`` of ``position`` (the shooting ring is disc
+    0): ``holed`` and ``inside`` [B, 1 + rings] (in the centre hole; at rest on the board in
+    the circle) and ``left`` [B, rings] (in the circle before, not after, not in the hole)."""
+    board = position.board
+    holed = capture == hole_code(board)
+    inside = (capture < 0) & in_circle(board, x, y)
+    before = in_circle(board, [p.x for p in rs], [p.y for p in rs])
+    return holed, inside, before[None] & ~inside[:, 1:] & ~holed[:, 1:]
+
+
 def evaluate_force_out(
     capture, x, y, position, turn: ForceOutTurn | None = None, scoring=None
 ) -> dict[str, np.ndarray]:
@@ -90,12 +101,7 @@ def evaluate_force_out(
     x, y = np.atleast_2d(np.asarray(x, float)), np.atleast_2d(np.asarray(y, float))
     rs = rings(position)
     check_discs(capture, rs, position, "rings and the shooting ring")
-    board = position.board
-    hole = hole_code(board)
-    holed = capture == hole
-    inside_after = (capture < 0) & in_circle(board, x, y)
-    before = in_circle(board, [p.x for p in rs], [p.y for p in rs])
-    forced = before[None] & ~inside_after[:, 1:] & ~holed[:, 1:]
+    holed, inside_after, forced = circle_moves(capture, x, y, position, rs)
     own = np.array([p.owner == turn.shooter for p in rs], dtype=bool)
     opp_out = (forced & ~own).sum(axis=1)
     own_out = (forced & own).sum(axis=1)

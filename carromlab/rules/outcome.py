@@ -30,6 +30,22 @@ def check_discs(capture, pieces, position, what: str = "pieces and the shooter")
         )
 
 
+def lying_spot(position, kind: str, what: str) -> tuple[float, float] | None:
+    """Where the one piece of ``kind`` lies in ``position`` (None: none there); ``what`` names
+    it in the error when there are several."""
+    spots = [(p.x, p.y) for p in position.pieces if p.kind == kind]
+    if len(spots) > 1:
+        raise CarromlabError(f"position {position.name!r} has {len(spots)} {what} (at most 1)")
+    return spots[0] if spots else None
+
+
+def without_kind(position, kind: str):
+    """``position`` without its pieces of ``kind`` (itself when it has none)."""
+    if not any(p.kind == kind for p in position.pieces):
+        return position
+    return position.replace(pieces=tuple(p for p in position.pieces if p.kind != kind))
+
+
 class VariantRules:
     """The analysis layer's view of a variant's rules: a subclass names its ``variant`` (and
     the ``variants`` it serves), its turn-state and scoring types, foul kinds, and the
