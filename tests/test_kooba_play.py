@@ -44,3 +44,56 @@ def test_games_are_reproducible_and_pro_games_run():
     np.testing.assert_array_equal(a[1].strokes["x"], b[0].strokes["x"])
     pro = play_kooba(KoobaConfig(pro=True), "pro", seed=1, games=1, player=FAST)
     assert pro[0].row["finished"]
+
+
+def test_a_ringed_kooba_is_also_a_kooba_tag():
+    """The KOOBA (2 cm) fits the Aero's 2.5 cm hole: an Aero centred on it rings it, and the
+    ring counts as a KOOBA tag; 2 mm off centre it still rings, 8 mm off it touches."""
+    for dx in (0.0, 0.002):
+        t = shot_tags(BOARD, dx, 0.0, 0.3, ("N", "E"), (0, 0))
+        assert t.ring and t.kooba
+    t = shot_tags(BOARD, 0.008, 0.0, 0.3, ("N", "E"), (0, 0))
+    assert t.kooba and not t.ring
+
+
+def test_attack_targets_leader_or_next():
+    from dataclasses import replace
+
+    from carromlab.rules.kooba_game import new_game
+
+    config = KoobaConfig(n_players=4)
+    state = replace(new_game(config), player=1, markers=(4, 1, 3, 0))
+    assert KoobaGreedy(attack_at=3).attack_target(state, 1, config) == 0
+    assert KoobaGreedy(attack_at=3, target="next").attack_target(state, 1, config) == 2
+    assert KoobaGreedy(attack_at=4, target="next").attack_target(state, 1, config) is None
+    assert KoobaGreedy(attack_at=None).attack_target(state, 1, config) is None
+    locked = replace(state, markers=(LOCK, 1, LOCK, 2))
+    assert KoobaGreedy(attack_at=1).attack_target(locked, 1, config) == 3
+    used = replace(state, attacks_used=(False, True, False, False))
+    assert KoobaGreedy(attack_at=1).attack_target(used, 1, config) is None
+
+
+def test_players_by_entrant_and_the_slide():
+    """Each entrant plays its own policy wherever the lag seats it: a never-attacking entrant
+    declares no attack. A slide moves where the Aeros rest."""
+    import pytest
+
+    from carromlab.errors import CarromlabError
+
+    never = KoobaGreedy(n=40, grid=0.04, attack_at=None)
+    eager = KoobaGreedy(n=40, grid=0.04, attack_at=1)
+    recs = play_kooba(KoobaConfig(), seed=2, games=4, players=[eager, never])
+    for rec in recs:
+        assert sorted(rec.row[f"entrant_{p}"] for p in range(2)) == [0, 1]
+        seat_never = [p for p in range(2) if rec.row[f"entrant_{p}"] == 1][0]
+        attacks = rec.strokes[rec.strokes["attack"] >= 0]
+        assert (attacks["player"] != seat_never).all()
+        assert rec.row["finished"]
+    assert any((r.strokes["attack"] >= 0).any() for r in recs)
+    slid = play_kooba(KoobaConfig(), seed=2, games=[0], player=FAST, slide=0.03)
+    still = play_kooba(KoobaConfig(), seed=2, games=[0], player=FAST)
+    assert slid[0].strokes["x"].iloc[0] != still[0].strokes["x"].iloc[0]
+    with pytest.raises(CarromlabError, match="3 given for a 2-player"):
+        play_kooba(KoobaConfig(), games=1, players=[FAST] * 3)
+    with pytest.raises(CarromlabError, match="attack target"):
+        KoobaGreedy(target="weakest")

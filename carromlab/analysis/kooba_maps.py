@@ -7,8 +7,9 @@ thrower stands on the seat's axis at ``sticks`` stick lengths from the board's c
 and tags nothing):
 
 - ``eye``, ``inner_eye``: the Aero's material shares area with the zone;
-- ``kooba``: it touches the KOOBA (at the centre; tangency counts); ``ring``: the KOOBA lies
-  inside its hole;
+- ``kooba``: it touches the KOOBA (at the centre; tangency counts) or rings it; ``ring``: the
+  KOOBA lies inside its hole. Decision: a ring is also a KOOBA tag - the KOOBA is then
+  inside the Aero's outline, though it touches only the hole's empty space;
 - ``penalty``: it shares area with any quadrant's Penalty Zone; ``own_run``: with any step of
   the seat's own run;
 - ``off``: it fell off the board.
@@ -51,15 +52,17 @@ def tag_throws(board: KoobaBoard, x, y, rotation, seat: str) -> dict[str, np.nda
     side, hole = board.aero_side, board.aero_hole_diameter / 2
     on = (np.abs(x) <= board.half) & (np.abs(y) <= board.half)
     zones = board.zones
+    ring = rings(x, y, hole, 0.0, 0.0, board.kooba_radius)
+    kooba = aero_overlaps_circle(
+        x, y, rotation, side, hole, 0.0, 0.0, board.kooba_radius, touch=True
+    )
     tags = {
         "eye": aero_overlaps_circle(x, y, rotation, side, hole, 0.0, 0.0, board.eye_radius),
         "inner_eye": aero_overlaps_circle(
             x, y, rotation, side, hole, 0.0, 0.0, board.inner_eye_radius
         ),
-        "kooba": aero_overlaps_circle(
-            x, y, rotation, side, hole, 0.0, 0.0, board.kooba_radius, touch=True
-        ),
-        "ring": rings(x, y, hole, 0.0, 0.0, board.kooba_radius),
+        "kooba": kooba | ring,
+        "ring": ring,
     }
     penalty = np.zeros(x.shape, bool)
     for s in SEATS:

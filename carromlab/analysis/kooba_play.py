@@ -10,16 +10,24 @@ g), k)``: a game depends only on the seed and its index.
 - scoring (run not locked): the aim point with the most expected scores - P(Eye) (Pro: P(Inner
   Eye)), minus P(Penalty) under Pro, plus P(KOOBA) under Deuces;
 - locked: the aim point most likely to tag the KOOBA;
-- attack: declared at the start of a turn, once, against the opponent furthest along whose
-  run is not locked, when that opponent is at least ``attack_at`` steps along; aimed at their
-  marker.
+- attack: declared at the start of a turn, once, when the chosen opponent (``target``: the
+  ``"leader"`` - furthest along, earliest seat on a tie - or the ``"next"`` open player after
+  me in the order of play) has an open run at least ``attack_at`` steps along; aimed at their
+  marker (a marker tag sends it Home, and an Aero that misses the marker most often still
+  overlaps its run). ``attack_at=None`` never attacks. The default ``attack_at=3`` against
+  the leader is the best of the timings measured in docs/studies.md.
+
+Every entrant may have their own player (``play_kooba(players=[...])``, by entrant: the lag
+then seats them), so one policy can be measured against another.
 
 Decisions (estimates): lag throws are made from the South at the KOOBA; the greedy aims on a
-2 cm grid over the board.
+2 cm grid over the board; games throw without a slide unless ``slide`` is given
+(physics/throw.py).
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import jax
@@ -88,32 +96,52 @@ class KoobaGreedy:
     skill: str = "club"
     n: int = 200
     grid: float = 0.02
-    attack_at: int = 3
+    attack_at: int | None = 3
+    target: str = "leader"
 
-    def aims(self, board: KoobaBoard, seat: str, config: KoobaConfig) -> dict:
+    def __post_init__(self):
+        if self.target not in ATTACK_TARGETS:
+            raise CarromlabError(
+                f"unknown attack target {self.target!r}; choose {' or '.join(ATTACK_TARGETS)}"
+            )
+
+    def aims(self, board: KoobaBoard, seat: str, config: KoobaConfig, slide: float = 0.0) -> dict:
         """The aim point for each goal (scoring, KOOBA) from this seat."""
-        xs = np.arange(-board.half + self.grid / 2, board.half, self.grid)
-        df = aim_map(xs, xs, self.skill, config.sticks, self.n, seed=0, seat=seat, board=board)
-        score = df["p_inner_eye"] if config.pro else df["p_eye"]
-        if config.pro:
-            score = score - df["p_penalty"]
-        if config.deuces:
-            score = score + df["p_kooba"]
-        best = df.loc[score.idxmax()]
-        kooba = df.loc[df["p_kooba"].idxmax()]
-        return {"score": (best.aim_x, best.aim_y), "kooba": (kooba.aim_x, kooba.aim_y)}
+        return _aims(self.skill, self.n, self.grid, board, seat, config, float(slide))
 
     def attack_target(self, state, me: int, config: KoobaConfig) -> int | None:
-        if not config.attack or state.attacks_used[me]:
+        """Whom to attack this turn, or None."""
+        if not config.attack or state.attacks_used[me] or self.attack_at is None:
             return None
-        open_ = [p for p in range(config.n_players) if p != me and state.markers[p] != LOCK]
+        n = config.n_players
+        open_ = [p for p in range(n) if p != me and state.markers[p] != LOCK]
         if not open_:
             return None
-        leader = max(open_, key=lambda p: (state.markers[p], -p))
-        return leader if state.markers[leader] >= self.attack_at else None
+        if self.target == "leader":
+            chosen = max(open_, key=lambda p: (state.markers[p], -p))
+        else:  # the next open player after me in the order of play
+            chosen = min(open_, key=lambda p: (p - me) % n)
+        return chosen if state.markers[chosen] >= self.attack_at else None
 
 
-def _throw(board, sk, gkey, k: int, aim, seat: str, sticks: int):
+ATTACK_TARGETS = ("leader", "next")
+
+
+@functools.lru_cache(maxsize=64)
+def _aims(skill, n, grid, board, seat, config, slide) -> dict:
+    xs = np.arange(-board.half + grid / 2, board.half, grid)
+    df = aim_map(xs, xs, skill, config.sticks, n, seed=0, seat=seat, slide=slide, board=board)
+    score = df["p_inner_eye"] if config.pro else df["p_eye"]
+    if config.pro:
+        score = score - df["p_penalty"]
+    if config.deuces:
+        score = score + df["p_kooba"]
+    best = df.loc[score.idxmax()]
+    kooba = df.loc[df["p_kooba"].idxmax()]
+    return {"score": (best.aim_x, best.aim_y), "kooba": (kooba.aim_x, kooba.aim_y)}
+
+
+def _throw(board, sk, gkey, k: int, aim, seat: str, sticks: int, slide: float = 0.0):
     """Throw ``k`` of a game (key ``fold_in(game key, k)``): where the Aero lands."""
     key = jax.random.fold_in(gkey, k)
     fx, fy = thrower_spot(board, seat, sticks)
@@ -126,7 +154,7 @@ def _throw(board, sk, gkey, k: int, aim, seat: str, sticks: int):
         sk.angle,
         sk.length,
         sk.release,
-        0.0,
+        slide,
     )
     return float(x[0]), float(y[0]), float(rot[0])
 
@@ -139,17 +167,30 @@ def play_kooba(
     player: KoobaGreedy | None = None,
     board: KoobaBoard | None = None,
     on_game=None,
+    players=None,
+    slide: float = 0.0,
 ) -> list[GameRecord]:
-    """Play whole KOOBA games (every player ``player`` at ``skill``); one record per game with
-    a row (winner seat index, rounds, markers, attacks, tie break) and one row per shot."""
+    """Play whole KOOBA games; one record per game with a row (winner seat index and entrant,
+    rounds, markers, attacks, tie break, turns) and one row per shot.
+
+    Every entrant plays ``player`` (default ``KoobaGreedy(skill)``), or ``players[e]`` for
+    entrant ``e`` (one per player; the lag seats them, and each throws at its own skill).
+    ``slide`` is the throw kernel's slide scale (m; 0: Aeros stick where they land)."""
     config = config or KoobaConfig()
     board = board or KoobaBoard()
-    player = player or KoobaGreedy(skill=skill)
-    sk = THROW_SKILLS.get(skill)
-    if sk is None:
-        raise CarromlabError(f"unknown throw skill {skill!r}; known: {', '.join(THROW_SKILLS)}")
+    if players is None:
+        players = [player or KoobaGreedy(skill=skill)] * config.n_players
+    players = list(players)
+    if len(players) != config.n_players:
+        raise CarromlabError(f"players: {len(players)} given for a {config.n_players}-player game")
+    throws = []
+    for e, pl in enumerate(players):
+        sk = THROW_SKILLS.get(pl.skill)
+        if sk is None:
+            known = ", ".join(THROW_SKILLS)
+            raise CarromlabError(f"entrant {e}: unknown throw skill {pl.skill!r}; known: {known}")
+        throws.append(sk)
     seats = config.seats
-    aims = [player.aims(board, s, config) for s in seats]
     order = list(range(int(games))) if isinstance(games, (int, np.integer)) else list(games)
     records = []
     for g in order:
@@ -158,17 +199,19 @@ def play_kooba(
 
         # the lag: each entrant throws one Aero at the KOOBA from the South
         dists = []
-        for _ in range(config.n_players):
-            x, y, _rot = _throw(board, sk, gkey, k, (0.0, 0.0), "S", config.sticks)
+        for e in range(config.n_players):
+            x, y, _rot = _throw(board, throws[e], gkey, k, (0.0, 0.0), "S", config.sticks, slide)
             k += 1
             dists.append(float(np.hypot(x, y)))
         entrants = lag_order(dists)  # entrants[p]: who plays in seat p
+        seated = [players[e] for e in entrants]
+        aims = [pl.aims(board, s, config, slide) for pl, s in zip(seated, seats, strict=True)]
         state = new_game(config)
         shots = []
         while not state.over:
             me = state.player
             if state.shot == 0 and state.tiebreak is None and state.attack is None:
-                target = player.attack_target(state, me, config)
+                target = seated[me].attack_target(state, me, config)
                 if target is not None:
                     state = declare_attack(state, target, config)
             if state.tiebreak is not None or state.markers[me] == LOCK:
@@ -177,7 +220,8 @@ def play_kooba(
                 aim = marker_spot(board, seats[state.attack], state.markers[state.attack])
             else:
                 aim = aims[me]["score"]
-            x, y, rot = _throw(board, sk, gkey, k, aim, seats[me], config.sticks)
+            sk = throws[entrants[me]]
+            x, y, rot = _throw(board, sk, gkey, k, aim, seats[me], config.sticks, slide)
             k += 1
             tags = shot_tags(board, x, y, rot, seats, state.markers)
             shots.append(
@@ -201,6 +245,7 @@ def play_kooba(
             "game": g,
             "winner": -1 if state.winner is None else int(state.winner),
             "winner_entrant": -1 if state.winner is None else int(entrants[state.winner]),
+            **{f"entrant_{p}": int(e) for p, e in enumerate(entrants)},
             "players": config.n_players,
             "rounds": int(state.round) + 1,
             "shots": len(strokes),

@@ -44,7 +44,12 @@ class KoobaBoard(Board):
     side: float = spec(0.58, "secondary", SEC + ": target board about 58 cm square")
     eye_radius: float = spec(0.12, "estimate", EST + ": Eye radius about 12 cm")
     inner_eye_radius: float = spec(0.05, "estimate", EST + ": Inner Eye radius about 5 cm")
-    kooba_radius: float = spec(0.025, "estimate", EST + ": KOOBA radius about 2.5 cm")
+    kooba_radius: float = spec(
+        0.01,
+        "estimate",
+        EST + ": KOOBA about 2.5 cm; 2 cm across taken so that it fits the Aero's 2.5 cm hole, "
+        "as the rules' ringing clause requires",
+    )
     run_width: float = spec(0.06, "estimate", "width of a run's step spaces")
     step_depth: float = spec(0.022, "estimate", "depth of one step space (and of the Lock)")
     lock_gap: float = spec(0.005, "estimate", "gap between the Eye and the Lock")
