@@ -304,12 +304,19 @@ PLACEMENT_HELP = (
 )
 STRIKER_HELP = "carrooka: X,Y (m) where the striker lies (default: the position's, or in hand)."
 NOMINATE_HELP = "carrooka: the piece on, red or the nominated colour (default red)."
+STICKS_HELP = "kooba: the throwing distance in stick lengths (default 4; Pro plays from 5)."
+SEAT_HELP = "kooba: the thrower's seat, N, E, S or W."
+SLIDE_HELP = "kooba: the throw's slide scale (m; 0: Aeros stick where they land)."
+VARIANT_HELP = (
+    "Game variant: icf, icf-doubles, carrooka, carroms, force-out, force-out-fast, "
+    "circle-scores, ring-pegs or kooba."
+)
 
 
 @app.command()
 def estimate(
     position: str = typer.Option(None, help="Standard position name or JSON file."),
-    variant: str = typer.Option("icf", help="Game variant (icf, icf-doubles, carrooka)."),
+    variant: str = typer.Option("icf", help=VARIANT_HELP),
     placement: float = typer.Option(None, help=PLACEMENT_HELP + " Default 0 (carrooka -90)."),
     striker: str = typer.Option(None, help=STRIKER_HELP),
     nominate: str = typer.Option(None, help=NOMINATE_HELP),
@@ -323,9 +330,26 @@ def estimate(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     out: Path = typer.Option(None, help="Folder for estimate.parquet."),
+    aim: str = typer.Option(None, help="kooba: the aim point X,Y (m; default 0,0, the KOOBA)."),
+    sticks: int = typer.Option(4, min=1, help=STICKS_HELP),
+    seat: str = typer.Option("S", help=SEAT_HELP),
+    slide: float = typer.Option(0.0, min=0.0, help=SLIDE_HELP),
 ) -> None:
-    """Estimate one shot: capture, foul and continuation probabilities and expected points."""
+    """Estimate one shot: capture, foul and continuation probabilities and expected points.
+    KOOBA: one aim point's tag probabilities (Eye, Inner Eye, KOOBA, ring, penalty, ...)."""
     import math
+
+    if variant == "kooba":
+        from carromlab.analysis.kooba_maps import aim_estimate
+
+        ax, ay = _pair(aim or "0,0", "aim")
+        df = aim_estimate(
+            ax, ay, skill=skill, sticks=sticks, n=n, seed=seed, seat=seat, slide=slide
+        )
+        _write_and_print(df, out, as_json)
+        return
+    if aim is not None:
+        raise CarromlabError("--aim is for kooba (the aim point)")
 
     from carromlab.analysis import estimate as run_estimate
     from carromlab.analysis.variants import analysis_for
@@ -346,6 +370,10 @@ def estimate(
         progress=not as_json,
         turn=_turn(pos.variant, nominate),
     )
+    _write_and_print(df, out, as_json)
+
+
+def _write_and_print(df, out: Path | None, as_json: bool) -> None:
     if out is not None:
         from carromlab.analysis.results import write_parquet
 
@@ -373,7 +401,7 @@ def _print_estimate(df) -> None:
 @app.command()
 def shotmap(
     position: str = typer.Option(None, help="Standard position name or JSON file."),
-    variant: str = typer.Option("icf", help="Game variant (icf, icf-doubles, carrooka)."),
+    variant: str = typer.Option("icf", help=VARIANT_HELP),
     placements: str = typer.Option(
         None,
         help="START:STOP:COUNT or a list: striker x (m; default -0.18:0.18:13); carrooka: "
@@ -394,10 +422,26 @@ def shotmap(
     value: str = typer.Option("points", help="Column to draw (points, p_continues, p_foul, ...)."),
     out: Path = typer.Option(Path("out/shotmap"), help="Folder for shotmap.parquet and PNGs."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
+    aims: str = typer.Option(
+        None, help="kooba: the aim grid on both axes, START:STOP:COUNT (m; default -0.27:0.27:28)."
+    ),
+    sticks: int = typer.Option(4, min=1, help=STICKS_HELP),
+    seat: str = typer.Option("S", help=SEAT_HELP),
+    slide: float = typer.Option(0.0, min=0.0, help=SLIDE_HELP),
 ) -> None:
     """A shot map over placement x angle (x speed): parquet plus pictures. Carrooka: over
-    angle x speed from where the striker lies."""
+    angle x speed from where the striker lies. KOOBA: tag probabilities over a grid of aim
+    points (value p_eye, p_inner_eye, p_kooba, p_ring, p_penalty, p_own_run or p_off)."""
     from carromlab.equipment.sets import game_set
+
+    if variant == "kooba":
+        grid = _grid(aims or "-0.27:0.27:28", "aims")
+        value = "p_eye" if value == "points" else value
+        result = run_aim_map(grid, skill, n, seed, value, out, sticks, seat, slide)
+        typer.echo(json.dumps(result, default=str) if as_json else _lines(result))
+        return
+    if aims is not None:
+        raise CarromlabError("--aims is for kooba (the aim grid)")
 
     defaults = DEFAULT_GRID.get(variant) or DEFAULT_GRID[game_set(variant).family]
     result = run_shotmap(
@@ -420,6 +464,45 @@ def shotmap(
     else:
         for k, v in result.items():
             typer.echo(f"{k}: {v}")
+
+
+def _lines(result: dict) -> str:
+    return "\n".join(f"{k}: {v}" for k, v in result.items())
+
+
+def run_aim_map(grid, skill, n, seed, value, out, sticks=4, seat="S", slide=0.0) -> dict:
+    """Compute, write and draw a KOOBA aim map; a summary dict."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from carromlab.analysis.kooba_maps import TAGS, aim_map
+    from carromlab.analysis.results import write_parquet
+    from carromlab.plot.kooba import draw_aim_map
+
+    if value not in [f"p_{t}" for t in TAGS]:
+        raise CarromlabError(
+            f"no column {value!r} in a KOOBA aim map; choose from "
+            + ", ".join(f"p_{t}" for t in TAGS)
+        )
+    df = aim_map(grid, grid, skill, sticks, n, seed=seed, seat=seat, slide=slide)
+    out.mkdir(parents=True, exist_ok=True)
+    write_parquet(df, out / "shotmap.parquet")
+    fig, ax = plt.subplots(figsize=(7, 6))
+    draw_aim_map(df, value=value, ax=ax)
+    ax.set_title(f"KOOBA: {value} by aim point ({skill}, {sticks} sticks from {seat}, n={n})")
+    fig.savefig(out / "shotmap.png", dpi=120, bbox_inches="tight")
+    plt.close(fig)
+    best = df.loc[df[value].idxmax()]
+    return {
+        "out": str(out),
+        "cells": len(df),
+        "shots": int(df["n"].sum()),
+        "value": value,
+        "best": {k: float(best[k]) for k in ("aim_x", "aim_y", value)},
+        "best_interval": [float(best[f"{value}_lo"]), float(best[f"{value}_hi"])],
+    }
 
 
 def run_shotmap(

@@ -1,15 +1,20 @@
 """KOOBA balance studies: whole games between greedy players on the throw kernel.
 
 Arms (``data/studies/kooba/<arm>/games.csv``, written as games end, resumable): 2, 3 and 4
-players with the standard rules; 2 players with the attack turn off; 2 players Pro. Summaries
-with 95 % intervals (Wilson), a CSV and a figure each, in ``data/studies/kooba/``:
+players with the standard rules; 2 players with the attack turn off; 2 players Pro; and the
+attack-timing arms, where one entrant (the challenger, entrant 0; the lag seats it) attacks
+the leader once they are ``k`` steps along (k = 1..5, or never) against default players,
+and a 3-player arm where the challenger attacks the next player instead of the leader.
+Summaries with 95 % intervals (Wilson), a CSV and a figure each, in ``data/studies/kooba/``:
 
 - ``seats``: the win rate of each seat (play order after the lag) for 2, 3 and 4 players,
   against the fair share 1/n;
 - ``attack``: the first seat's win rate and rounds a game with the attack turn on and off;
-- ``pro``: standard vs Pro, the first seat's win rate and rounds a game.
+- ``pro``: standard vs Pro, the first seat's win rate and rounds a game;
+- ``timing``: the challenger's win rate (fair share 1/n) and how often it attacked, by when
+  and whom it attacks.
 
-    python experiments/kooba_balance.py --games 300
+    python experiments/kooba_balance.py --games 400
 """
 
 from __future__ import annotations
@@ -36,18 +41,38 @@ ARMS = {
     "2p-no-attack": KoobaConfig(n_players=2, attack=False),
     "2p-pro": KoobaConfig(n_players=2, pro=True),
 }
+# attack timing: (config, the challenger's attack_at, its target); the others are defaults
+TIMING = {
+    **{f"2p-attack-at-{k}": (KoobaConfig(n_players=2), k, "leader") for k in range(1, 6)},
+    "2p-attack-never": (KoobaConfig(n_players=2), None, "leader"),
+    "3p-attack-next": (KoobaConfig(n_players=3), 3, "next"),
+    "3p-attack-never": (KoobaConfig(n_players=3), None, "leader"),
+}
 
 
-def run_arm(folder: Path, config: KoobaConfig, n: int, seed: int, skill: str) -> tuple[float, int]:
-    player = KoobaGreedy(skill=skill)
+def arm_players(arm: str, skill: str) -> tuple[KoobaConfig, list[KoobaGreedy]]:
+    if arm in ARMS:
+        config = ARMS[arm]
+        return config, [KoobaGreedy(skill=skill)] * config.n_players
+    config, at, target = TIMING[arm]
+    challenger = KoobaGreedy(skill=skill, attack_at=at, target=target)
+    return config, [challenger] + [KoobaGreedy(skill=skill)] * (config.n_players - 1)
+
+
+def run_arm(folder: Path, arm: str, n: int, seed: int, skill: str) -> tuple[float, int]:
+    config, players = arm_players(arm, skill)
     meta = run_metadata(
-        kind="kooba_balance", skill=skill, rules=dict(vars(config)), policy=repr(player), seed=seed
+        kind="kooba_balance",
+        skill=skill,
+        rules=dict(vars(config)),
+        policy=[repr(p) for p in players],
+        seed=seed,
     )
     log = GameLog(folder, meta)
     todo = [g for g in range(n) if g not in log.done()]
     t0 = time.perf_counter()
     if todo:
-        play_kooba(config, skill, seed, todo, player, on_game=log.add)
+        play_kooba(config, skill, seed, todo, players=players, on_game=log.add)
     log.write_parquet()
     return time.perf_counter() - t0, len(todo)
 
@@ -92,13 +117,35 @@ def compare(out: Path, arms: tuple[str, ...]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def timing(out: Path) -> pd.DataFrame:
+    rows = []
+    for arm in ("2p", *TIMING):
+        g = _games(out, arm)
+        if g is None:
+            continue
+        n = int(g["players"].iloc[0])
+        at, target = (3, "leader") if arm == "2p" else TIMING[arm][1:]
+        row = {"arm": arm, "players": n, "attack_at": "never" if at is None else at}
+        row.update(target=target, games=len(g), fair=1 / n)
+        row["win"], row["win_lo"], row["win_hi"] = rate(
+            int((g["winner_entrant"] == 0).sum()), len(g)
+        )
+        seat = sum((g[f"entrant_{p}"] == 0) * p for p in range(n))
+        attacked = g.apply(lambda r, s=seat: bool(r[f"attacked_{s[r.name]}"]), axis=1)
+        row["attacked"] = float(attacked.mean())
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def summarise(out: Path) -> dict[str, pd.DataFrame]:
     tables = {
         "seats": seats(out),
         "attack": compare(out, ("2p", "2p-no-attack")),
         "pro": compare(out, ("2p", "2p-pro")),
+        "timing": timing(out),
     }
     panels = {
+        "timing": [("win", "win_lo", "win_hi", "the challenger's win rate", None)],
         "seats": [("win", "win_lo", "win_hi", "seat's win rate", None)],
         "attack": [
             ("first_wins", "first_wins_lo", "first_wins_hi", "first seat's win rate", 0.5),
@@ -130,11 +177,12 @@ def main() -> None:
     ap.add_argument("--arms", default="", help="comma-separated arms (default all)")
     ap.add_argument("--summarise-only", action="store_true")
     args = ap.parse_args()
-    chosen = set(args.arms.split(",")) if args.arms else set(ARMS)
+    every = [*ARMS, *TIMING]
+    chosen = set(args.arms.split(",")) if args.arms else set(every)
     if not args.summarise_only:
-        for arm, config in ARMS.items():
+        for arm in every:
             if arm in chosen:
-                took, played = run_arm(args.out / arm, config, args.games, args.seed, args.skill)
+                took, played = run_arm(args.out / arm, arm, args.games, args.seed, args.skill)
                 print(json.dumps({"arm": arm, "games_played": played, "seconds": round(took, 1)}))
     args.out.mkdir(parents=True, exist_ok=True)
     for name, table in summarise(args.out).items():

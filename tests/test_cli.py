@@ -320,3 +320,33 @@ def test_play_kooba_writes_one_row_per_game(capsys, tmp_path):
     assert games.attrs["config"]["rules"]["n_players"] == 3
     code, out, _ = run(capsys, *args, "--out", str(tmp_path))
     assert code == 0 and "resuming: 2 of 2" in out
+
+
+def test_estimate_and_shotmap_kooba(capsys, tmp_path):
+    """`estimate --variant kooba --aim X,Y`: one aim point's tag probabilities with intervals;
+    `shotmap --variant kooba`: an aim map as parquet and a picture; bad input, one line."""
+    from carromlab.analysis.results import read_parquet
+
+    args = ["estimate", "--variant", "kooba", "--aim", "0,0", "--n", "500", "--json"]
+    code, out, _ = run(capsys, *args)
+    assert code == 0
+    rows = {r["quantity"]: r for r in json.loads(out)["rows"]}
+    assert rows["p_eye"]["estimate"] > 0.9 and rows["p_off"]["estimate"] == 0.0
+    assert rows["p_kooba"]["lo"] <= rows["p_kooba"]["estimate"] <= rows["p_kooba"]["hi"]
+    far = run(capsys, *args[:4], "0.25,0.25", "--n", "500", "--json")[1]
+    far_rows = {r["quantity"]: r for r in json.loads(far)["rows"]}
+    assert far_rows["p_eye"]["estimate"] == 0.0 and far_rows["p_penalty"]["estimate"] > 0.5
+    sm = ["shotmap", "--variant", "kooba", "--aims", "-0.1:0.1:5", "--n", "50"]
+    code, out, _ = run(capsys, *sm, "--out", str(tmp_path), "--value", "p_inner_eye", "--json")
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["cells"] == 25 and abs(summary["best"]["aim_x"]) <= 0.05
+    df = read_parquet(tmp_path / "shotmap.parquet")
+    assert len(df) == 25 and df.attrs["config"]["kind"] == "kooba_aim_map"
+    assert (tmp_path / "shotmap.png").stat().st_size > 10_000
+    code, _, err = run(capsys, *sm, "--out", str(tmp_path), "--value", "points2")
+    assert code != 0 and err.count("\n") == 1 and "p_eye" in err
+    code, _, err = run(capsys, *args[:4], "0,x")
+    assert code != 0 and "--aim must be X,Y" in err
+    code, _, err = run(capsys, "estimate", "--aim", "0,0")
+    assert code != 0 and "--aim is for kooba" in err

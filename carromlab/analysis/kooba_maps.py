@@ -135,3 +135,25 @@ def aim_map(
         seed=int(seed),
     )
     return df
+
+
+def aim_estimate(aim_x: float, aim_y: float, **kwargs) -> pd.DataFrame:
+    """One aim point's tag probabilities as a long table: ``quantity`` (``p_<tag>``),
+    ``estimate``, ``lo``, ``hi``, ``n``, ``kind`` ("probability"); ``kwargs`` as
+    :func:`aim_map`."""
+    table = aim_map([float(aim_x)], [float(aim_y)], **kwargs)
+    one = table.iloc[0]
+    rows = [
+        {
+            "quantity": f"p_{tag}",
+            "estimate": float(one[f"p_{tag}"]),
+            "lo": float(one[f"p_{tag}_lo"]),
+            "hi": float(one[f"p_{tag}_hi"]),
+            "n": int(one["n"]),
+            "kind": "probability",
+        }
+        for tag in TAGS
+    ]
+    df = pd.DataFrame(rows)
+    df.attrs["config"] = {**table.attrs["config"], "aim": [float(aim_x), float(aim_y)]}
+    return df

@@ -246,6 +246,7 @@ def play_kooba(
             "winner": -1 if state.winner is None else int(state.winner),
             "winner_entrant": -1 if state.winner is None else int(entrants[state.winner]),
             **{f"entrant_{p}": int(e) for p, e in enumerate(entrants)},
+            **{f"attacked_{p}": bool(a) for p, a in enumerate(state.attacks_used)},
             "players": config.n_players,
             "rounds": int(state.round) + 1,
             "shots": len(strokes),
