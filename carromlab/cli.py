@@ -234,17 +234,6 @@ def _grid(spec: str, what: str) -> list[float]:
         ) from None
 
 
-#: The position a shot command uses when none is given, by variant.
-DEFAULT_POSITION = {
-    "icf": "icf-midgame",
-    "icf-doubles": "icf-midgame",
-    "carrooka": "carrooka-opening",
-    "carroms": "carroms-opening",
-    "force-out": "force-out-opening",
-    "force-out-fast": "force-out-fast-opening",
-    "circle-scores": "circle-scores-opening",
-    "ring-pegs": "ring-pegs-opening",
-}
 #: Shot-map grids when none is given, by board family: placements, angles, speeds.
 DEFAULT_GRID = {
     "icf": ("-0.18:0.18:13", "30:150:61", "2.0"),
@@ -256,6 +245,8 @@ DEFAULT_GRID = {
 
 
 def _shot_position(position: str | None, variant: str, striker: str | None = None):
+    from carromlab.analysis.variants import DEFAULT_POSITION
+
     if position is None:
         if variant not in DEFAULT_POSITION:
             raise CarromlabError(
@@ -352,12 +343,12 @@ def estimate(
         raise CarromlabError("--aim is for kooba (the aim point)")
 
     from carromlab.analysis import estimate as run_estimate
-    from carromlab.analysis.variants import analysis_for
+    from carromlab.analysis.variants import analysis_for, default_placement
     from carromlab.shots import Shot
 
     pos = _shot_position(position, variant, striker)
     if placement is None:  # mid-line, or the point of a circle straight below the centre
-        placement = -90.0 if pos.board.family in ("carrooka", "crokinole") else 0.0
+        placement = default_placement(pos.board.family)
     xs, ys = analysis_for(pos.variant).origin(pos, [placement])
     shot = Shot(float(xs[0]), float(ys[0]), math.radians(angle), speed)
     df = run_estimate(
@@ -792,6 +783,39 @@ def _play_kooba(games, skill, seed, out, players, pro, deuces) -> None:
     typer.echo(f"wrote {len(games_df[games_df['game'] < games])} games to {out}")
 
 
+@app.command()
+def sweep(
+    config: Path = typer.Argument(..., help="The sweep's TOML file (docs/sweeps.md)."),
+    out: Path = typer.Option(..., help="The sweep's folder: shards, then results.parquet."),
+    executor: str = typer.Option("local", help="local, processes (spawned) or dask."),
+    workers: int = typer.Option(None, min=1, help="processes / dask: workers (default: cores)."),
+    scheduler: str = typer.Option(
+        None, help="dask: a scheduler address (tcp://host:8786); default a LocalCluster."
+    ),
+    job_size: int = typer.Option(16, min=1, help="Tasks at most per job (speed, not results)."),
+    chunk: int = typer.Option(4096, min=1, help="Shots per kernel batch (speed, not results)."),
+    device: str = typer.Option("auto", help="auto, cpu or gpu."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
+) -> None:
+    """Run a sweep: every task of CONFIG, written to OUT task by task; a rerun computes only
+    the missing tasks. Any executor, worker count, job size, chunk or device count gives the
+    same table."""
+    _select_device(device)
+    from carromlab.sweeps import load_sweep, run_sweep
+
+    sw = load_sweep(config)
+    stats: dict = {}
+    df = run_sweep(sw, out, executor, workers, scheduler, job_size, chunk, not as_json, stats)
+    summary = {
+        "sweep": sw.name,
+        "digest": sw.digest,
+        **stats,
+        "rows": len(df),
+        "results": str(out / "results.parquet"),
+    }
+    typer.echo(json.dumps(summary) if as_json else _lines(summary))
+
+
 def _select_device(device: str) -> None:
     """Point JAX at the requested platform before anything initialises it."""
     import jax
@@ -800,8 +824,12 @@ def _select_device(device: str) -> None:
         return
     if device not in ("cpu", "gpu"):
         raise CarromlabError(f"unknown device {device!r}; use auto, cpu or gpu")
+    import os
+
+    platform = "cuda" if device == "gpu" else "cpu"
+    os.environ["JAX_PLATFORMS"] = platform  # spawned workers (sweep --executor processes)
     try:
-        jax.config.update("jax_platforms", "cuda" if device == "gpu" else "cpu")
+        jax.config.update("jax_platforms", platform)
         jax.devices()
     except Exception as e:  # JAX raises RuntimeError or AssertionError here
         msg = str(e).splitlines()[0] if str(e) else "no backend for this platform"

@@ -85,7 +85,7 @@ def test_players_by_entrant_and_the_slide():
     recs = play_kooba(KoobaConfig(), seed=2, games=4, players=[eager, never])
     for rec in recs:
         assert sorted(rec.row[f"entrant_{p}"] for p in range(2)) == [0, 1]
-        seat_never = [p for p in range(2) if rec.row[f"entrant_{p}"] == 1][0]
+        seat_never = next(p for p in range(2) if rec.row[f"entrant_{p}"] == 1)
         attacks = rec.strokes[rec.strokes["attack"] >= 0]
         assert (attacks["player"] != seat_never).all()
         assert rec.row["finished"]

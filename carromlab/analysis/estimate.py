@@ -82,6 +82,7 @@ def run_metadata(**config) -> dict:
         "numpy": np.__version__,
         "pandas": pd.__version__,
         "device": str(jax.devices()[0]),
+        "devices": len(jax.local_devices()),
         **config,
     }
 

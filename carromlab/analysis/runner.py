@@ -2,9 +2,16 @@
 
 A run is a list of *cells* (base shots: one for an estimate, one per grid cell for a shot
 map) with ``n`` noisy executions each. Shot ``i`` of cell ``c`` uses the key
-``fold_in(fold_in(key(seed), c), i)``, so every number depends only on the seed, the cell and
+``fold_in(fold_in(key(seed), id_c), i)`` where ``id_c`` is the cell's key id (its index, or
+the ids given: a sweep's task ids), so every number depends only on the seed, the cell and
 the shot index: never on the chunk size or on how the work is split. Chunks have a fixed shape
 (the last is padded and trimmed), so the kernel compiles once per simulator.
+
+With more than one local JAX device (several GPUs, or CPU devices made with
+``jax_num_cpu_devices``) each chunk is sharded over the devices along the shot axis
+(:func:`shot_sharding`): the chunk is rounded up to a multiple of the device count and every
+device runs its slice. The kernel treats each shot alone, so the results are the same, bit
+for bit, on any number of devices (tests/test_sweeps.py).
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from carromlab.errors import CarromlabError
 from carromlab.physics import Physics
 from carromlab.physics.simulate import Discs, batch_simulator_for
 from carromlab.physics.table import Pieces, Table
@@ -67,16 +75,32 @@ class ShotRunner:
         return self.pieces.ids
 
     def run(
-        self, cells: Shot, n: int, noise, seed: int, progress: bool = False, desc: str = "shots"
+        self,
+        cells: Shot,
+        n: int,
+        noise,
+        seed: int,
+        progress: bool = False,
+        desc: str = "shots",
+        key_ids=None,
     ) -> Iterator[Chunk]:
         """Yield chunks covering ``n`` noisy executions of every cell of ``cells`` (a Shot of
-        arrays with one entry per cell)."""
+        arrays with one entry per cell); ``key_ids`` (one int per cell, default the cell's
+        index) are what the cells' keys are folded from."""
         from tqdm import tqdm
 
         base = jax.tree_util.tree_map(lambda a: jnp.atleast_1d(jnp.asarray(a, float)), cells)
         n_cells = int(base.x.shape[0])
+        ids = np.arange(n_cells) if key_ids is None else np.asarray(key_ids, np.int64)
+        if ids.shape != (n_cells,) or (ids < 0).any() or (ids >= 2**31).any():
+            raise CarromlabError(f"key_ids: one id in [0, 2**31) per cell ({n_cells}), got {ids}")
+        ids = jnp.asarray(ids, jnp.int32)
         total = n_cells * n
+        sharding = shot_sharding()
         size = min(self.chunk, total)
+        if sharding is not None:  # every device gets an equal slice
+            k = sharding.mesh.size
+            size = -(-size // k) * k
         make = _noisy_maker(noise, n)
         root = jax.random.key(seed)
         bar = tqdm(total=total, desc=desc, unit="shot", disable=not progress, unit_scale=True)
@@ -84,7 +108,9 @@ class ShotRunner:
             flat = np.arange(start, start + size)
             keep = min(size, total - start)
             flat_j = jnp.asarray(np.minimum(flat, total - 1), jnp.int32)
-            shots = make(root, base, flat_j)
+            if sharding is not None:
+                flat_j = jax.device_put(flat_j, sharding)
+            shots = make(root, base, ids, flat_j)
             out = self._sim(self._discs(self.template, shots), self.physics)
             bar.update(keep)
             yield Chunk(
@@ -107,13 +133,23 @@ def _trim(a: np.ndarray, n_real: int) -> np.ndarray:
 _place_batch = jax.jit(jax.vmap(place_shooter, in_axes=(None, 0)))
 
 
+def shot_sharding():
+    """A sharding of a batch's shot axis over every local JAX device, or None with one."""
+    devices = jax.local_devices()
+    if len(devices) < 2:
+        return None
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec
+
+    return NamedSharding(Mesh(np.array(devices), ("shots",)), PartitionSpec("shots"))
+
+
 @functools.lru_cache(maxsize=64)
 def _noisy_maker(noise, n: int):
     @jax.jit
-    def make(root, base: Shot, flat):
+    def make(root, base: Shot, ids, flat):
         def one(f):
             cell, i = f // n, f % n
-            key = jax.random.fold_in(jax.random.fold_in(root, cell), i)
+            key = jax.random.fold_in(jax.random.fold_in(root, ids[cell]), i)
             shot = jax.tree_util.tree_map(lambda a: a[cell], base)
             return noise(key, shot)
 

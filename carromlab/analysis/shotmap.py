@@ -38,12 +38,15 @@ def evaluate_cells(
     runner: ShotRunner | None = None,
     desc: str = "shot map",
     per_pocket: bool = False,
+    key_ids=None,
 ) -> pd.DataFrame:
     """Estimate a list of base shots ``cells`` = [(placement m, angle deg, speed m/s), ...].
 
     One row per cell, in order; cells with an illegal placement get ``n = 0`` and NaN values.
     ``pieces`` adds ``p_capture:<id>`` columns; with ``per_pocket`` also
-    ``p_capture:<id>:<pocket>``.
+    ``p_capture:<id>:<pocket>``. ``key_ids`` (one int per cell) replace the legal cells'
+    running index as what their keys are folded from (analysis/runner.py): a sweep passes
+    its task ids, so a cell's numbers do not depend on the cells evaluated with it.
     """
     sk, va, turn = prepare(position, n, skill, turn)
     if not len(cells):
@@ -65,7 +68,13 @@ def evaluate_cells(
         va.table_position(position), va.shooter_kind, chunk=chunk, physics=physics
     )
     tally = Tally(len(ok))
-    for ch in runner.run(base, int(n), va.noise(sk), seed, progress=progress, desc=desc):
+    if key_ids is not None:
+        key_ids = np.asarray(key_ids, np.int64)
+        if key_ids.shape != (len(cells),):
+            raise CarromlabError(f"key_ids: one per cell ({len(cells)}), got {key_ids.shape}")
+        key_ids = key_ids[np.flatnonzero(legal)]
+    noise = va.noise(sk)
+    for ch in runner.run(base, int(n), noise, seed, progress=progress, desc=desc, key_ids=key_ids):
         tally_chunk(tally, ch, runner, va, turn)
     long = tally_frame(tally, confidence)
     wanted = set(pieces)

@@ -213,3 +213,21 @@ ANALYSED = (
     "circle-scores",
     "ring-pegs",
 )
+
+#: The position a shot analysis uses when none is given, by variant (setups/).
+DEFAULT_POSITION = {
+    "icf": "icf-midgame",
+    "icf-doubles": "icf-midgame",
+    "carrooka": "carrooka-opening",
+    "carroms": "carroms-opening",
+    "force-out": "force-out-opening",
+    "force-out-fast": "force-out-fast-opening",
+    "circle-scores": "circle-scores-opening",
+    "ring-pegs": "ring-pegs-opening",
+}
+
+
+def default_placement(family: str) -> float:
+    """The placement a shot uses when none is given: mid-line (0 m), or on a circle's line the
+    point straight below the centre (-90 deg)."""
+    return -90.0 if family in ("carrooka", "crokinole") else 0.0

@@ -1,0 +1,5 @@
+"""``python -m carromlab``: the command line."""
+
+from carromlab.cli import main
+
+main()

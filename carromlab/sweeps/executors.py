@@ -1,0 +1,96 @@
+"""Executors behind one interface (``concurrent.futures.Executor``):
+
+- ``local``: in this process, one job at a time (:class:`InlineExecutor`);
+- ``processes``: a process pool started with the *spawn* method (JAX must never be forked:
+  its runtime threads do not survive ``fork``); each worker imports carromlab and compiles
+  its own kernels;
+- ``dask``: Dask distributed, a ``LocalCluster`` of worker processes on this machine, or the
+  scheduler at ``scheduler`` (``tcp://host:8786``) for a real cluster (docs/sweeps.md). The
+  workers need carromlab installed; results come back to this process, which alone writes
+  files, so the workers need no shared disk.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from contextlib import contextmanager
+
+from carromlab.errors import CarromlabError
+
+EXECUTORS = ("local", "processes", "dask")
+
+
+class InlineExecutor(Executor):
+    """Runs each submitted call at once, in this process; returns a finished future."""
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as e:  # handed to the caller through the future
+            future.set_exception(e)
+        return future
+
+
+def check_executor(kind: str, workers: int | None, scheduler: str | None) -> None:
+    """One clear line for an unknown executor or options that do not apply to it."""
+    if kind not in EXECUTORS:
+        raise CarromlabError(f"unknown executor {kind!r}; use {', '.join(EXECUTORS)}")
+    if workers is not None and workers < 1:
+        raise CarromlabError(f"--workers must be at least 1, not {workers}")
+    if scheduler is not None and kind != "dask":
+        raise CarromlabError("--scheduler is for the dask executor")
+
+
+@contextmanager
+def open_executor(
+    kind: str = "local", workers: int | None = None, scheduler: str | None = None
+) -> Iterator[tuple[Executor, int]]:
+    """``(executor, slots)``: the executor and how many jobs it runs at once."""
+    check_executor(kind, workers, scheduler)
+    if kind == "local":
+        yield InlineExecutor(), 1
+    elif kind == "processes":
+        n = workers or os.cpu_count() or 1
+        pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            yield pool, n
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+    else:
+        with _dask(workers, scheduler) as pair:
+            yield pair
+
+
+@contextmanager
+def _dask(workers: int | None, scheduler: str | None):
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise CarromlabError(
+            "the dask executor needs Dask: pip install 'carromlab[dask]'"
+        ) from None
+    cluster = None
+    if scheduler is None:
+        cluster = LocalCluster(
+            n_workers=workers or os.cpu_count() or 1,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+        )
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(scheduler, timeout="30s")
+        except OSError as e:
+            raise CarromlabError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+    try:
+        slots = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values()) or 1
+        yield client.get_executor(pure=False), slots
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

@@ -1,0 +1,81 @@
+"""Run a sweep: the tasks still missing from the folder, cut into jobs, on an executor; each
+finished task written as its shard as soon as its job returns; the final table once all are
+done. Rerunning a killed sweep computes only what is missing.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import FIRST_COMPLETED, wait
+from pathlib import Path
+
+import pandas as pd
+
+from carromlab.errors import CarromlabError
+from carromlab.sweeps.config import Sweep
+from carromlab.sweeps.executors import check_executor, open_executor
+from carromlab.sweeps.jobs import make_jobs, run_job
+from carromlab.sweeps.store import collect, done_ids, open_folder, write_shard
+
+
+def run_sweep(
+    sweep: Sweep,
+    out: str | Path,
+    executor: str = "local",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    job_size: int = 16,
+    chunk: int = 4096,
+    progress: bool = True,
+    stats: dict | None = None,
+) -> pd.DataFrame:
+    """Run ``sweep`` into the folder ``out`` (store.py) and return the whole table.
+
+    ``executor``: local, processes or dask (executors.py) with ``workers`` / ``scheduler``;
+    ``job_size`` tasks at most per job and ``chunk`` shots per kernel batch change the speed,
+    not the results. ``stats`` (a dict), if given, receives tasks, done_before, computed and
+    seconds."""
+    from tqdm import tqdm
+
+    if job_size < 1 or chunk < 1:
+        raise CarromlabError(f"job_size and chunk must be at least 1, not {job_size}, {chunk}")
+    check_executor(executor, workers, scheduler)
+    out = Path(out)
+    open_folder(out, sweep)
+    tasks = sweep.tasks()
+    done = done_ids(out)
+    todo = [t for t in tasks if t.id not in done]
+    t0 = time.perf_counter()
+    if todo:
+        jobs = make_jobs(todo, job_size)
+        bar = tqdm(
+            total=len(tasks),
+            initial=len(tasks) - len(todo),
+            desc=f"sweep {sweep.name}",
+            unit="task",
+            disable=not progress,
+        )
+        with open_executor(executor, workers, scheduler) as (pool, slots):
+            pending: dict = {}
+            queue = list(reversed(jobs))
+            while queue or pending:
+                while queue and len(pending) < 2 * slots:
+                    job = queue.pop()
+                    pending[pool.submit(run_job, sweep, job, chunk)] = job
+                finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+                for future in finished:
+                    job = pending.pop(future)
+                    rows = future.result()
+                    for task, (_, row) in zip(job, rows.iterrows(), strict=True):
+                        write_shard(out, sweep, task, row.to_frame().T.infer_objects())
+                    bar.update(len(job))
+        bar.close()
+    df = collect(out, sweep, tasks)
+    if stats is not None:
+        stats.update(
+            tasks=len(tasks),
+            done_before=len(tasks) - len(todo),
+            computed=len(todo),
+            seconds=round(time.perf_counter() - t0, 2),
+        )
+    return df

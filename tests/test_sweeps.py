@@ -1,0 +1,217 @@
+"""Sweeps: the TOML declaration, identical tables on every executor and device count, and a
+sweep killed with SIGKILL that resumes to the same table."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from carromlab.analysis.results import read_parquet
+from carromlab.errors import CarromlabError
+from carromlab.sweeps import load_sweep, make_jobs, parse_sweep, run_sweep
+
+SMALL = """
+name = "small"
+seed = 5
+n = 48
+[grid]
+variant = "icf"
+skill = ["club", "pro"]
+angle = [85.0, 95.0]
+speed = 2.0
+[grid.physics]
+mu = [0.08, 0.12]
+"""
+
+
+def _write(tmp_path: Path, text: str, name: str = "sweep.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """The small sweep run serially in this process, one job of every group."""
+    tmp = tmp_path_factory.mktemp("ref")
+    sweep = load_sweep(_write(tmp, SMALL))
+    return sweep, run_sweep(sweep, tmp / "out", progress=False)
+
+
+def test_tasks_are_the_grid_in_a_documented_order():
+    raw = {
+        "n": 10,
+        "grid": {
+            "position": ["icf-midgame"],
+            "skill": ["club", "pro"],
+            "physics": {"mu": [0.1, 0.2], "e_piece": 0.9},
+            "angle": {"start": 80, "stop": 100, "count": 3},
+        },
+    }
+    sweep = parse_sweep(raw)
+    tasks = sweep.tasks()
+    assert len(tasks) == 2 * 2 * 1 * 3
+    assert [t.id for t in tasks] == list(range(12))
+    assert tasks[0].variant == "icf" and tasks[0].placement == 0.0 and tasks[0].speed == 2.0
+    assert [t.angle for t in tasks[:3]] == [80.0, 90.0, 100.0]  # the last axis fastest
+    assert tasks[3].physics == (("mu", 0.2), ("e_piece", 0.9))
+    assert tasks[6].skill == "pro"
+    assert tasks[5].columns()["physics.mu"] == 0.2
+    jobs = make_jobs(tasks, 2)
+    assert [len(j) for j in jobs] == [2, 1, 2, 1, 2, 1, 2, 1]
+    assert all(len({t.group for t in j}) == 1 for j in jobs)
+    # a circle board's default placement; a turn axis
+    crok = parse_sweep({"grid": {"variant": ["carrooka"], "turn": {"on": ["red", "blue"]}}})
+    assert {t.placement for t in crok.tasks()} == {-90.0}
+    assert [dict(t.turn)["on"] for t in crok.tasks()] == ["red", "blue"]
+    assert sweep.digest == parse_sweep(raw).digest != crok.digest
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ({"grid": {"variant": "icf"}, "speed": 2}, "speed: unknown key"),
+        ({"grid": {"variant": "kooba"}}, "grid.variant: 'kooba' has no shot analysis"),
+        ({"grid": {}}, "grid: give a variant or a position axis"),
+        ({"grid": {"variant": "icf", "skill": "master"}}, "grid.skill: unknown skill 'master'"),
+        ({"grid": {"variant": "icf", "physics": {"muu": 0.1}}}, "grid.physics.muu: unknown"),
+        ({"grid": {"variant": "icf", "physics": {"mu": -1}}}, "grid.physics.mu: values must"),
+        ({"grid": {"variant": "icf", "angle": {"start": 1}}}, "grid.angle: a range is"),
+        ({"grid": {"variant": "icf", "speed": [2, 2]}}, "grid.speed: a value is given twice"),
+        ({"grid": {"variant": "icf", "speed": [0]}}, "grid.speed: speeds are positive"),
+        ({"grid": {"variant": "icf", "spin": [1]}}, "grid.spin: unknown axis"),
+        ({"n": 0, "grid": {"variant": "icf"}}, "n: must be an integer >= 1"),
+        (
+            {"grid": {"variant": "icf", "position": "carrooka-opening"}},
+            "grid.position: 'carrooka-opening' is a carrooka position",
+        ),
+        ({"grid": {"position": "nowhere.json"}}, "grid.position: 'nowhere.json' is neither"),
+        (
+            {"grid": {"variant": "icf", "equipment": {"coin_diameter": 0.2}}},
+            "grid.equipment.coin_diameter: 0.2 makes 'icf-midgame' invalid",
+        ),
+        ({"grid": {"variant": "icf", "turn": {"nominate": ["red"]}}}, "grid.turn.nominate"),
+        (
+            {"grid": {"variant": "carrooka", "turn": {"on": ["purple"]}}},
+            "grid.turn.on: 'purple' is not a valid value",
+        ),
+    ],
+)
+def test_bad_sweeps_get_one_line_naming_the_key(raw, message):
+    with pytest.raises(CarromlabError, match="sweep: " + message.replace("(", r"\(")) as e:
+        parse_sweep(raw)
+    assert "\n" not in str(e.value)
+
+
+def test_chunk_and_job_size_do_not_change_the_table(reference, tmp_path):
+    sweep, ref = reference
+    assert len(ref) == 8 and ref["task"].tolist() == list(range(8))
+    assert (ref["n"] == 48).all() and ref["points"].notna().all()
+    # every task has its own numbers: the aim, the friction and the skill change them
+    assert ref["points"].nunique() == 8
+    other = run_sweep(sweep, tmp_path / "o", job_size=1, chunk=37, progress=False)
+    pd.testing.assert_frame_equal(ref, other)
+    stored = read_parquet(tmp_path / "o" / "results.parquet")
+    pd.testing.assert_frame_equal(ref, stored)
+    meta = stored.attrs["config"]
+    assert meta["digest"] == sweep.digest and meta["seed"] == 5 and "jax" in meta
+    shard = read_parquet(tmp_path / "o" / "shards" / "task-0000003.parquet")
+    assert shard.attrs["config"]["task"]["task"] == 3 and shard.attrs["config"]["spec"]["n"] == 48
+
+
+@pytest.mark.parametrize("executor", ["processes", "dask"])
+def test_executors_give_the_serial_table(reference, tmp_path, executor):
+    sweep, ref = reference
+    stats: dict = {}
+    df = run_sweep(
+        sweep, tmp_path / executor, executor, workers=2, job_size=2, progress=False, stats=stats
+    )
+    pd.testing.assert_frame_equal(ref, df)
+    assert stats["computed"] == 8
+
+
+def test_two_jax_devices_give_the_serial_table(reference, tmp_path):
+    """In a fresh process with two CPU devices, chunks are sharded over both."""
+    _sweep, ref = reference
+    config = _write(tmp_path, SMALL)
+    code = (
+        "import jax, sys; jax.config.update('jax_num_cpu_devices', 2);"
+        "from carromlab.analysis.runner import shot_sharding;"
+        "assert shot_sharding().mesh.size == 2;"
+        "from carromlab.sweeps import load_sweep, run_sweep;"
+        "run_sweep(load_sweep(sys.argv[1]), sys.argv[2], chunk=50, progress=False)"
+    )
+    out = tmp_path / "devices"
+    subprocess.run([sys.executable, "-c", code, str(config), str(out)], check=True, timeout=600)
+    df = read_parquet(out / "results.parquet")
+    assert df.attrs["config"]["devices"] == 2
+    pd.testing.assert_frame_equal(ref, df)
+
+
+def test_a_killed_sweep_resumes_to_the_same_table(tmp_path):
+    """SIGKILL mid-way, then rerun: only the missing tasks are computed, and the table equals
+    an uninterrupted run's, with every task once."""
+    text = SMALL.replace("n = 48", "n = 1500").replace(
+        "angle = [85.0, 95.0]", "angle = [80, 85, 90, 95, 100, 105]"
+    )
+    config = _write(tmp_path, text)
+    out = tmp_path / "killed"
+    cmd = [sys.executable, "-m", "carromlab", "sweep", str(config), "--out", str(out)]
+    cmd += ["--job-size", "1", "--json"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    shards = out / "shards"
+    deadline = time.time() + 300
+    while time.time() < deadline and proc.poll() is None:
+        if shards.exists() and len(list(shards.glob("*.parquet"))) >= 3:
+            break
+        time.sleep(0.02)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done = len(list(shards.glob("*.parquet")))
+    assert 3 <= done < 24, done
+    assert not (out / "results.parquet").exists()
+    (shards / f"task-{23:07d}.parquet.tmp").write_bytes(b"half a file")  # as a kill can leave
+    res = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=600)
+    summary = json.loads(res.stdout.strip().splitlines()[-1])
+    assert summary["done_before"] == done and summary["computed"] == 24 - done
+    resumed = read_parquet(out / "results.parquet")
+    whole = run_sweep(load_sweep(config), tmp_path / "whole", progress=False)
+    pd.testing.assert_frame_equal(whole, resumed)
+    assert resumed["task"].is_unique and len(resumed) == 24
+    again = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=600)
+    assert json.loads(again.stdout.strip().splitlines()[-1])["computed"] == 0
+
+
+def test_a_folder_holds_one_sweep_and_cli_errors_are_one_line(reference, tmp_path, capsys):
+    from carromlab.cli import main
+
+    sweep, _ = reference
+    out = tmp_path / "one"
+    run_sweep(sweep, out, progress=False)
+    other = parse_sweep({"seed": 6, "n": 48, "grid": {"variant": "icf"}})
+    with pytest.raises(CarromlabError, match="holds another sweep"):
+        run_sweep(other, out, progress=False)
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x.txt").write_text("x")
+    with pytest.raises(CarromlabError, match="not empty and holds no sweep"):
+        run_sweep(sweep, tmp_path / "full", progress=False)
+    config = _write(tmp_path, SMALL)
+    for args, message in [
+        ([str(tmp_path / "none.toml")], "no such sweep file"),
+        ([str(_write(tmp_path, "n = [", "bad.toml"))], "not valid TOML"),
+        ([str(config), "--executor", "threads"], "unknown executor 'threads'"),
+        ([str(config), "--scheduler", "tcp://x:1"], "--scheduler is for the dask executor"),
+    ]:
+        with pytest.raises(SystemExit) as e:
+            main(["sweep", *args, "--out", str(tmp_path / "cli")])
+        assert e.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err, err
