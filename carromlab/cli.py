@@ -485,13 +485,18 @@ def run_aim_map(grid, skill, n, seed, value, out, sticks=4, seat="S", slide=0.0)
     ax.set_title(f"KOOBA: {value} by aim point ({skill}, {sticks} sticks from {seat}, n={n})")
     fig.savefig(out / "shotmap.png", dpi=120, bbox_inches="tight")
     plt.close(fig)
+    return _map_summary(df, out, value, ("aim_x", "aim_y"))
+
+
+def _map_summary(df, out: Path, value: str, keys: tuple[str, ...]) -> dict:
+    """A map's summary: its size and its best cell (by ``value``) with the interval."""
     best = df.loc[df[value].idxmax()]
     return {
         "out": str(out),
         "cells": len(df),
         "shots": int(df["n"].sum()),
         "value": value,
-        "best": {k: float(best[k]) for k in ("aim_x", "aim_y", value)},
+        "best": {k: float(best[k]) for k in (*keys, value)},
         "best_interval": [float(best[f"{value}_lo"]), float(best[f"{value}_hi"])],
     }
 
@@ -574,15 +579,7 @@ def run_shotmap(
     ax.set_title(f"{pos.name}: best chance of each coin into each pocket ({skill}, >= 5 %)")
     fig.savefig(out / "targets.png", dpi=120, bbox_inches="tight")
     plt.close(fig)
-    best = df.loc[df[value].idxmax()]
-    return {
-        "out": str(out),
-        "cells": len(df),
-        "shots": int(df["n"].sum()),
-        "value": value,
-        "best": {k: float(best[k]) for k in ("placement", "angle", "speed", value)},
-        "best_interval": [float(best[f"{value}_lo"]), float(best[f"{value}_hi"])],
-    }
+    return _map_summary(df, out, value, ("placement", "angle", "speed"))
 
 
 @app.command()

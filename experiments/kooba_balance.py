@@ -43,7 +43,8 @@ ARMS = {
 }
 # attack timing: (config, the challenger's attack_at, its target); the others are defaults
 TIMING = {
-    **{f"2p-attack-at-{k}": (KoobaConfig(n_players=2), k, "leader") for k in range(1, 6)},
+    # k = 3 against the leader is the default player: the "2p" arm
+    **{f"2p-attack-at-{k}": (KoobaConfig(n_players=2), k, "leader") for k in (1, 2, 4, 5)},
     "2p-attack-never": (KoobaConfig(n_players=2), None, "leader"),
     "3p-attack-next": (KoobaConfig(n_players=3), 3, "next"),
     "3p-attack-never": (KoobaConfig(n_players=3), None, "leader"),

@@ -58,15 +58,15 @@ def done_ids(out: Path) -> set[int]:
 
 def write_shard(out: Path, sweep: Sweep, task: Task, row: pd.DataFrame) -> Path:
     row = row.copy()
-    row.attrs["config"] = run_metadata(
-        kind="sweep_task",
-        sweep=sweep.name,
-        digest=sweep.digest,
-        seed=sweep.seed,
-        spec=sweep.spec,
-        task=task.columns(),
-    )
+    row.attrs["config"] = _metadata(sweep, "sweep_task", task=task.columns())
     return write_parquet(row, shard_path(out, task.id))
+
+
+def _metadata(sweep: Sweep, kind: str, **extra) -> dict:
+    """What a shard or the table stores: the sweep's spec, seed and digest, and versions."""
+    return run_metadata(
+        kind=kind, sweep=sweep.name, digest=sweep.digest, seed=sweep.seed, spec=sweep.spec, **extra
+    )
 
 
 def collect(out: Path, sweep: Sweep, tasks: list[Task]) -> pd.DataFrame:
@@ -85,13 +85,6 @@ def collect(out: Path, sweep: Sweep, tasks: list[Task]) -> pd.DataFrame:
     df = pd.concat(rows, ignore_index=True)
     if df["task"].tolist() != want:
         raise CarromlabError(f"{out}: a shard holds the wrong task")
-    df.attrs["config"] = run_metadata(
-        kind="sweep",
-        sweep=sweep.name,
-        digest=sweep.digest,
-        seed=sweep.seed,
-        spec=sweep.spec,
-        tasks=len(want),
-    )
+    df.attrs["config"] = _metadata(sweep, "sweep", tasks=len(want))
     write_parquet(df, Path(out) / "results.parquet")
     return df
