@@ -3,8 +3,9 @@
 Arms (``data/studies/kooba/<arm>/games.csv``, written as games end, resumable): 2, 3 and 4
 players with the standard rules; 2 players with the attack turn off; 2 players Pro; and the
 attack-timing arms, where one entrant (the challenger, entrant 0; the lag seats it) attacks
-the leader once they are ``k`` steps along (k = 1..5, or never) against default players,
-and a 3-player arm where the challenger attacks the next player instead of the leader.
+the leader once they are ``k`` steps along (k = 1..5, or never) against default players, and
+3-player arms where the challenger attacks the leader or the next player (the default
+player does not attack with three players).
 Summaries with 95 % intervals (Wilson), a CSV and a figure each, in ``data/studies/kooba/``:
 
 - ``seats``: the win rate of each seat (play order after the lag) for 2, 3 and 4 players,
@@ -41,13 +42,14 @@ ARMS = {
     "2p-no-attack": KoobaConfig(n_players=2, attack=False),
     "2p-pro": KoobaConfig(n_players=2, pro=True),
 }
-# attack timing: (config, the challenger's attack_at, its target); the others are defaults
+# attack timing: (config, the challenger's attack_at, target, attack_players); the others
+# are default players (the leader at 4 steps, in two-player games only)
 TIMING = {
-    # k = 3 against the leader is the default player: the "2p" arm
-    **{f"2p-attack-at-{k}": (KoobaConfig(n_players=2), k, "leader") for k in (1, 2, 4, 5)},
-    "2p-attack-never": (KoobaConfig(n_players=2), None, "leader"),
-    "3p-attack-next": (KoobaConfig(n_players=3), 3, "next"),
-    "3p-attack-never": (KoobaConfig(n_players=3), None, "leader"),
+    # k = 4 against the leader is the default player: the "2p" arm
+    **{f"2p-attack-at-{k}": (KoobaConfig(n_players=2), k, "leader", 2) for k in (1, 2, 3, 5)},
+    "2p-attack-never": (KoobaConfig(n_players=2), None, "leader", 2),
+    "3p-attack-leader": (KoobaConfig(n_players=3), 4, "leader", 3),
+    "3p-attack-next": (KoobaConfig(n_players=3), 4, "next", 3),
 }
 
 
@@ -55,8 +57,8 @@ def arm_players(arm: str, skill: str) -> tuple[KoobaConfig, list[KoobaGreedy]]:
     if arm in ARMS:
         config = ARMS[arm]
         return config, [KoobaGreedy(skill=skill)] * config.n_players
-    config, at, target = TIMING[arm]
-    challenger = KoobaGreedy(skill=skill, attack_at=at, target=target)
+    config, at, target, most = TIMING[arm]
+    challenger = KoobaGreedy(skill=skill, attack_at=at, target=target, attack_players=most)
     return config, [challenger] + [KoobaGreedy(skill=skill)] * (config.n_players - 1)
 
 
@@ -120,12 +122,14 @@ def compare(out: Path, arms: tuple[str, ...]) -> pd.DataFrame:
 
 def timing(out: Path) -> pd.DataFrame:
     rows = []
-    for arm in ("2p", *TIMING):
+    for arm in ("2p", "3p", *TIMING):
         g = _games(out, arm)
         if g is None:
             continue
         n = int(g["players"].iloc[0])
-        at, target = (3, "leader") if arm == "2p" else TIMING[arm][1:]
+        at, target, most = (4, "leader", 2) if arm in ("2p", "3p") else TIMING[arm][1:]
+        if n > most:
+            at = None
         row = {"arm": arm, "players": n, "attack_at": "never" if at is None else at}
         row.update(target=target, games=len(g), fair=1 / n)
         row["win"], row["win_lo"], row["win_hi"] = rate(

@@ -63,14 +63,21 @@ def test_attack_targets_leader_or_next():
 
     config = KoobaConfig(n_players=4)
     state = replace(new_game(config), player=1, markers=(4, 1, 3, 0))
-    assert KoobaGreedy(attack_at=3).attack_target(state, 1, config) == 0
-    assert KoobaGreedy(attack_at=3, target="next").attack_target(state, 1, config) == 2
-    assert KoobaGreedy(attack_at=4, target="next").attack_target(state, 1, config) is None
-    assert KoobaGreedy(attack_at=None).attack_target(state, 1, config) is None
+    any4 = {"attack_players": 4}
+    assert KoobaGreedy(attack_at=3, **any4).attack_target(state, 1, config) == 0
+    assert KoobaGreedy(attack_at=3, target="next", **any4).attack_target(state, 1, config) == 2
+    assert KoobaGreedy(attack_at=4, target="next", **any4).attack_target(state, 1, config) is None
+    assert KoobaGreedy(attack_at=None, **any4).attack_target(state, 1, config) is None
+    # the default attacks the leader at 4 steps, in two-player games only
+    assert KoobaGreedy().attack_target(state, 1, config) is None
+    two = KoobaConfig(n_players=2)
+    duel = replace(new_game(two), player=1, markers=(4, 1))
+    assert KoobaGreedy().attack_target(duel, 1, two) == 0
+    assert KoobaGreedy().attack_target(replace(duel, markers=(3, 1)), 1, two) is None
     locked = replace(state, markers=(LOCK, 1, LOCK, 2))
-    assert KoobaGreedy(attack_at=1).attack_target(locked, 1, config) == 3
+    assert KoobaGreedy(attack_at=1, **any4).attack_target(locked, 1, config) == 3
     used = replace(state, attacks_used=(False, True, False, False))
-    assert KoobaGreedy(attack_at=1).attack_target(used, 1, config) is None
+    assert KoobaGreedy(attack_at=1, **any4).attack_target(used, 1, config) is None
 
 
 def test_players_by_entrant_and_the_slide():

@@ -10,12 +10,15 @@ g), k)``: a game depends only on the seed and its index.
 - scoring (run not locked): the aim point with the most expected scores - P(Eye) (Pro: P(Inner
   Eye)), minus P(Penalty) under Pro, plus P(KOOBA) under Deuces;
 - locked: the aim point most likely to tag the KOOBA;
-- attack: declared at the start of a turn, once, when the chosen opponent (``target``: the
-  ``"leader"`` - furthest along, earliest seat on a tie - or the ``"next"`` open player after
-  me in the order of play) has an open run at least ``attack_at`` steps along; aimed at their
-  marker (a marker tag sends it Home, and an Aero that misses the marker most often still
-  overlaps its run). ``attack_at=None`` never attacks. The default ``attack_at=3`` against
-  the leader is the best of the timings measured in docs/studies.md.
+- attack: declared at the start of a turn, once, in games of at most ``attack_players``
+  players, when the chosen opponent (``target``: the ``"leader"`` - furthest along, earliest
+  seat on a tie - or the ``"next"`` open player after me in the order of play) has an open run
+  at least ``attack_at`` steps along; aimed at their marker (a marker tag sends it Home, and an
+  Aero that misses the marker most often still overlaps its run). ``attack_at=None`` never
+  attacks. The defaults - the leader at 4 steps, in two-player games only - follow the
+  timing study (docs/studies.md): early attacks (1-2 steps) cost the attacker, late ones
+  (4-5) gained the most, and with three players attacking at all cost the attacker (the
+  player not involved gains).
 
 Every entrant may have their own player (``play_kooba(players=[...])``, by entrant: the lag
 then seats them), so one policy can be measured against another.
@@ -96,8 +99,9 @@ class KoobaGreedy:
     skill: str = "club"
     n: int = 200
     grid: float = 0.02
-    attack_at: int | None = 3
+    attack_at: int | None = 4
     target: str = "leader"
+    attack_players: int = 2
 
     def __post_init__(self):
         if self.target not in ATTACK_TARGETS:
@@ -111,9 +115,11 @@ class KoobaGreedy:
 
     def attack_target(self, state, me: int, config: KoobaConfig) -> int | None:
         """Whom to attack this turn, or None."""
+        n = config.n_players
         if not config.attack or state.attacks_used[me] or self.attack_at is None:
             return None
-        n = config.n_players
+        if n > self.attack_players:
+            return None
         open_ = [p for p in range(n) if p != me and state.markers[p] != LOCK]
         if not open_:
             return None
