@@ -47,8 +47,18 @@ def run_config(kind, position, sk, n, seed, runner, turn, confidence, **extra) -
         chunk=int(runner.chunk),
         turn=vars(turn),
         confidence=confidence,
+        physics=describe_physics(runner.physics),
         **extra,
     )
+
+
+def describe_physics(physics) -> dict:
+    """A Physics or a PhysicsPrior as plain data (for a result's configuration)."""
+    import dataclasses
+
+    if hasattr(physics, "describe"):
+        return physics.describe()
+    return dataclasses.asdict(physics)
 
 
 def tally_chunk(tally: Tally, chunk, runner: ShotRunner, va, turn) -> None:

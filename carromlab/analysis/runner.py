@@ -16,6 +16,7 @@ for bit, on any number of devices (tests/test_sweeps.py).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ import numpy as np
 
 from carromlab.errors import CarromlabError
 from carromlab.physics import Physics
+from carromlab.physics.priors import PhysicsPrior
 from carromlab.physics.simulate import Discs, batch_simulator_for
 from carromlab.physics.table import Pieces, Table
 from carromlab.shots import Shot, place_shooter
@@ -40,6 +42,7 @@ class Chunk:
     index: np.ndarray
     shots: dict
     outcome: dict
+    physics: dict = dataclasses.field(default_factory=dict)  # per-shot draws of a prior
 
 
 class ShotRunner:
@@ -48,6 +51,8 @@ class ShotRunner:
     ``chunk`` bounds memory; ``max_events`` is the kernel's event cap. With ``capacity`` the
     discs are padded with dead ones to that many, so runners for positions with fewer pieces
     (later in a game) share one compiled kernel; outcomes are trimmed back to the real discs.
+    ``physics`` is a :class:`Physics` or a :class:`~carromlab.physics.priors.PhysicsPrior`
+    (parameters drawn per shot; each chunk then carries the draws).
     """
 
     def __init__(
@@ -67,7 +72,10 @@ class ShotRunner:
         self.template = Discs.from_pieces(padded)
         self.chunk = int(chunk)
         self.physics = physics or Physics()
-        self._sim = batch_simulator_for(position.board.layout, padded.n, max_events)
+        self.prior = self.physics if isinstance(self.physics, PhysicsPrior) else None
+        self._sim = batch_simulator_for(
+            position.board.layout, padded.n, max_events, per_shot_physics=self.prior is not None
+        )
         self._discs = _place_batch
 
     @property
@@ -101,7 +109,7 @@ class ShotRunner:
         if sharding is not None:  # every device gets an equal slice
             k = sharding.mesh.size
             size = -(-size // k) * k
-        make = _noisy_maker(noise, n)
+        make = _noisy_maker(noise, n, self.prior)
         root = jax.random.key(seed)
         bar = tqdm(total=total, desc=desc, unit="shot", disable=not progress, unit_scale=True)
         for start in range(0, total, size):
@@ -110,8 +118,10 @@ class ShotRunner:
             flat_j = jnp.asarray(np.minimum(flat, total - 1), jnp.int32)
             if sharding is not None:
                 flat_j = jax.device_put(flat_j, sharding)
-            shots = make(root, base, ids, flat_j)
-            out = self._sim(self._discs(self.template, shots), self.physics)
+            shots, physics = make(root, base, ids, flat_j)
+            if self.prior is None:
+                physics = self.physics
+            out = self._sim(self._discs(self.template, shots), physics)
             bar.update(keep)
             yield Chunk(
                 cell=(flat // n)[:keep],
@@ -120,6 +130,10 @@ class ShotRunner:
                     k: np.asarray(getattr(shots, k))[:keep] for k in ("x", "y", "angle", "speed")
                 },
                 outcome={k: _trim(np.asarray(v)[:keep], self.n_real) for k, v in vars(out).items()},
+                physics={
+                    k: np.asarray(getattr(physics, k))[:keep]
+                    for k in (self.prior.names if self.prior else ())
+                },
             )
         bar.close()
 
@@ -144,14 +158,16 @@ def shot_sharding():
 
 
 @functools.lru_cache(maxsize=64)
-def _noisy_maker(noise, n: int):
+def _noisy_maker(noise, n: int, prior=None):
+    """A jitted ``make(root, base, ids, flat) -> (shots, physics draws or None)``."""
+
     @jax.jit
     def make(root, base: Shot, ids, flat):
         def one(f):
             cell, i = f // n, f % n
             key = jax.random.fold_in(jax.random.fold_in(root, ids[cell]), i)
             shot = jax.tree_util.tree_map(lambda a: a[cell], base)
-            return noise(key, shot)
+            return noise(key, shot), (None if prior is None else prior.draw(key))
 
         return jax.vmap(one)(flat)
 

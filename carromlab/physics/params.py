@@ -39,6 +39,14 @@ class Physics:
     one common (momentum-weighted) velocity, so it slides on together. Estimate; it stops the
     endless ever-slower bouncing of two discs that friction presses together (inelastic
     collapse). 0 turns it off."""
+    mu_contact: float = field(default=0.0)
+    """Disc-disc contact friction (the switchable tangential contact model): 0, the default,
+    makes contacts smooth (impulse along the line of centres only). Above 0 a Coulomb
+    tangential impulse of at most ``mu_contact`` times the normal impulse opposes the discs'
+    sliding at the contact point, which "throws" a cut object disc off the line of centres
+    (docs/physics.md). Estimate: about 0.06 is measured for billiard balls (Alciatore,
+    "ball-ball friction", TP A-14); nothing is published for carrom coins. The discs' spin
+    about the vertical is not kept after the contact."""
     rail_graze: float = field(default=0.05)
     """Circular rails only: a disc leaves the rail with a normal speed of at least this
     fraction of its speed along the rail (about 3 deg). A disc running round the inside of a

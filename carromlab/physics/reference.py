@@ -159,6 +159,7 @@ class _ReferenceSim:
         self.inv_m = np.where(self.static, 0.0, 1.0 / self.m)
         self.stick_speed = float(physics.stick_speed)
         self.rail_graze = float(physics.rail_graze)
+        self.mu_contact = float(physics.mu_contact)
         mats = tuple(pieces.materials)
 
         # Pairs in lexicographic order (np.triu_indices walks row by row).
@@ -580,10 +581,15 @@ class _ReferenceSim:
                         self.vy[i] = self.vy[j] = vcy
                     else:
                         jimp = (1.0 + pe[c]) * float(w[c]) / pinv[c]
-                        self.vx[i] -= jimp * self.inv_m[i] * nx[c]
-                        self.vy[i] -= jimp * self.inv_m[i] * ny[c]
-                        self.vx[j] += jimp * self.inv_m[j] * nx[c]
-                        self.vy[j] += jimp * self.inv_m[j] * ny[c]
+                        # contact friction (Physics.mu_contact): t = (-ny, nx)
+                        tx, ty = -ny[c], nx[c]
+                        ut = (self.vx[i] - self.vx[j]) * tx + (self.vy[i] - self.vy[j]) * ty
+                        cap = self.mu_contact * jimp
+                        jt = min(max(ut / (3.0 * pinv[c]), -cap), cap)
+                        self.vx[i] -= jimp * self.inv_m[i] * nx[c] + jt * self.inv_m[i] * tx
+                        self.vy[i] -= jimp * self.inv_m[i] * ny[c] + jt * self.inv_m[i] * ty
+                        self.vx[j] += jimp * self.inv_m[j] * nx[c] + jt * self.inv_m[j] * tx
+                        self.vy[j] += jimp * self.inv_m[j] * ny[c] + jt * self.inv_m[j] * ty
                     self.n_piece_contacts += 1
                     if i == 0 and self.first_contact[0] == "none":
                         self.first_contact = ("piece", j)

@@ -403,10 +403,17 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
             e = jnp.where(d.hard[i] | d.hard[j], physics.e_striker, physics.e_piece)
             inv_i, inv_j = d.inv_mass[i], d.inv_mass[j]
             jimp = jnp.where(hit_pair, (1 + e) * w / (inv_i + inv_j), 0.0)
-            vxi = vx[i] - jimp * inv_i * nx
-            vyi = vy[i] - jimp * inv_i * ny
-            vxj = vx[j] + jimp * inv_j * nx
-            vyj = vy[j] + jimp * inv_j * ny
+            # contact friction (Physics.mu_contact, 0 = smooth): a tangential impulse that
+            # stops the contact point's sliding (solid discs with no spin before: 1/3 of the
+            # centres' tangential speed difference, in reduced mass) or Coulomb-limited
+            ut = (vy[i] - vy[j]) * nx - (vx[i] - vx[j]) * ny
+            cap = physics.mu_contact * jimp
+            stop_slide = ut / jnp.maximum(3 * (inv_i + inv_j), 1e-30)
+            jt = jnp.where(hit_pair, jnp.clip(stop_slide, -cap, cap), 0.0)
+            vxi = vx[i] - jimp * inv_i * nx + jt * inv_i * ny
+            vyi = vy[i] - jimp * inv_i * ny - jt * inv_i * nx
+            vxj = vx[j] + jimp * inv_j * nx - jt * inv_j * ny
+            vyj = vy[j] + jimp * inv_j * ny + jt * inv_j * nx
             # slow contact: plastic, one common velocity (Physics.stick_speed)
             stick = hit_pair & (w < physics.stick_speed)
             vcx = (inv_j * vx[i] + inv_i * vx[j]) / (inv_i + inv_j)
@@ -566,11 +573,15 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
     return machine
 
 
-def make_batch_simulator(table: Table, n_pieces: int, max_events: int = 512):
+def make_batch_simulator(
+    table: Table, n_pieces: int, max_events: int = 512, per_shot_physics: bool = False
+):
     """``simulate(discs, physics)`` over a batch of shots (leading axis of every Discs array);
-    vmapped and jitted here, the one place where shots are batched."""
+    vmapped and jitted here, the one place where shots are batched. With
+    ``per_shot_physics`` every field of ``physics`` has the batch's leading axis too (one set
+    of parameters per shot: physics/priors.py)."""
     one = make_simulator(table, n_pieces, max_events)
-    return jax.jit(jax.vmap(one, in_axes=(0, None)))
+    return jax.jit(jax.vmap(one, in_axes=(0, 0 if per_shot_physics else None)))
 
 
 def make_lane_simulator(
@@ -653,10 +664,13 @@ def make_lane_simulator(
 
 
 @functools.lru_cache(maxsize=32)
-def batch_simulator_for(layout, n_pieces: int, max_events: int = 512):
+def batch_simulator_for(
+    layout, n_pieces: int, max_events: int = 512, per_shot_physics: bool = False
+):
     """:func:`make_batch_simulator` for a board layout (hashable), cached: every caller with
     the same layout, disc count and cap shares one jitted (and so once-compiled) simulator."""
-    return make_batch_simulator(Table.from_layout(layout), n_pieces, max_events)
+    table = Table.from_layout(layout)
+    return make_batch_simulator(table, n_pieces, max_events, per_shot_physics)
 
 
 @functools.lru_cache(maxsize=32)
