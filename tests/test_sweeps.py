@@ -75,6 +75,23 @@ def test_tasks_are_the_grid_in_a_documented_order():
     assert sweep.digest == parse_sweep(raw).digest != crok.digest
 
 
+def test_scoring_weights_reach_the_rules(tmp_path):
+    """A scoring axis: with every weight 0 the points are 0; with the defaults they are not."""
+    zero = {k: 0.0 for k in ("own_coin", "opponent_coin", "queen_covered", "due", "board_lost")}
+    grid = {"variant": "icf", "placement": -0.05, "angle": [65.5, 66.0]}  # the mid-game cut
+    grid["scoring"] = {"own_coin": [1.0, 0.0]}
+    plain = run_sweep(parse_sweep({"n": 64, "grid": grid}), tmp_path / "a", progress=False)
+    assert plain["scoring.own_coin"].tolist() == [1.0, 1.0, 0.0, 0.0]
+    assert plain["points"].iloc[:2].abs().sum() > 0
+    grid["scoring"] = {k: [v] for k, v in zero.items()}
+    flat = run_sweep(parse_sweep({"n": 64, "grid": grid}), tmp_path / "b", progress=False)
+    assert (flat["points"] == 0).all() and (flat["own_pocketed"] > 0.3).all()
+    with pytest.raises(CarromlabError, match=r"grid.scoring.own_coin: not a field of carrooka"):
+        parse_sweep({"grid": {"variant": "carrooka", "scoring": {"own_coin": 1.0}}})
+    with pytest.raises(CarromlabError, match=r"grid.scoring: ring-pegs has no scoring options"):
+        parse_sweep({"grid": {"variant": "ring-pegs", "scoring": {"x": 1.0}}})
+
+
 @pytest.mark.parametrize(
     ("raw", "message"),
     [

@@ -61,8 +61,9 @@ def describe_physics(physics) -> dict:
     return dataclasses.asdict(physics)
 
 
-def tally_chunk(tally: Tally, chunk, runner: ShotRunner, va, turn) -> None:
-    """Add one chunk's captures and rule quantities to ``tally``."""
+def tally_chunk(tally: Tally, chunk, runner: ShotRunner, va, turn, scoring=None) -> None:
+    """Add one chunk's captures and rule quantities to ``tally`` (``scoring``: the rules'
+    scoring weights, default theirs)."""
     cell = chunk.cell
     tally.add_shots(cell)
     cap = chunk.outcome["capture"]
@@ -72,7 +73,7 @@ def tally_chunk(tally: Tally, chunk, runner: ShotRunner, va, turn) -> None:
         for c, cname in enumerate(names):
             tally.add_bool(f"capture:{pid}:{cname}", cell, cap[:, k] == c)
     tally.add_bool("truncated", cell, chunk.outcome["truncated"])
-    res = va.rules.evaluate(runner.position, chunk.outcome, turn)
+    res = va.rules.evaluate(runner.position, chunk.outcome, turn, scoring=scoring)
     for key, values in res.items():
         values = np.asarray(values)
         if values.dtype == bool:

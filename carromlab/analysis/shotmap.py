@@ -39,6 +39,7 @@ def evaluate_cells(
     desc: str = "shot map",
     per_pocket: bool = False,
     key_ids=None,
+    scoring=None,
 ) -> pd.DataFrame:
     """Estimate a list of base shots ``cells`` = [(placement m, angle deg, speed m/s), ...].
 
@@ -47,6 +48,7 @@ def evaluate_cells(
     ``p_capture:<id>:<pocket>``. ``key_ids`` (one int per cell) replace the legal cells'
     running index as what their keys are folded from (analysis/runner.py): a sweep passes
     its task ids, so a cell's numbers do not depend on the cells evaluated with it.
+    ``scoring`` replaces the rules' default scoring weights (e.g. ``IcfScoring``).
     """
     sk, va, turn = prepare(position, n, skill, turn)
     if not len(cells):
@@ -75,7 +77,7 @@ def evaluate_cells(
         key_ids = key_ids[np.flatnonzero(legal)]
     noise = va.noise(sk)
     for ch in runner.run(base, int(n), noise, seed, progress=progress, desc=desc, key_ids=key_ids):
-        tally_chunk(tally, ch, runner, va, turn)
+        tally_chunk(tally, ch, runner, va, turn, scoring)
     long = tally_frame(tally, confidence)
     wanted = set(pieces)
     piece_of = long["quantity"].str.slice(8)
@@ -97,7 +99,10 @@ def evaluate_cells(
     wide.index = np.flatnonzero(legal)[wide.index]
     out = frame.join(wide)
     out["n"] = out["n"].fillna(0).astype(int)
-    out.attrs["config"] = run_config("cells", position, sk, n, seed, runner, turn, confidence)
+    extra = {} if scoring is None else {"scoring": vars(scoring)}
+    out.attrs["config"] = run_config(
+        "cells", position, sk, n, seed, runner, turn, confidence, **extra
+    )
     return out
 
 

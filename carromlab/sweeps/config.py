@@ -25,10 +25,13 @@ The file (docs/sweeps.md)::
     [grid.turn]                    # fields of the variant's turn (e.g. carrooka's piece on)
     on = ["red", "yellow"]          # the piece on
 
+    [grid.scoring]                 # the rules' scoring weights (e.g. IcfScoring)
+    queen_covered = [3.0, 5.0]
+
 An axis is a list, a single value, or ``{start, stop, count}`` (``count`` evenly spaced values).
 Task ids number the combinations in this order, the last axis fastest: variant, position,
-skill, equipment fields, physics fields, turn fields (each in the file's order), placement,
-angle, speed. A task's keys are ``fold_in(key(seed), task id)`` and its shot ``i``'s
+skill, equipment fields, physics fields, turn fields, scoring fields (each in the file's
+order), placement, angle, speed. A task's keys are ``fold_in(key(seed), task id)`` and its shot ``i``'s
 ``fold_in(task key, i)``, so its numbers depend only on the file and the task, never on how
 the sweep is run. Bad input is one :class:`CarromlabError` line naming the key and value.
 """
@@ -50,7 +53,7 @@ from carromlab.errors import CarromlabError
 
 TOP_KEYS = ("name", "seed", "n", "confidence", "captures", "grid")
 SHOT_AXES = ("placement", "angle", "speed")
-GROUPS = ("equipment", "physics", "turn")
+GROUPS = ("equipment", "physics", "turn", "scoring")
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,7 @@ class Task:
     equipment: tuple[tuple[str, float], ...]
     physics: tuple[tuple[str, float], ...]
     turn: tuple[tuple[str, object], ...]
+    scoring: tuple[tuple[str, object], ...]
     placement: float
     angle: float
     speed: float
@@ -71,13 +75,22 @@ class Task:
     @property
     def group(self) -> tuple:
         """What tasks must share to run in one kernel batch (all but the base shot)."""
-        return (self.variant, self.position, self.skill, self.equipment, self.physics, self.turn)
+        return (
+            self.variant,
+            self.position,
+            self.skill,
+            self.equipment,
+            self.physics,
+            self.turn,
+            self.scoring,
+        )
 
     def columns(self) -> dict:
         """The task's own columns in the results table."""
         row = {"task": self.id, "variant": self.variant, "position": self.position}
         row["skill"] = self.skill
-        for prefix, pairs in zip(GROUPS, (self.equipment, self.physics, self.turn), strict=True):
+        groups = (self.equipment, self.physics, self.turn, self.scoring)
+        for prefix, pairs in zip(GROUPS, groups, strict=True):
             row.update({f"{prefix}.{k}": v for k, v in pairs})
         row.update(placement=self.placement, angle=self.angle, speed=self.speed)
         return row
@@ -134,8 +147,8 @@ class Sweep:
                 self.axes["angle"],
                 self.axes["speed"],
             ):
-                skill, eq, ph, tu, x, a, v = combo
-                out.append(Task(len(out), variant, label, skill, eq, ph, tu, x, a, v))
+                skill, eq, ph, tu, sc, x, a, v = combo
+                out.append(Task(len(out), variant, label, skill, eq, ph, tu, sc, x, a, v))
         return out
 
     def _pairs(self) -> list[tuple[str, str]]:
@@ -224,7 +237,8 @@ def parse_sweep(raw: dict, base: Path | None = None, source: str = "sweep") -> S
             axes[g] = {k: _values(v, f"grid.{g}.{k}", fail) for k, v in table.items()}
     _check_physics(axes.get("physics", {}), fail)
     _check_equipment(axes.get("equipment", {}), positions, fail)
-    _check_turn(axes.get("turn", {}), variants, analysis_for, fail)
+    _check_rules_fields("turn", axes.get("turn", {}), variants, analysis_for, fail)
+    _check_rules_fields("scoring", axes.get("scoring", {}), variants, analysis_for, fail)
 
     if "placement" in grid:
         axes["placement"] = _numbers(grid["placement"], "grid.placement", fail)
@@ -332,18 +346,25 @@ def _check_equipment(fields: dict, positions: dict, fail) -> None:
             fields[k] = [float(x) for x in values]
 
 
-def _check_turn(fields: dict, variants: list[str], analysis_for, fail) -> None:
+def _check_rules_fields(group: str, fields: dict, variants, analysis_for, fail) -> None:
+    """Fields of each variant's turn state or scoring weights, and values they accept."""
     for v in variants:
-        turn = analysis_for(v).default_turn()
-        names = [f.name for f in dataclasses.fields(turn)]
+        rules = analysis_for(v).rules
+        kind = rules.turn_type if group == "turn" else rules.scoring_type
+        if fields and kind is None:
+            fail(f"grid.{group}", f"{v} has no {group} options")
+        if not fields:
+            continue
+        default = kind()
+        names = [f.name for f in dataclasses.fields(default)]
         for k, values in fields.items():
             if k not in names:
-                fail(f"grid.turn.{k}", f"not a field of {v}'s {type(turn).__name__}")
+                fail(f"grid.{group}.{k}", f"not a field of {v}'s {kind.__name__}")
             for x in values:
                 try:
-                    dataclasses.replace(turn, **{k: x})
+                    dataclasses.replace(default, **{k: x})
                 except (CarromlabError, TypeError, ValueError) as e:
-                    fail(f"grid.turn.{k}", f"{x!r} is not a valid value for {v}: {e}")
+                    fail(f"grid.{group}.{k}", f"{x!r} is not a valid value for {v}: {e}")
 
 
 def with_board(position, fields: tuple):

@@ -35,8 +35,9 @@ def run_job(sweep: Sweep, tasks: list[Task], chunk: int = 4096) -> pd.DataFrame:
     if any(t.group != first.group for t in tasks):
         raise ValueError("a job's tasks must share their group")
     pos = with_board(sweep.positions[first.position], first.equipment)
-    turn = analysis_for(first.variant).default_turn()
-    turn = dataclasses.replace(turn, **dict(first.turn)) if first.turn else turn
+    rules = analysis_for(first.variant).rules
+    turn = dataclasses.replace(rules.turn_type(), **dict(first.turn))
+    scoring = rules.scoring_type(**dict(first.scoring)) if first.scoring else None
     ids = None
     if sweep.captures:
         ids = tuple(p.id for p in pos.pieces if p.kind not in ("striker", "shooter"))
@@ -52,6 +53,7 @@ def run_job(sweep: Sweep, tasks: list[Task], chunk: int = 4096) -> pd.DataFrame:
         confidence=sweep.confidence,
         physics=Physics(**dict(first.physics)),
         key_ids=[t.id for t in tasks],
+        scoring=scoring,
     )
     cells = cells.drop(columns=["placement", "angle", "speed"])
     own = pd.DataFrame([t.columns() for t in tasks])
