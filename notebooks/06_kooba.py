@@ -23,7 +23,8 @@
 #
 # 1. aim maps: the chance of each tag over aim points, by skill and distance;
 # 2. whole games between greedy players;
-# 3. the studies in `data/studies/kooba/` (seat advantage, the attack turn, Pro).
+# 3. the studies in `data/studies/kooba/` (seat advantage, the attack turn and when to use it,
+#    Pro).
 
 # %%
 import os
@@ -81,8 +82,8 @@ display(pd.DataFrame(rows).round(3))
 # %% [markdown]
 # ## 2. Whole games
 #
-# Greedy players (aim maps by goal; one attack on the leader); one row per game. Seats are
-# the play order after the lag (North first).
+# Greedy players (aim maps by goal; one late attack on the leader, in two-player games only);
+# one row per game. Seats are the play order after the lag (North first).
 
 # %%
 games = pd.DataFrame(
@@ -104,7 +105,7 @@ if path.exists():
     draw_intervals(seats, "win", "win_lo", "win_hi", ax=ax, ylabel="seat's win rate")
     ax.tick_params(axis="x", labelrotation=45)
     plt.show()
-for name in ("attack", "pro"):
+for name in ("attack", "timing", "pro"):
     p = STUDIES / f"{name}.csv"
     if p.exists():
         display(pd.read_csv(p).round(3))
