@@ -144,8 +144,9 @@ def _skill_noise(placement: float, angle: float, speed: float):
 #: +-1.2 deg of direction error; a professional pockets such shots nearly always (sigma well
 #: under a third of that), a club player most of the time, a novice about half the time.
 #: Speed errors matter less for pocketing and are larger; placement on the baseline is
-#: set by hand and eye (millimetres). Issue 10 calibrates the crokinole-side presets to
-#: published open-twenty rates; these stay labelled estimates until measured.
+#: set by hand and eye (millimetres). The crokinole side plays its own presets of the same
+#: names, calibrated to published open-twenty rates (carromlab/calibration_presets.py,
+#: docs/calibration.md); these stay estimates.
 SKILLS: dict[str, Skill] = {
     s.name: s
     for s in (

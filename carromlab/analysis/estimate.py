@@ -29,8 +29,8 @@ def prepare(position, n, skill, turn):
     """Check the common inputs of a run; (skill, variant analysis, turn)."""
     if int(n) <= 0:
         raise CarromlabError(f"n must be a positive number of shots, not {n}")
-    sk = _skill(skill)
     va = analysis_for(position.variant)
+    sk = va.preset(_skill(skill))  # the variant's preset of that name (recorded as used)
     position.check()
     return sk, va, (turn if turn is not None else va.default_turn())
 

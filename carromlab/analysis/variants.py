@@ -43,10 +43,24 @@ class VariantAnalysis:
     #: Whether the shooter is placed by hand (a skill's placement noise applies) or lies
     #: where it stopped (Carrooka: no placement noise).
     hand_placed: bool = True
+    #: The variant's own skill presets by name (the crokinole side's, calibrated to the open
+    #: twenty: carromlab/calibration_presets.py), or None: the carrom presets (shots.SKILLS).
+    skills: Any = dataclasses.field(default=None, compare=False)
+
+    def preset(self, skill):
+        """``skill`` as this variant plays it: a named carrom preset (``SKILLS[name]``) becomes
+        the variant's preset of that name; any other :class:`~carromlab.shots.Skill` (one made
+        by hand, or ``SKILLS`` changed) is used as it is."""
+        from carromlab.shots import SKILLS
+
+        if self.skills and skill.name in self.skills and SKILLS.get(skill.name) == skill:
+            return self.skills[skill.name]
+        return skill
 
     def noise(self, skill):
-        """The execution-noise function of ``skill`` (a :class:`~carromlab.shots.Skill`) for
-        this variant's shots."""
+        """The execution-noise function of ``skill`` (a :class:`~carromlab.shots.Skill`, see
+        :meth:`preset`) for this variant's shots."""
+        skill = self.preset(skill)
         if not self.hand_placed:
             skill = dataclasses.replace(skill, placement=0.0)
         return skill.noise()
@@ -150,6 +164,7 @@ def analysis_for(variant: str) -> VariantAnalysis:
             hand_placed=False,
         )
     if variant in ("force-out", "force-out-fast", "circle-scores"):
+        from carromlab.calibration_presets import CROKINOLE_SKILLS
         from carromlab.rules import crokinole_shooter as ks
         from carromlab.rules.circle_scores import CircleScoresRules
         from carromlab.rules.force_out import ForceOutRules
@@ -164,8 +179,10 @@ def analysis_for(variant: str) -> VariantAnalysis:
             legal_origin_of=ks.legal_origin,
             table_of=ks.table_position,
             hand_placed=variant != "force-out-fast",
+            skills=CROKINOLE_SKILLS,
         )
     if variant == "ring-pegs":
+        from carromlab.calibration_presets import CROKINOLE_SKILLS
         from carromlab.rules import ring_pegs as rp
 
         return VariantAnalysis(
@@ -178,6 +195,7 @@ def analysis_for(variant: str) -> VariantAnalysis:
             legal_origin_of=rp.legal_origin,
             table_of=rp.table_position,
             hand_placed=False,
+            skills=CROKINOLE_SKILLS,
         )
     if variant == "carroms":
         from carromlab.rules.carroms import CarromsRules
