@@ -1,0 +1,779 @@
+"""Cross-check of the kernel against pymunk (docs/validation.md; experiments/validate_pymunk.py).
+
+Each :class:`Case` is a standard position and a base shot chosen so that something happens (a
+pot, a ring into the hole, a peg, rail or frame bounce). For each case:
+
+- **deterministic**: the base shot in both engines: the shooter's first contact and first
+  piece, every capture (which piece in which pocket or hole), and the distance between the
+  engines' final places of the pieces that stay on the board in both (max and mean);
+- **Monte-Carlo**: ``n`` noisy executions drawn by the kernel's own noise (the runner's keys,
+  the variant's noise at the case's skill); the very same executed shots run in both engines.
+  For each key event: its probability in each engine, the difference, the two-sample standard
+  error ``sqrt(p1 q1 / n + p2 q2 / n)`` and whether ``|diff| <= 3 SE``. The shots are the
+  same, so the paired view is given too: the shots the engines call differently
+  (``discordant``), how many of those are chaotic in the kernel itself (:func:`turn_unstable`)
+  and the paired standard error;
+- **time-step convergence** (:func:`convergence`): the deterministic shot in pymunk at several
+  steps, to show the distance to the kernel shrinking with the step;
+- **labelling** (:func:`labelling`): for the cases that strike a packed cluster, the same shots
+  with the position's pieces listed in another order (the physics is the same; only the
+  indices change), in the kernel and in pymunk.
+
+The kernel runs as the analysis layer runs it (float32, :class:`ShotRunner`); pymunk runs
+:func:`carromlab.bench.pymunk_peer.simulate_pymunk`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from carromlab.bench.pymunk_peer import DT, place_shot, simulate_pymunk
+from carromlab.physics import Physics
+from carromlab.shots import SKILLS, Shot
+
+#: Kernel event cap for these shots: far above the longest noisy shot of any case (the breaks
+#: take 80-200 events), so no shot is truncated (the rows count truncated shots anyway).
+MAX_EVENTS = 2048
+#: Default noisy executions per case: the whole default run (8 cases, pymunk at the default
+#: step, with the convergence and labelling checks) takes 10-11 minutes on one core of the
+#: development machine (583-644 s measured; docs/validation.md).
+N_DEFAULT = 200
+#: Key events per case at most (every row of the table has this many ``key{k}_*`` columns).
+MAX_KEYS = 3
+#: Agreement criterion: |p_kernel - p_pymunk| at most this many two-sample standard errors.
+Z_AGREE = 3.0
+#: Time steps (s) of the convergence check, from pymunk's usual 2e-4 s down to 1e-5 s.
+CONVERGENCE_DTS = (2e-4, 1e-4, 5e-5, 2e-5, 1e-5)
+#: Orders of the position's pieces in the labelling check (the shooter stays disc 0).
+LABELLINGS = ("original", "reversed", "shuffled")
+#: The pymunk side of the labelling check runs this fraction of ``n`` (pymunk is slow on
+#: breaks, and one order against another is all it has to show).
+LABEL_PYMUNK_FRACTION = 0.25
+
+
+@dataclass(frozen=True)
+class Case:
+    """One validation case: a standard position, a base shot and the events to compare.
+
+    ``placement`` is the variant's placement (``analysis_for(variant).origin``); ``keys`` are
+    the Monte-Carlo events, each ``(piece, where)`` as read by :func:`key_hits`. ``cluster``:
+    the shot strikes a packed cluster of touching discs, where the engines' contact models
+    differ by design (docs/validation.md)."""
+
+    name: str
+    position: str
+    family: str
+    placement: float
+    angle_deg: float
+    speed: float
+    keys: tuple[tuple[str, str], ...]
+    skill: str = "club"
+    cluster: bool = False
+    note: str = ""
+
+
+def _icf_cut_angle() -> float:
+    """The bench's ``cut`` aim (degrees): the striker's ghost-ball angle that cuts ``w1`` of
+    ``icf-midgame`` into the north-east pocket."""
+    from carromlab.equipment import IcfBoard
+    from carromlab.setups.midgame import (
+        BASELINE_Y,
+        CUT_POCKET,
+        CUT_STRIKER_X,
+        CUT_TARGET_XY,
+        ghost_aim,
+    )
+
+    tx, ty = CUT_TARGET_XY
+    return math.degrees(ghost_aim(IcfBoard(), CUT_STRIKER_X, BASELINE_Y, tx, ty, CUT_POCKET))
+
+
+#: The cases. Angles and speeds were found by scanning the kernel for shots where the key
+#: event happens neither always nor never under club noise (so the probabilities say
+#: something); the breaks are the symmetric break (origin and aim on the mirror axis), so a
+#: left pocket and its mirror image must be equally likely.
+CASES: tuple[Case, ...] = (
+    Case(
+        "icf-cut",
+        "icf-midgame",
+        "ICF",
+        -0.05,
+        round(_icf_cut_angle(), 4),
+        2.0,
+        (("w1", "pocket.NE"), ("striker", "any")),
+        note="the bench's cut: w1 into the north-east pocket",
+    ),
+    Case(
+        "icf-break",
+        "icf-opening",
+        "ICF",
+        0.0,
+        90.0,
+        5.0,
+        (("*", "any"), ("*", "pocket.NW"), ("*", "pocket.NE")),
+        cluster=True,
+        note="the break: striker from mid-baseline into the rosette at 5 m/s",
+    ),
+    Case(
+        "carroms-break",
+        "carroms-opening",
+        "Carroms (checker board)",
+        0.0,
+        90.0,
+        5.0,
+        (("*", "any"), ("*", "pocket.NW"), ("*", "pocket.NE")),
+        cluster=True,
+        note="shooting ring into the hexagonal pack of 25 rings at 5 m/s",
+    ),
+    Case(
+        "carrooka-bank",
+        "carrooka-midgame",
+        "Carrooka",
+        0.0,
+        -84.5,
+        2.5,
+        (("r1", "pocket.0"), ("striker", "any")),
+        note="striker off the circular rail, then r1 into pocket.0",
+    ),
+    Case(
+        "carrooka-break",
+        "carrooka-opening",
+        "Carrooka",
+        -90.0,
+        90.0,
+        5.0,
+        (("*", "any"), ("*", "pocket.1"), ("*", "pocket.5")),
+        cluster=True,
+        note="the break from the break line into the triangle of 15 reds at 5 m/s",
+    ),
+    Case(
+        "force-out-peg",
+        "force-out-opening",
+        "Force Out (crokinole side)",
+        -90.0,
+        84.0,
+        3.0,
+        (("g2", "hole"), ("*", "out")),
+        note="shooting ring off peg 6 into the 16 rings round the hole (not touching)",
+    ),
+    Case(
+        "circle-scores-hole",
+        "circle-scores-opening",
+        "Circle Scores (crokinole side)",
+        -90.0,
+        89.0,
+        1.7,
+        (("g5", "hole"), ("*", "out")),
+        note="g5 driven over the centre hole near its skip speed (1.4 m/s)",
+    ),
+    Case(
+        "ring-pegs-pass",
+        "ring-pegs-opening",
+        "Ring Pegs (crokinole side)",
+        0.0,
+        89.0,
+        2.0,
+        (("shooter", "hole"), ("*", "first")),
+        note="the pass over the hole, off the far frame, back among the pegged (static) rings",
+    ),
+)
+
+
+def case_named(name: str) -> Case:
+    """The case of :data:`CASES` called ``name`` (KeyError with the known names if none)."""
+    for c in CASES:
+        if c.name == name:
+            return c
+    raise KeyError(f"no validation case {name!r}; known: {', '.join(c.name for c in CASES)}")
+
+
+# --------------------------------------------------------------------------- set-up
+
+
+@dataclass
+class Prepared:
+    """A case made ready: the kernel's runner (its ``table`` and ``pieces``), the shot's
+    origin, the base shot, the noise and the skill it comes from (the variant's preset of the
+    case's skill name, as the analysis layer plays it), and the outer-circle radius (``inf``
+    off the crokinole side) that ``out`` keys need."""
+
+    case: Case
+    runner: object
+    x: float
+    y: float
+    base: Shot
+    noise: object
+    skill: object
+    out_radius: float
+
+    @property
+    def table(self):
+        return self.runner.table
+
+    @property
+    def pieces(self):
+        return self.runner.pieces
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return self.runner.ids
+
+
+def prepare(
+    case: Case, n: int, physics: Physics = Physics(), order: str = "original", seed: int = 0
+) -> Prepared:
+    """The kernel's runner for ``case`` (chunks of ``n`` shots, so every run of the case has
+    one shape and the kernel compiles once), with the position's pieces in ``order``
+    (``original``, ``reversed``, or ``shuffled`` by a generator seeded with ``seed``)."""
+    from carromlab.analysis.runner import ShotRunner
+    from carromlab.analysis.variants import analysis_for
+    from carromlab.setups import standard_position
+
+    pos = standard_position(case.position)
+    va = analysis_for(pos.variant)
+    ox, oy = va.origin(pos, case.placement)
+    tp = va.table_position(pos)
+    if len(case.keys) > MAX_KEYS:
+        raise ValueError(f"case {case.name!r}: at most {MAX_KEYS} key events")
+    if order == "reversed":
+        tp = tp.replace(pieces=tuple(reversed(tp.pieces)))
+    elif order == "shuffled":
+        perm = np.random.default_rng(seed).permutation(len(tp.pieces))
+        tp = tp.replace(pieces=tuple(tp.pieces[k] for k in perm))
+    elif order != "original":
+        raise ValueError(f"unknown order {order!r}; known: {', '.join(LABELLINGS)}")
+    runner = ShotRunner(tp, va.shooter_kind, chunk=n, max_events=MAX_EVENTS, physics=physics)
+    base = Shot(
+        np.array([float(ox[0])]),
+        np.array([float(oy[0])]),
+        np.array([math.radians(case.angle_deg)]),
+        np.array([case.speed]),
+    )
+    skill = SKILLS[case.skill]
+    if hasattr(va, "preset"):  # the variant's own preset of that name (crokinole side)
+        skill = va.preset(skill)
+    if not va.hand_placed:
+        skill = replace(skill, placement=0.0)
+    return Prepared(
+        case=case,
+        runner=runner,
+        x=float(ox[0]),
+        y=float(oy[0]),
+        base=base,
+        noise=va.noise(SKILLS[case.skill]),
+        skill=skill,
+        out_radius=float(getattr(pos.board, "outer_radius", math.inf)),
+    )
+
+
+def kernel_shots(prep: Prepared, n: int, seed: int, exact: bool = False) -> tuple[dict, dict]:
+    """``n`` executions of the case's shot in the kernel; returns (the executed shots: arrays
+    ``x``, ``y``, ``angle``, ``speed``; the outcome: arrays of the kernel's ``ShotOutcome``
+    fields, one row per shot). ``exact``: no noise (every execution is the base shot)."""
+    noise = SKILLS["exact"].noise() if exact else prep.noise
+    shots, outs = [], []
+    for ch in prep.runner.run(prep.base, n, noise, seed):
+        shots.append(ch.shots)
+        outs.append(ch.outcome)
+    return (
+        {k: np.concatenate([s[k] for s in shots]) for k in shots[0]},
+        {k: np.concatenate([o[k] for o in outs]) for k in outs[0]},
+    )
+
+
+def pymunk_shots(prep: Prepared, shots: dict, physics: Physics = Physics(), dt: float = DT) -> dict:
+    """The executed ``shots`` (as :func:`kernel_shots` returns them) in pymunk; returns the
+    outcome arrays stacked one row per shot (the keys of :func:`simulate_pymunk`)."""
+    outs = [
+        simulate_pymunk(
+            prep.table,
+            place_shot(prep.pieces, *(float(shots[k][s]) for k in ("x", "y", "angle", "speed"))),
+            physics,
+            dt=dt,
+        )
+        for s in range(len(shots["x"]))
+    ]
+    return {k: np.stack([np.asarray(o[k]) for o in outs]) for k in outs[0]}
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def _capture_names(table) -> tuple[str, ...]:
+    return (*table.capture_names, "ditch")
+
+
+def key_hits(out: dict, ids, table, key: tuple[str, str], out_radius: float) -> np.ndarray:
+    """Per shot (rows of the outcome arrays ``capture``, ``alive``, ``x``, ``y``,
+    ``first_piece``), whether the key event ``(piece, where)`` happened. ``piece`` is a piece
+    id or ``"*"`` (any piece but the shooter); ``where`` is a capture name, ``"any"`` (any
+    capture), ``"first"`` (the piece is the first the shooter touched) or ``"out"`` (Force
+    Out's forced out: captured in a pocket or the ditch, or at rest with its centre outside
+    the outer circle of radius ``out_radius``)."""
+    piece, where = key
+    cols = list(range(1, len(ids))) if piece == "*" else [ids.index(piece)]
+    capture = np.asarray(out["capture"])[:, cols]
+    if where == "first":
+        return np.isin(np.asarray(out["first_piece"]), cols)
+    if where == "any":
+        hit = capture >= 0
+    elif where == "out":
+        hole = [k for k, kind in enumerate(table.capture_kinds) if kind == "hole"]
+        r = np.hypot(np.asarray(out["x"])[:, cols], np.asarray(out["y"])[:, cols])
+        on_board_out = np.asarray(out["alive"])[:, cols] & (r > out_radius)
+        hit = ((capture >= 0) & ~np.isin(capture, hole)) | on_board_out
+    else:
+        hit = capture == _capture_names(table).index(where)
+    return hit.any(axis=1)
+
+
+def two_sample(k1: int, k2: int, n1: int, n2: int | None = None) -> tuple[float, float, bool]:
+    """(p1 - p2, its two-sample standard error, whether |diff| <= Z_AGREE * SE) for ``k1`` of
+    ``n1`` and ``k2`` of ``n2`` (default ``n1``) successes; an SE of 0 agrees only on equal
+    proportions."""
+    n2 = n1 if n2 is None else n2
+    p1, p2 = k1 / n1, k2 / n2
+    diff = p1 - p2
+    se = math.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
+    return diff, se, abs(diff) <= Z_AGREE * se + 1e-12
+
+
+def _first(kind: int, index: int, ids, table) -> str:
+    if kind == 1:
+        return ids[index]
+    if kind == 2:
+        return table.cushion_names[index]
+    return "-"
+
+
+def _captures(capture: np.ndarray, ids, table) -> str:
+    """``piece>capture`` for every captured piece, sorted, or ``-``."""
+    names = _capture_names(table)
+    caps = sorted(f"{ids[i]}>{names[c]}" for i, c in enumerate(capture) if c >= 0)
+    return " ".join(caps) or "-"
+
+
+def _distances(k: dict, p: dict, s: int, static: np.ndarray) -> np.ndarray:
+    """Distances (m) between the engines' final places, in shot ``s``, of the moving pieces
+    on the board in both."""
+    both = np.asarray(k["alive"][s]) & np.asarray(p["alive"][s]) & ~static
+    return np.hypot(k["x"][s][both] - p["x"][s][both], k["y"][s][both] - p["y"][s][both])
+
+
+def _n_captured(out: dict) -> np.ndarray:
+    return (np.asarray(out["capture"])[:, 1:] >= 0).sum(axis=1)
+
+
+#: The per-key columns of a row (after ``key{k}``).
+KEY_FIELDS = (
+    "",
+    "_p_kernel",
+    "_p_pymunk",
+    "_diff",
+    "_se",
+    "_z",
+    "_within_3se",
+    "_verdict",
+    "_discordant",
+    "_discordant_chaotic",
+    "_paired_se",
+)
+
+
+def _verdict(ok: bool, case: Case) -> str:
+    if ok:
+        return "agree"
+    return "differs (cluster)" if case.cluster else "DIFFERS"
+
+
+# --------------------------------------------------------------------------- comparisons
+
+#: The chaos test's turn of the shot (rad): the project's criterion (docs/physics.md) turns
+#: the shooter by +-1e-6 rad, a few float32 ulps of an angle, about a micrometre of aim over
+#: the board.
+CHAOS_TURN = 1e-6
+
+
+def turn_unstable(prep: Prepared, shots: dict, which, seed: int = 0) -> dict[int, list[bool]]:
+    """For the executed shots ``which`` (indices into ``shots``), whether each key event of
+    the case changes in the kernel itself when the shot is turned by -CHAOS_TURN or
+    +CHAOS_TURN (or re-run as it is): such a shot is chaotic, and no second engine can be
+    expected to call it the same. Returns {shot index: [changed, per key]}; runs the turned
+    copies in chunks of the runner's size, so the kernel does not compile again."""
+    which = [int(s) for s in which]
+    if not which:
+        return {}
+    turns = np.array([-CHAOS_TURN, 0.0, CHAOS_TURN])
+    sel = np.repeat(np.asarray(which), len(turns))
+    angle = shots["angle"][sel] + np.tile(turns, len(which))
+    # pad to whole chunks (repeating the last copy): one chunk shape, no new compile
+    chunk = prep.runner.chunk
+    pad = -len(sel) % chunk
+    sel = np.concatenate([sel, np.full(pad, sel[-1])])
+    angle = np.concatenate([angle, np.full(pad, angle[-1])])
+    cells = Shot(shots["x"][sel], shots["y"][sel], angle, shots["speed"][sel])
+    outs = [ch.outcome for ch in prep.runner.run(cells, 1, SKILLS["exact"].noise(), seed)]
+    m = len(which) * len(turns)
+    out = {k: np.concatenate([o[k] for o in outs])[:m] for k in outs[0]}
+    changed = {}
+    for col, key in enumerate(prep.case.keys):
+        h = key_hits(out, prep.ids, prep.table, key, prep.out_radius).reshape(len(which), -1)
+        for s, row in zip(which, h):
+            changed.setdefault(s, [False] * len(prep.case.keys))[col] = bool(row.min() != row.max())
+    return changed
+
+
+def compare_case(
+    case: Case,
+    n: int,
+    seed: int = 0,
+    physics: Physics = Physics(),
+    dt: float = DT,
+    raw: bool = False,
+):
+    """Run ``case`` in both engines; returns one flat row (dict) of every figure: the base
+    shot, the deterministic comparison (``det_*``), each key event's Monte-Carlo comparison
+    (``key{k}_*``), whole-shot agreement (``mc_*``) and the timings (s). With ``raw``, returns
+    ``(row, shots, kernel outcome, pymunk outcome)`` of the Monte-Carlo shots."""
+    prep = prepare(case, n, physics)
+    ids, table, static = prep.ids, prep.table, prep.pieces.static
+    row: dict = {
+        "case": case.name,
+        "position": case.position,
+        "family": case.family,
+        "cluster": case.cluster,
+        "skill": case.skill,
+        "noise_placement_m": prep.skill.placement,
+        "noise_angle_rad": prep.skill.angle,
+        "noise_speed_rel": prep.skill.speed,
+        "x": prep.x,
+        "y": prep.y,
+        "angle_deg": case.angle_deg,
+        "speed": case.speed,
+        "n": int(n),
+        "seed": int(seed),
+        "dt": dt,
+    }
+    # ---------------------------------------------------------------- deterministic
+    t0 = time.perf_counter()
+    _, kd = kernel_shots(prep, n, seed, exact=True)
+    kd = {k: v[:1] for k, v in kd.items()}
+    kernel_s = time.perf_counter() - t0
+    pd_ = pymunk_shots(
+        prep, {k: getattr(prep.base, k) for k in ("x", "y", "angle", "speed")}, physics, dt
+    )
+    dist = _distances(kd, pd_, 0, static)
+    kf = _first(int(kd["first_contact_kind"][0]), int(kd["first_contact"][0]), ids, table)
+    pf = _first(int(pd_["first_contact_kind"][0]), int(pd_["first_contact"][0]), ids, table)
+    kfp = ids[kd["first_piece"][0]] if kd["first_piece"][0] >= 0 else "-"
+    pfp = ids[pd_["first_piece"][0]] if pd_["first_piece"][0] >= 0 else "-"
+    kc, pc = _captures(kd["capture"][0], ids, table), _captures(pd_["capture"][0], ids, table)
+    row.update(
+        det_first_kernel=kf,
+        det_first_pymunk=pf,
+        det_first_piece_kernel=kfp,
+        det_first_piece_pymunk=pfp,
+        det_first_same=(kf == pf) and (kfp == pfp),
+        det_captures_kernel=kc,
+        det_captures_pymunk=pc,
+        det_captures_same=kc == pc,
+        det_pos_max_mm=1e3 * float(dist.max(initial=0.0)),
+        det_pos_mean_mm=1e3 * float(dist.mean()) if dist.size else 0.0,
+        det_events_kernel=int(kd["n_events"][0]),
+        det_truncated=bool(kd["truncated"][0]) or bool(pd_["truncated"][0]),
+    )
+    # ---------------------------------------------------------------- Monte-Carlo
+    t0 = time.perf_counter()
+    shots, ko = kernel_shots(prep, n, seed)
+    kernel_s += time.perf_counter() - t0
+    t0 = time.perf_counter()
+    po = pymunk_shots(prep, shots, physics, dt)
+    pymunk_s = time.perf_counter() - t0
+    hits = {
+        k: (
+            key_hits(ko, ids, table, key, prep.out_radius),
+            key_hits(po, ids, table, key, prep.out_radius),
+        )
+        for k, key in enumerate(case.keys, start=1)
+    }
+    discordant = np.zeros(n, dtype=bool)
+    for a, b in hits.values():
+        discordant |= a != b
+    unstable = turn_unstable(prep, shots, np.nonzero(discordant)[0], seed)
+    for k, key in enumerate(case.keys, start=1):
+        a, b = hits[k]
+        diff, se, ok = two_sample(int(a.sum()), int(b.sum()), n)
+        d = a.astype(float) - b.astype(float)
+        chaotic = [s for s in np.nonzero(a != b)[0] if unstable[int(s)][k - 1]]
+        row.update(
+            {
+                f"key{k}": f"{key[0]}->{key[1]}",
+                f"key{k}_p_kernel": float(a.mean()),
+                f"key{k}_p_pymunk": float(b.mean()),
+                f"key{k}_diff": diff,
+                f"key{k}_se": se,
+                f"key{k}_z": diff / se if se > 0 else (0.0 if diff == 0 else math.inf),
+                f"key{k}_within_3se": ok,
+                f"key{k}_verdict": _verdict(ok, case),
+                f"key{k}_discordant": int((a != b).sum()),
+                f"key{k}_discordant_chaotic": len(chaotic),
+                f"key{k}_paired_se": float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0,
+            }
+        )
+    for k in range(len(case.keys) + 1, MAX_KEYS + 1):  # the same columns in every row
+        for f in KEY_FIELDS:
+            row[f"key{k}{f}"] = None
+    nk, npm = _n_captured(ko).astype(float), _n_captured(po).astype(float)
+    same_caps = np.all(np.asarray(ko["capture"]) == po["capture"], axis=1)
+    pos_max = np.array([_distances(ko, po, s, static).max(initial=0.0) for s in range(n)])
+    row.update(
+        mc_captured_mean_kernel=float(nk.mean()),
+        mc_captured_mean_pymunk=float(npm.mean()),
+        mc_captured_diff=float(nk.mean() - npm.mean()),
+        mc_captured_se=float(math.sqrt(nk.var(ddof=1) / n + npm.var(ddof=1) / n))
+        if n > 1
+        else math.nan,
+        mc_same_first_piece=float(np.mean(np.asarray(ko["first_piece"]) == po["first_piece"])),
+        mc_same_captures=float(same_caps.mean()),
+        mc_pos_max_mm_median=1e3 * float(np.median(pos_max[same_caps]))
+        if same_caps.any()
+        else math.nan,
+        mc_truncated_kernel=int(np.sum(ko["truncated"])),
+        mc_truncated_pymunk=int(np.sum(po["truncated"])),
+        kernel_s=kernel_s,
+        pymunk_s=pymunk_s,
+        pymunk_shots_per_s=n / pymunk_s if pymunk_s > 0 else math.nan,
+    )
+    return (row, shots, ko, po) if raw else row
+
+
+def convergence(
+    case: Case, physics: Physics = Physics(), dts: tuple[float, ...] = CONVERGENCE_DTS
+) -> list[dict]:
+    """The case's deterministic shot in pymunk at each step of ``dts`` against the kernel;
+    returns one row per step: whether the captures and first piece agree, the max and mean
+    final-place distance (mm), and pymunk's time (s)."""
+    prep = prepare(case, 1, physics)
+    ids, table, static = prep.ids, prep.table, prep.pieces.static
+    _, kd = kernel_shots(prep, 1, 0, exact=True)
+    base = {k: getattr(prep.base, k) for k in ("x", "y", "angle", "speed")}
+    rows = []
+    for dt in dts:
+        t0 = time.perf_counter()
+        pd_ = pymunk_shots(prep, base, physics, dt)
+        elapsed = time.perf_counter() - t0
+        dist = _distances(kd, pd_, 0, static)
+        rows.append(
+            {
+                "case": case.name,
+                "dt": dt,
+                "captures_same": _captures(kd["capture"][0], ids, table)
+                == _captures(pd_["capture"][0], ids, table),
+                "first_piece_same": int(kd["first_piece"][0]) == int(pd_["first_piece"][0]),
+                "pos_max_mm": 1e3 * float(dist.max(initial=0.0)),
+                "pos_mean_mm": 1e3 * float(dist.mean()) if dist.size else 0.0,
+                "pymunk_s": elapsed,
+            }
+        )
+    return rows
+
+
+def labelling(
+    case: Case,
+    n: int,
+    seed: int = 0,
+    physics: Physics = Physics(),
+    dt: float = DT,
+    pymunk_n: int | None = None,
+    pymunk_original: dict | None = None,
+) -> list[dict]:
+    """The case's noisy shots with the position's pieces in each order of :data:`LABELLINGS`
+    (same positions, same executed shots: only the pieces' indices change), in the kernel
+    (``n`` shots) and in pymunk (the first ``pymunk_n`` of them, default ``n``; the original
+    and the reversed order only; ``pymunk_original``, pymunk's outcome of these shots in the
+    original order if already run, saves running them again). Returns one row per (engine,
+    order): each key's probability and its two-sample z against the same engine's original
+    order, and the mean number of pieces captured."""
+    pymunk_n = n if pymunk_n is None else int(pymunk_n)
+    rows = []
+    ref: dict = {}
+    for order in LABELLINGS:
+        prep = prepare(case, n, physics, order=order, seed=seed)
+        shots, ko = kernel_shots(prep, n, seed)
+        engines = [("kernel", ko, n)]
+        if order in ("original", "reversed") and pymunk_n > 0:
+            if order == "original" and pymunk_original is not None:
+                po = {k: np.asarray(v)[:pymunk_n] for k, v in pymunk_original.items()}
+            else:
+                sub = {k: v[:pymunk_n] for k, v in shots.items()}
+                po = pymunk_shots(prep, sub, physics, dt)
+            engines.append(("pymunk", po, pymunk_n))
+        for engine, out, m in engines:
+            row: dict = {"case": case.name, "engine": engine, "order": order, "n": m}
+            for k, key in enumerate(case.keys, start=1):
+                hits = key_hits(out, prep.ids, prep.table, key, prep.out_radius)
+                row[f"key{k}"] = f"{key[0]}->{key[1]}"
+                row[f"key{k}_p"] = float(hits.mean())
+                if order == "original":
+                    ref[(engine, k)] = (int(hits.sum()), m)
+                k0, n0 = ref[(engine, k)]
+                diff, se, _ = two_sample(int(hits.sum()), k0, m, n0)
+                row[f"key{k}_z_vs_original"] = (
+                    diff / se if se > 0 else (0.0 if diff == 0 else math.inf)
+                )
+            row["captured_mean"] = float(_n_captured(out).mean())
+            rows.append(row)
+    return rows
+
+
+def run_validation(
+    cases: tuple[Case, ...] = CASES,
+    n: int = N_DEFAULT,
+    seed: int = 0,
+    physics: Physics = Physics(),
+    dt: float = DT,
+    convergence_dts: tuple[float, ...] = CONVERGENCE_DTS,
+    label_n: int | None = None,
+    progress=None,
+) -> dict:
+    """Every comparison for ``cases``; returns ``{"rows": [...], "convergence": [...],
+    "labelling": [...]}`` (lists of flat dicts: :func:`compare_case` per case,
+    :func:`convergence` per case unless ``convergence_dts`` is empty, :func:`labelling` per
+    cluster case with pymunk on ``label_n`` shots, default ``LABEL_PYMUNK_FRACTION * n``).
+    ``progress`` (a callable) gets a line of text as each part is done."""
+    say = progress or (lambda _msg: None)
+    label_n = max(1, int(LABEL_PYMUNK_FRACTION * n)) if label_n is None else int(label_n)
+    out: dict = {"rows": [], "convergence": [], "labelling": []}
+    pymunk_mc: dict = {}
+    for case in cases:
+        row, _, _, po = compare_case(case, n, seed, physics, dt, raw=True)
+        if case.cluster:
+            pymunk_mc[case.name] = po
+        out["rows"].append(row)
+        say(
+            f"{case.name}: {row['key1']} kernel {row['key1_p_kernel']:.3f} pymunk "
+            f"{row['key1_p_pymunk']:.3f} ({row['key1_verdict']}); pymunk {row['pymunk_s']:.0f} s"
+        )
+    for case in cases if convergence_dts else ():
+        out["convergence"].extend(convergence(case, physics, tuple(convergence_dts)))
+        say(f"{case.name}: convergence in the step done")
+    for case in cases:
+        if case.cluster:
+            out["labelling"].extend(
+                labelling(case, n, seed, physics, dt, label_n, pymunk_mc.get(case.name))
+            )
+            say(f"{case.name}: labelling done")
+    return out
+
+
+# --------------------------------------------------------------------------- Markdown
+
+
+def _fmt(v, digits: int = 3) -> str:
+    if isinstance(v, float):
+        return "-" if math.isnan(v) else f"{v:.{digits}f}"
+    return str(v)
+
+
+def markdown(result: dict) -> str:
+    """The comparison as Markdown tables (deterministic; Monte-Carlo per key event; the
+    step convergence; the labelling check), from :func:`run_validation`'s result."""
+    rows = result["rows"]
+    lines = [
+        "**Deterministic base shots** (distances: final places of the pieces on the board in "
+        "both engines)",
+        "",
+        "| case | shot (x, y; angle; speed) | noise sd (angle; speed; placement) "
+        "| first contact / piece: kernel | pymunk | captures: kernel | pymunk "
+        "| max / mean distance (mm) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['case']} | ({r['x']:.3f}, {r['y']:.3f}); {r['angle_deg']:.2f} deg; "
+            f"{r['speed']:.1f} m/s | {math.degrees(r['noise_angle_rad']):.2f} deg; "
+            f"{100 * r['noise_speed_rel']:.0f} %; {1e3 * r['noise_placement_m']:.0f} mm "
+            f"| {r['det_first_kernel']} / {r['det_first_piece_kernel']} "
+            f"| {r['det_first_pymunk']} / {r['det_first_piece_pymunk']} "
+            f"| {r['det_captures_kernel']} | {r['det_captures_pymunk']} "
+            f"| {r['det_pos_max_mm']:.2f} / {r['det_pos_mean_mm']:.2f} |"
+        )
+    n = rows[0]["n"] if rows else 0
+    lines += [
+        "",
+        f"**Monte-Carlo**: the same {n} noisy shots (club skill) in both engines; SE is the "
+        "two-sample standard error; discordant: shots the engines call differently (in "
+        "brackets: of which chaotic, their event changing in the kernel itself when the shot "
+        "is turned by 1e-6 rad)",
+        "",
+        "| case | event | p kernel | p pymunk | diff | SE | diff/SE | verdict | discordant "
+        "| same captures | median max distance (mm) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        k = 1
+        while r.get(f"key{k}"):
+            lines.append(
+                f"| {r['case'] if k == 1 else ''} | {r[f'key{k}']} | {r[f'key{k}_p_kernel']:.3f} "
+                f"| {r[f'key{k}_p_pymunk']:.3f} | {r[f'key{k}_diff']:+.3f} "
+                f"| {r[f'key{k}_se']:.3f} | {_fmt(r[f'key{k}_z'], 2)} "
+                f"| {r[f'key{k}_verdict']} | {r[f'key{k}_discordant']} "
+                f"({r[f'key{k}_discordant_chaotic']}) "
+                + (
+                    f"| {r['mc_same_captures']:.3f} | {_fmt(r['mc_pos_max_mm_median'], 2)} |"
+                    if k == 1
+                    else "| | |"
+                )
+            )
+            k += 1
+        lines.append(
+            f"| | pieces captured (mean) | {r['mc_captured_mean_kernel']:.3f} "
+            f"| {r['mc_captured_mean_pymunk']:.3f} | {r['mc_captured_diff']:+.3f} "
+            f"| {_fmt(r['mc_captured_se'])} | "
+            + _fmt(r["mc_captured_diff"] / r["mc_captured_se"] if r["mc_captured_se"] else 0.0, 2)
+            + " | | | | |"
+        )
+    if result.get("convergence"):
+        dts = sorted({c["dt"] for c in result["convergence"]}, reverse=True)
+        lines += [
+            "",
+            "**Time-step convergence** of the deterministic shots: max distance (mm) between "
+            "the engines' final places at each pymunk step (`*`: the captures differ)",
+            "",
+            "| case | " + " | ".join(f"dt = {dt:g} s" for dt in dts) + " |",
+            "|---|" + "---|" * len(dts),
+        ]
+        for case in dict.fromkeys(c["case"] for c in result["convergence"]):
+            by = {c["dt"]: c for c in result["convergence"] if c["case"] == case}
+            cells = [
+                f"{by[dt]['pos_max_mm']:.2f}" + ("" if by[dt]["captures_same"] else " *")
+                for dt in dts
+            ]
+            lines.append(f"| {case} | " + " | ".join(cells) + " |")
+    if result.get("labelling"):
+        lines += [
+            "",
+            "**Labelling check** (cluster cases): the same shots with the position's pieces "
+            "listed in another order; z against the same engine's original order",
+            "",
+            "| case | engine | order | n | events: p (z) | pieces captured (mean) |",
+            "|---|---|---|---|---|---|",
+        ]
+        for r in result["labelling"]:
+            ev = []
+            k = 1
+            while f"key{k}" in r:
+                ev.append(
+                    f"{r[f'key{k}']} {r[f'key{k}_p']:.3f} ({_fmt(r[f'key{k}_z_vs_original'], 1)})"
+                )
+                k += 1
+            lines.append(
+                f"| {r['case']} | {r['engine']} | {r['order']} | {r['n']} | "
+                + "; ".join(ev)
+                + f" | {r['captured_mean']:.2f} |"
+            )
+    return "\n".join(lines)
