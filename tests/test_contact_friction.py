@@ -9,23 +9,19 @@ import math
 import numpy as np
 import pytest
 from test_kernel import (
-    CHAOS_ANGLE,
     COIN,
     POS_TOL,
-    REF_DT,
     TABLES,
     _kernel_first,
-    _ref_capture_codes,
-    _turned,
     icf_shot,
     moving,
+    reference_run,
     resting,
     rot,
     run,
 )
 
 from carromlab.physics import Physics
-from carromlab.physics.reference import simulate_reference
 
 CUTS = [0.1, 0.3, 0.5, 0.7, 0.9]  # b / (2 r): from nearly full to thin
 
@@ -94,14 +90,7 @@ def test_kernel_agrees_with_the_reference_with_contact_friction():
     table = TABLES["icf"]
     calm = 0
     for p, o in zip(shots, run("icf", shots, phys), strict=True):
-        ref = simulate_reference(table, p, phys, dt=REF_DT)
-        codes = _ref_capture_codes(table, ref)
-        chaotic = False
-        for sign in (1, -1):
-            alt = simulate_reference(table, _turned(p, sign * CHAOS_ANGLE), phys, dt=REF_DT)
-            moved = np.hypot(alt.x - ref.x, alt.y - ref.y).max()
-            chaotic |= not np.array_equal(_ref_capture_codes(table, alt), codes)
-            chaotic |= alt.first_contact != ref.first_contact or moved > POS_TOL
+        ref, codes, chaotic = reference_run(table, p, phys)
         if chaotic:
             continue
         calm += 1

@@ -880,6 +880,25 @@ def _turned(p: Pieces, dangle: float) -> Pieces:
     return dataclasses.replace(p, vx=vx, vy=vy)
 
 
+def reference_run(table: Table, p: Pieces, physics: Physics = PHYS):
+    """The float64 reference of shot ``p``: (result, capture codes, chaotic), chaotic when
+    turning the shot by +-CHAOS_ANGLE changes a capture, the first contact, or a final place
+    by more than POS_TOL (the criterion of test_kernel_agrees_with_the_float64_reference)."""
+    ref = simulate_reference(table, p, physics, dt=REF_DT)
+    codes = _ref_capture_codes(table, ref)
+    chaotic = False
+    for sign in (1, -1):
+        alt = simulate_reference(table, _turned(p, sign * CHAOS_ANGLE), physics, dt=REF_DT)
+        moved = np.hypot(alt.x - ref.x, alt.y - ref.y).max()
+        if (
+            not np.array_equal(_ref_capture_codes(table, alt), codes)
+            or alt.first_contact != ref.first_contact
+            or moved > POS_TOL
+        ):
+            chaotic = True
+    return ref, codes, chaotic
+
+
 @functools.cache
 def reference_comparison():
     rng = np.random.default_rng(7)
@@ -892,18 +911,7 @@ def reference_comparison():
     for key, ps in shots.items():
         table = TABLES[key]
         for p, o in zip(ps, run(key, ps)):
-            ref = simulate_reference(table, p, PHYS, dt=REF_DT)
-            codes = _ref_capture_codes(table, ref)
-            chaotic = False
-            for sign in (1, -1):
-                alt = simulate_reference(table, _turned(p, sign * CHAOS_ANGLE), PHYS, dt=REF_DT)
-                moved = np.hypot(alt.x - ref.x, alt.y - ref.y).max()
-                if (
-                    not np.array_equal(_ref_capture_codes(table, alt), codes)
-                    or alt.first_contact != ref.first_contact
-                    or moved > POS_TOL
-                ):
-                    chaotic = True
+            ref, codes, chaotic = reference_run(table, p)
             rows.append((key, p, o, ref, codes, chaotic))
     return rows
 
