@@ -235,8 +235,10 @@ def parse_sweep(raw: dict, base: Path | None = None, source: str = "sweep") -> S
             fail(f"grid.{g}", "must be a table of fields")
         if table:
             axes[g] = {k: _values(v, f"grid.{g}.{k}", fail) for k, v in table.items()}
-    _check_physics(axes.get("physics", {}), fail)
-    _check_equipment(axes.get("equipment", {}), positions, fail)
+    if "physics" in axes:
+        axes["physics"] = _check_physics(axes["physics"], fail)
+    if "equipment" in axes:
+        axes["equipment"] = _check_equipment(axes["equipment"], positions, fail)
     _check_rules_fields("turn", axes.get("turn", {}), variants, analysis_for, fail)
     _check_rules_fields("scoring", axes.get("scoring", {}), variants, analysis_for, fail)
 
@@ -313,37 +315,42 @@ def _position(label: str, base: Path | None, fail):
         fail("grid.position", f"{label}: {e}")
 
 
-def _check_physics(fields: dict, fail) -> None:
+def _floats(key: str, values: list, fail, low: float, strict: bool) -> list[float]:
+    """``values`` as floats, each a number above ``low`` (at least ``low`` unless ``strict``)."""
+    for x in values:
+        bad = isinstance(x, bool) or not isinstance(x, (int, float))
+        if bad or not (x > low if strict else x >= low):
+            what = "positive numbers" if strict else f"numbers >= {low:g}"
+            fail(key, f"values must be {what}, not {x!r}")
+    return [float(x) for x in values]
+
+
+def _check_physics(fields: dict, fail) -> dict:
+    """The physics axes, checked, as floats."""
     from carromlab.physics import Physics
 
     names = [f.name for f in dataclasses.fields(Physics)]
-    for k, values in fields.items():
+    for k in fields:
         if k not in names:
             fail(f"grid.physics.{k}", f"unknown Physics field; the fields are {', '.join(names)}")
-        for x in values:
-            if isinstance(x, bool) or not isinstance(x, (int, float)) or not x >= 0:
-                fail(f"grid.physics.{k}", f"values must be numbers >= 0, not {x!r}")
-        for i, x in enumerate(values):
-            values[i] = float(x)
+    return {k: _floats(f"grid.physics.{k}", v, fail, 0.0, False) for k, v in fields.items()}
 
 
-def _check_equipment(fields: dict, positions: dict, fail) -> None:
+def _check_equipment(fields: dict, positions: dict, fail) -> dict:
+    """The equipment axes, checked against every position's board, as floats."""
+    out = {k: _floats(f"grid.equipment.{k}", v, fail, 0.0, True) for k, v in fields.items()}
     for label, pos in positions.items():
         names = [f.name for f in dataclasses.fields(pos.board)]
-        for k, values in fields.items():
+        board = type(pos.board).__name__
+        for k, values in out.items():
             if k not in names:
-                fail(
-                    f"grid.equipment.{k}", f"not a field of {label!r}'s {type(pos.board).__name__}"
-                )
+                fail(f"grid.equipment.{k}", f"not a field of {board} (the board of {label!r})")
             for x in values:
-                if isinstance(x, bool) or not isinstance(x, (int, float)) or not x > 0:
-                    fail(f"grid.equipment.{k}", f"values must be positive numbers, not {x!r}")
                 try:
-                    with_board(pos, ((k, float(x)),)).check()
+                    with_board(pos, ((k, x),)).check()
                 except CarromlabError as e:
                     fail(f"grid.equipment.{k}", f"{x} makes {label!r} invalid: {e}")
-        for k, values in fields.items():
-            fields[k] = [float(x) for x in values]
+    return out
 
 
 def _check_rules_fields(group: str, fields: dict, variants, analysis_for, fail) -> None:
