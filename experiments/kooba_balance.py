@@ -184,6 +184,9 @@ def main() -> None:
     args = ap.parse_args()
     every = [*ARMS, *TIMING]
     chosen = set(args.arms.split(",")) if args.arms else set(every)
+    unknown = chosen - set(every)
+    if unknown:
+        ap.error(f"unknown arms {sorted(unknown)}; known: {', '.join(every)}")
     if not args.summarise_only:
         for arm in every:
             if arm in chosen:
