@@ -27,7 +27,7 @@ app.add_typer(positions_app, name="positions")
 def _resolve(source: str):
     """A position from a JSON file path or a standard position's name."""
     from carromlab.position import Position
-    from carromlab.setups import STANDARD, standard_position
+    from carromlab.registry import STANDARD, standard_position
 
     if source in STANDARD:
         return standard_position(source)
@@ -52,7 +52,7 @@ def positions_list() -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from carromlab.setups import STANDARD
+    from carromlab.registry import STANDARD
 
     table = Table("name", "variant", "pieces", "description")
     for name, factory in STANDARD.items():
@@ -64,7 +64,7 @@ def positions_list() -> None:
 @positions_app.command("show")
 def positions_show(name: str) -> None:
     """Print a standard position's JSON."""
-    from carromlab.setups import standard_position
+    from carromlab.registry import standard_position
 
     typer.echo(standard_position(name).to_json())
 
@@ -74,7 +74,7 @@ def positions_write(
     out: Path = typer.Argument(..., help="Folder to write NAME.json files into."),
 ) -> None:
     """Write every standard position as JSON into a folder."""
-    from carromlab.setups import STANDARD
+    from carromlab.registry import STANDARD
 
     out.mkdir(parents=True, exist_ok=True)
     for name, factory in STANDARD.items():
@@ -234,83 +234,138 @@ def _grid(spec: str, what: str) -> list[float]:
         ) from None
 
 
-#: Shot-map grids when none is given, by board family: placements, angles, speeds.
-DEFAULT_GRID = {
-    "icf": ("-0.18:0.18:13", "30:150:61", "2.0"),
-    "checker": ("-0.15:0.15:11", "30:150:61", "2.0"),
-    "carrooka": ("-90", "0:355:72", "1:5:9"),
-    "crokinole": ("-130:-50:9", "30:150:61", "2.0"),
-    "ring-pegs": ("0", "85:95:41", "1.6,1.8,2.0,2.2"),  # one origin: the ring's start
-}
+#: Commands that take the games' own options after the shared ones (parsed by the game).
+GAME_OPTIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
-def _shot_position(position: str | None, variant: str, striker: str | None = None):
-    from carromlab.analysis.variants import DEFAULT_POSITION
+def _parse_options(game, specs, args: list[str], what: str) -> dict:
+    """The values of a game's own options (``specs``: its :class:`~carromlab.registry.Option`
+    s) from the command line's extra ``args``; every option not given takes its default. One
+    clear line for an option the game does not have (naming the games that do), a missing or
+    bad value."""
+    from carromlab.registry import GAMES
 
-    if position is None:
-        if variant not in DEFAULT_POSITION:
+    values = {o.key: o.default for o in specs}
+    flags = {}
+    for o in specs:
+        flags[f"--{o.name}"] = o
+        if isinstance(o.default, bool):
+            flags[f"--no-{o.name}"] = o
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        name, eq, text = arg.partition("=")
+        o = flags.get(name)
+        if o is None:
+            if not name.startswith("--"):
+                raise CarromlabError(f"unexpected argument {arg!r} for {what}")
+            bare = name[2:].removeprefix("no-")
+            owners = [
+                g.name
+                for g in GAMES.values()
+                if any(x.name == bare for x in (*g.options, *g.shot_options))
+            ]
+            mine = ", ".join(f"--{x.name}" for x in specs) or "none"
+            if owners:
+                raise CarromlabError(
+                    f"{name} is for {', '.join(owners)}, not {game.name} "
+                    f"({game.name}'s own options for {what}: {mine})"
+                )
             raise CarromlabError(
-                f"shot analysis is available for {', '.join(DEFAULT_POSITION)}, not {variant!r}"
+                f"no such option {name} for {what} (see --help; {game.name}'s own: {mine})"
             )
-        position = DEFAULT_POSITION[variant]
+        if isinstance(o.default, bool) and o.type in (None, bool):
+            values[o.key] = not name.startswith("--no-")
+        else:
+            if not eq:
+                i += 1
+                if i >= len(args):
+                    raise CarromlabError(f"{name} needs a value")
+                text = args[i]
+            values[o.key] = o.parse(text, game.name)
+        i += 1
+    return values
+
+
+def _shot_options(game, args: list[str], command: str) -> dict:
+    return _parse_options(game, game.shot_options, args, command)
+
+
+def _play_options(game, variant: str, args: list[str]) -> dict:
+    """A game's rule options for ``play``: those that apply to ``variant``."""
+    values = _parse_options(game, game.options, args, "play")
+    given = {a.partition("=")[0].removeprefix("--").removeprefix("no-") for a in args}
+    out = {}
+    for o in game.options:
+        applies = o.variants is None or variant in o.variants
+        if not applies and o.name in given:
+            raise CarromlabError(f"--{o.name} is not an option of {variant}")
+        if applies:
+            out[o.key] = values[o.key]
+    return out
+
+
+def _game_option_help(kind: str) -> str:
+    """The games' own options of a command, for its help."""
+    from carromlab.registry import GAMES
+
+    rows = []
+    for g in GAMES.values():
+        for o in getattr(g, kind):
+            flag = f"--{o.name}/--no-{o.name}" if isinstance(o.default, bool) else f"--{o.name}"
+            rows.append(f"{flag} ({g.name}, default {o.default!r}): {o.help}")
+    return "Each game's own options:\n\n" + "\n\n".join(rows) if rows else ""
+
+
+def _shot_position(position: str | None, variant: str, options: dict | None = None):
+    """The position a shot command plays in: ``position`` (a name or file; default the
+    variant's) as the game's shot options leave it (Carrooka: the striker's spot)."""
+    from carromlab.analysis.variants import default_position
+    from carromlab.registry import get_game
+
+    game = get_game(variant)
+    if position is None:
+        position = default_position(variant)
     pos = _resolve(position)
     if variant and pos.variant != variant:
         raise CarromlabError(
             f"position {pos.name or position!r} is for variant {pos.variant!r}, not {variant!r}"
         )
-    if striker is not None:
-        if pos.variant != "carrooka":
-            raise CarromlabError("--striker is for carrooka (where the striker lies)")
-        from carromlab.position import Piece
-
-        x, y = _pair(striker, "striker")
-        rest = tuple(p for p in pos.pieces if p.kind != "striker")
-        pos = pos.replace(pieces=(*rest, Piece("striker", "striker", None, x, y)))
-        pos.check()
+    if game.shot_position is not None:
+        pos = game.shot_position(pos, options or {})
     return pos
 
 
-def _pair(spec: str, what: str) -> tuple[float, float]:
-    try:
-        x, y = (float(v) for v in spec.split(","))
-    except ValueError:
-        raise CarromlabError(f"--{what} must be X,Y in metres, not {spec!r}") from None
-    return x, y
-
-
-def _turn(variant: str, nominate: str | None):
+def _shot_turn(game, options: dict):
     """The rules' turn state for a shot command (Carrooka: the piece on)."""
-    if variant != "carrooka":
-        if nominate is not None:
-            raise CarromlabError("--nominate is for carrooka (the colour nominated)")
-        return None
-    from carromlab.rules.carrooka import CarrookaTurn
+    return game.shot_turn(options) if game.shot_turn is not None else None
 
-    return CarrookaTurn(nominate or "red")
+
+def _variant_game(variant: str):
+    from carromlab.registry import get_game
+
+    game = get_game(variant)
+    if variant not in game.variants:
+        raise CarromlabError(
+            f"{variant!r} is a game; give one of its variants: {', '.join(game.variants)}"
+        )
+    return game
 
 
 PLACEMENT_HELP = (
-    "Striker x on the South baseline (m); carrooka: the break-line point's angle (deg), "
-    "ignored when the striker lies on the board."
+    "Where the shot starts (the placement): the striker's x on the South baseline (m); on "
+    "a circle's line the origin's angle (deg); ignored where the shooter lies on the board. "
+    "Default: the game's (0 m, or -90 deg)."
 )
-STRIKER_HELP = "carrooka: X,Y (m) where the striker lies (default: the position's, or in hand)."
-NOMINATE_HELP = "carrooka: the piece on, red or the nominated colour (default red)."
-STICKS_HELP = "kooba: the throwing distance in stick lengths (default 4; Pro plays from 5)."
-SEAT_HELP = "kooba: the thrower's seat, N, E, S or W."
-SLIDE_HELP = "kooba: the throw's slide scale (m; 0: Aeros stick where they land)."
-VARIANT_HELP = (
-    "Game variant: icf, icf-doubles, carrooka, carroms, force-out, force-out-fast, "
-    "circle-scores, ring-pegs or kooba."
-)
+VARIANT_HELP = "Game variant (`carromlab games` lists them)."
 
 
-@app.command()
+@app.command(context_settings=GAME_OPTIONS, epilog=_game_option_help("shot_options"))
 def estimate(
+    ctx: typer.Context,
     position: str = typer.Option(None, help="Standard position name or JSON file."),
     variant: str = typer.Option("icf", help=VARIANT_HELP),
-    placement: float = typer.Option(None, help=PLACEMENT_HELP + " Default 0 (carrooka -90)."),
-    striker: str = typer.Option(None, help=STRIKER_HELP),
-    nominate: str = typer.Option(None, help=NOMINATE_HELP),
+    placement: float = typer.Option(None, help=PLACEMENT_HELP),
     angle: float = typer.Option(90.0, help="Aim, degrees counter-clockwise from +x."),
     speed: float = typer.Option(2.0, help="Striker speed (m/s)."),
     skill: str = typer.Option("club", help="novice, club, expert, pro or exact."),
@@ -321,34 +376,26 @@ def estimate(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     out: Path = typer.Option(None, help="Folder for estimate.parquet."),
-    aim: str = typer.Option(None, help="kooba: the aim point X,Y (m; default 0,0, the KOOBA)."),
-    sticks: int = typer.Option(4, min=1, help=STICKS_HELP),
-    seat: str = typer.Option("S", help=SEAT_HELP),
-    slide: float = typer.Option(0.0, min=0.0, help=SLIDE_HELP),
 ) -> None:
     """Estimate one shot: capture, foul and continuation probabilities and expected points.
-    KOOBA: one aim point's tag probabilities (Eye, Inner Eye, KOOBA, ring, penalty, ...)."""
+    KOOBA: one aim point's tag probabilities (Eye, Inner Eye, KOOBA, ring, penalty, ...).
+    Each game's own options follow the shared ones (see below)."""
     import math
 
-    if variant == "kooba":
-        from carromlab.analysis.kooba_maps import aim_estimate
-
-        ax, ay = _pair(aim or "0,0", "aim")
-        df = aim_estimate(
-            ax, ay, skill=skill, sticks=sticks, n=n, seed=seed, seat=seat, slide=slide
-        )
+    game = _variant_game(variant)
+    options = _shot_options(game, ctx.args, "estimate")
+    if "estimate" in game.commands:
+        df = game.commands["estimate"](skill=skill, n=n, seed=seed, options=options)
         _write_and_print(df, out, as_json)
         return
-    if aim is not None:
-        raise CarromlabError("--aim is for kooba (the aim point)")
 
     from carromlab.analysis import estimate as run_estimate
-    from carromlab.analysis.variants import analysis_for, default_placement
+    from carromlab.analysis.variants import analysis_for
     from carromlab.shots import Shot
 
-    pos = _shot_position(position, variant, striker)
+    pos = _shot_position(position, variant, options)
     if placement is None:  # mid-line, or the point of a circle straight below the centre
-        placement = default_placement(pos.board.family)
+        placement = game.default_placement
     xs, ys = analysis_for(pos.variant).origin(pos, [placement])
     shot = Shot(float(xs[0]), float(ys[0]), math.radians(angle), speed)
     df = run_estimate(
@@ -359,7 +406,7 @@ def estimate(
         seed=seed,
         chunk=chunk,
         progress=not as_json,
-        turn=_turn(pos.variant, nominate),
+        turn=_shot_turn(game, options),
     )
     _write_and_print(df, out, as_json)
 
@@ -389,23 +436,22 @@ def _print_estimate(df) -> None:
     Console(width=120).print(table)
 
 
-@app.command()
+@app.command(context_settings=GAME_OPTIONS, epilog=_game_option_help("shot_options"))
 def shotmap(
+    ctx: typer.Context,
     position: str = typer.Option(None, help="Standard position name or JSON file."),
     variant: str = typer.Option("icf", help=VARIANT_HELP),
     placements: str = typer.Option(
         None,
-        help="START:STOP:COUNT or a list: striker x (m; default -0.18:0.18:13); carrooka: "
-        "break-line angles (deg; default -90), ignored when the striker lies on the board.",
+        help="START:STOP:COUNT or a list of placements (see estimate --placement); default "
+        "the game's grid (icf -0.18:0.18:13).",
     ),
     angles: str = typer.Option(
-        None, help="START:STOP:COUNT or a list (degrees; default 30:150:61, carrooka 0:355:72)."
+        None, help="START:STOP:COUNT or a list (degrees; default the game's, icf 30:150:61)."
     ),
     speeds: str = typer.Option(
-        None, help="START:STOP:COUNT or a list (m/s; default 2.0, carrooka 1:5:9)."
+        None, help="START:STOP:COUNT or a list (m/s; default the game's, icf 2.0)."
     ),
-    striker: str = typer.Option(None, help=STRIKER_HELP),
-    nominate: str = typer.Option(None, help=NOMINATE_HELP),
     skill: str = typer.Option("club", help="novice, club, expert, pro or exact."),
     n: int = typer.Option(200, help="Noisy executions per cell."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
@@ -413,28 +459,20 @@ def shotmap(
     value: str = typer.Option("points", help="Column to draw (points, p_continues, p_foul, ...)."),
     out: Path = typer.Option(Path("out/shotmap"), help="Folder for shotmap.parquet and PNGs."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
-    aims: str = typer.Option(
-        None, help="kooba: the aim grid on both axes, START:STOP:COUNT (m; default -0.27:0.27:28)."
-    ),
-    sticks: int = typer.Option(4, min=1, help=STICKS_HELP),
-    seat: str = typer.Option("S", help=SEAT_HELP),
-    slide: float = typer.Option(0.0, min=0.0, help=SLIDE_HELP),
 ) -> None:
     """A shot map over placement x angle (x speed): parquet plus pictures. Carrooka: over
     angle x speed from where the striker lies. KOOBA: tag probabilities over a grid of aim
-    points (value p_eye, p_inner_eye, p_kooba, p_ring, p_penalty, p_own_run or p_off)."""
-    from carromlab.equipment.sets import game_set
-
-    if variant == "kooba":
-        grid = _grid(aims or "-0.27:0.27:28", "aims")
-        value = "p_eye" if value == "points" else value
-        result = run_aim_map(grid, skill, n, seed, value, out, sticks, seat, slide)
+    points (value p_eye, p_inner_eye, p_kooba, p_ring, p_penalty, p_own_run or p_off).
+    Each game's own options follow the shared ones (see below)."""
+    game = _variant_game(variant)
+    options = _shot_options(game, ctx.args, "shotmap")
+    if "shotmap" in game.commands:
+        result = game.commands["shotmap"](
+            skill=skill, n=n, seed=seed, value=value, out=out, options=options
+        )
         typer.echo(json.dumps(result, default=str) if as_json else _lines(result))
         return
-    if aims is not None:
-        raise CarromlabError("--aims is for kooba (the aim grid)")
-
-    defaults = DEFAULT_GRID.get(variant) or DEFAULT_GRID[game_set(variant).family]
+    defaults = game.default_grid or ("0", "30:150:61", "2.0")
     result = run_shotmap(
         position,
         variant,
@@ -447,8 +485,7 @@ def shotmap(
         chunk,
         value,
         out,
-        striker=striker,
-        nominate=nominate,
+        options=options,
     )
     if as_json:
         typer.echo(json.dumps(result, default=str))
@@ -459,46 +496,6 @@ def shotmap(
 
 def _lines(result: dict) -> str:
     return "\n".join(f"{k}: {v}" for k, v in result.items())
-
-
-def run_aim_map(grid, skill, n, seed, value, out, sticks=4, seat="S", slide=0.0) -> dict:
-    """Compute, write and draw a KOOBA aim map; a summary dict."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from carromlab.analysis.kooba_maps import TAGS, aim_map
-    from carromlab.analysis.results import write_parquet
-    from carromlab.plot.kooba import draw_aim_map
-
-    if value not in [f"p_{t}" for t in TAGS]:
-        raise CarromlabError(
-            f"no column {value!r} in a KOOBA aim map; choose from "
-            + ", ".join(f"p_{t}" for t in TAGS)
-        )
-    df = aim_map(grid, grid, skill, sticks, n, seed=seed, seat=seat, slide=slide)
-    out.mkdir(parents=True, exist_ok=True)
-    write_parquet(df, out / "shotmap.parquet")
-    fig, ax = plt.subplots(figsize=(7, 6))
-    draw_aim_map(df, value=value, ax=ax)
-    ax.set_title(f"KOOBA: {value} by aim point ({skill}, {sticks} sticks from {seat}, n={n})")
-    fig.savefig(out / "shotmap.png", dpi=120, bbox_inches="tight")
-    plt.close(fig)
-    return _map_summary(df, out, value, ("aim_x", "aim_y"))
-
-
-def _map_summary(df, out: Path, value: str, keys: tuple[str, ...]) -> dict:
-    """A map's summary: its size and its best cell (by ``value``) with the interval."""
-    best = df.loc[df[value].idxmax()]
-    return {
-        "out": str(out),
-        "cells": len(df),
-        "shots": int(df["n"].sum()),
-        "value": value,
-        "best": {k: float(best[k]) for k in (*keys, value)},
-        "best_interval": [float(best[f"{value}_lo"]), float(best[f"{value}_hi"])],
-    }
 
 
 def run_shotmap(
@@ -513,8 +510,7 @@ def run_shotmap(
     chunk,
     value,
     out,
-    striker=None,
-    nominate=None,
+    options=None,
 ):
     """Compute, write and draw a shot map; a summary dict."""
     import matplotlib
@@ -524,10 +520,13 @@ def run_shotmap(
 
     from carromlab.analysis import shot_map
     from carromlab.analysis.results import write_parquet
-    from carromlab.analysis.shotmap import targets_from_cells
+    from carromlab.analysis.shotmap import map_summary, targets_from_cells
     from carromlab.plot.shotmap import draw_shotmap, draw_shotmap_on_board, draw_target_map
+    from carromlab.registry import get_game
 
-    pos = _shot_position(position, variant, striker)
+    game = get_game(variant)
+    options = _shot_options(game, [], "shotmap") if options is None else options
+    pos = _shot_position(position, variant, options)
     ids = tuple(p.id for p in pos.pieces if p.kind != "striker")
     df = shot_map(
         pos,
@@ -541,7 +540,7 @@ def run_shotmap(
         progress=True,
         pieces=ids,
         per_pocket=True,
-        turn=_turn(pos.variant, nominate),
+        turn=_shot_turn(game, options),
     )
     if value not in df.columns:
         options = [c for c in df.columns if not c.endswith(("_lo", "_hi"))]
@@ -579,15 +578,14 @@ def run_shotmap(
     ax.set_title(f"{pos.name}: best chance of each coin into each pocket ({skill}, >= 5 %)")
     fig.savefig(out / "targets.png", dpi=120, bbox_inches="tight")
     plt.close(fig)
-    return _map_summary(df, out, value, ("placement", "angle", "speed"))
+    return map_summary(df, out, value, ("placement", "angle", "speed"))
 
 
-@app.command()
+@app.command(context_settings=GAME_OPTIONS, epilog=_game_option_help("shot_options"))
 def best(
+    ctx: typer.Context,
     position: str = typer.Option(None, help="Standard position name or JSON file."),
-    variant: str = typer.Option("icf", help="Game variant (icf, icf-doubles, carrooka)."),
-    striker: str = typer.Option(None, help=STRIKER_HELP),
-    nominate: str = typer.Option(None, help=NOMINATE_HELP),
+    variant: str = typer.Option("icf", help=VARIANT_HELP),
     skill: str = typer.Option("club", help="novice, club, expert, pro or exact."),
     value: str = typer.Option(
         "points", help="What to maximise: points, p_continues, p_capture:ID."
@@ -604,13 +602,18 @@ def best(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     out: Path = typer.Option(None, help="Folder for best.parquet."),
 ) -> None:
-    """Search the best shots under noise (grid, then cross-entropy), top-k with intervals."""
+    """Search the best shots under noise (grid, then cross-entropy), top-k with intervals.
+    Each game's own options follow the shared ones (see below)."""
     from carromlab.analysis import best_shots
 
-    pos = _shot_position(position, variant, striker)
+    game = _variant_game(variant)
+    options = _shot_options(game, ctx.args, "best")
+    if game.analysis is None:
+        raise CarromlabError(f"best searches shots of games with shot analysis, not {variant!r}")
+    pos = _shot_position(position, variant, options)
     df = best_shots(
         pos,
-        turn=_turn(pos.variant, nominate),
+        turn=_shot_turn(game, options),
         skill=skill,
         value=value,
         speeds=_grid(speeds, "speeds"),
@@ -636,91 +639,41 @@ def best(
         typer.echo(df[cols].to_string(index=False))
 
 
-@app.command()
+@app.command(context_settings=GAME_OPTIONS, epilog=_game_option_help("options"))
 def play(
-    variant: str = typer.Option(
-        "icf",
-        help="icf, icf-doubles, carrooka, carroms, force-out, force-out-fast, ring-pegs, "
-        "circle-scores or kooba.",
-    ),
+    ctx: typer.Context,
+    variant: str = typer.Option("icf", help=VARIANT_HELP),
     games: int = typer.Option(1, min=1, help="Number of games."),
-    policy: str = typer.Option("greedy", help="greedy or random (every seat)."),
+    policy: str = typer.Option("greedy", help="A player of the game: greedy or random."),
     skill: str = typer.Option("club", help="Execution skill of every seat."),
-    boards: int = typer.Option(8, min=1, help="icf: at most this many boards a game (laws: 8)."),
-    bonus: bool = typer.Option(True, help="carrooka: the bonus shot after a foul."),
-    tie: str = typer.Option("respot_black", help="carrooka: respot_black or draw."),
-    carrookad: str = typer.Option(
-        "choose", help="carrooka: choose, break_line, counter or pass (after a foul)."
-    ),
-    rounds: int = typer.Option(1, min=1, help="force-out: rounds a game."),
-    target: int = typer.Option(30, min=1, help="carroms: points that win the game."),
-    players: int = typer.Option(2, min=2, max=4, help="kooba: players (2-4)."),
-    pro: bool = typer.Option(False, help="kooba: the Pro mod (5 sticks, inner eye, penalties)."),
-    deuces: bool = typer.Option(False, help="kooba: the Deuces mod (a KOOBA tag counts 2)."),
-    shots: int = typer.Option(5, min=1, help="circle-scores: shots per player."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
     slots: int = typer.Option(256, min=1, help="Games in play at once (one kernel batch)."),
     out: Path = typer.Option(Path("out/play"), help="Folder for games.parquet (and boards)."),
 ) -> None:
-    """Play whole games between the default players; one row per game (and, for carrom, one
-    per board).
+    """Play whole games between the game's players; one row per game (and, for carrom, one
+    per board). Each game's own rule options follow the shared ones (see below).
 
     Rows are appended to OUT/games.csv (and OUT/boards.csv) as games end, so a killed run
     resumes where it stopped when rerun with the same options; at the end the tables are
     written as parquet with the run's configuration.
     """
-    from carromlab.analysis.estimate import run_metadata
-    from carromlab.analysis.games import GameLog, play_logged
     from carromlab.shots import skill as skill_named
 
-    if policy not in ("greedy", "random"):
-        raise CarromlabError(f"unknown policy {policy!r}; use greedy or random")
-    skill_named(skill)  # one clear line for an unknown skill
-    if variant == "kooba":
-        _play_kooba(games, skill, seed, out, players, pro, deuces)
-        return
-    if variant in ("icf", "icf-doubles"):
-        from carromlab.analysis.policies import Greedy, RandomLegal
-        from carromlab.rules.icf_game import IcfGameConfig
-
-        config = IcfGameConfig(doubles=variant == "icf-doubles", max_boards=boards)
-        chooser = Greedy(skill=skill) if policy == "greedy" else RandomLegal()
-    elif variant == "carrooka":
-        from carromlab.analysis.carrooka_play import CarrookaGreedy, CarrookaRandom
-        from carromlab.rules.carrooka_game import CarrookaGameConfig
-
-        config = CarrookaGameConfig(bonus_shot=bonus, tie=tie, carrookad=carrookad)
-        chooser = CarrookaGreedy(skill=skill) if policy == "greedy" else CarrookaRandom()
-    elif variant in ("force-out", "force-out-fast"):
-        from carromlab.analysis.force_out_play import ForceOutGreedy, ForceOutRandom
-        from carromlab.rules.force_out_game import ForceOutConfig
-
-        config = ForceOutConfig(fast=variant == "force-out-fast", rounds=rounds)
-        chooser = ForceOutGreedy(skill=skill) if policy == "greedy" else ForceOutRandom()
-    elif variant == "circle-scores":
-        from carromlab.analysis.force_out_play import ForceOutGreedy, ForceOutRandom
-        from carromlab.rules.circle_scores import CircleScoresConfig
-
-        config = CircleScoresConfig(shots=shots)
-        chooser = ForceOutGreedy(skill=skill) if policy == "greedy" else ForceOutRandom()
-    elif variant == "ring-pegs":
-        from carromlab.analysis.ring_pegs_play import RingPegsGreedy, RingPegsRandom
-        from carromlab.rules.ring_pegs import RingPegsConfig
-
-        config = RingPegsConfig()
-        chooser = RingPegsGreedy(skill=skill) if policy == "greedy" else RingPegsRandom()
-    elif variant == "carroms":
-        from carromlab.analysis.carroms_play import CarromsGreedy
-        from carromlab.analysis.policies import RandomLegal
-        from carromlab.rules.carroms_game import CarromsConfig
-
-        config = CarromsConfig(target=target)
-        chooser = CarromsGreedy(skill=skill) if policy == "greedy" else RandomLegal()
-    else:
+    game = _variant_game(variant)
+    options = _play_options(game, variant, ctx.args)
+    if game.driver is None or not game.players:
+        raise CarromlabError(f"whole games are not available for {variant!r}")
+    if policy not in game.players:
         raise CarromlabError(
-            "whole games are available for icf, icf-doubles, carrooka, carroms, force-out, "
-            f"force-out-fast, ring-pegs and circle-scores, not {variant!r}"
+            f"unknown policy {policy!r} for {variant}; use {' or '.join(game.players)}"
         )
+    skill_named(skill)  # one clear line for an unknown skill
+    config = game.make_config(variant, **options)
+    chooser = game.make_player(policy, skill=skill, variant=variant)
+
+    from carromlab.analysis.estimate import run_metadata
+    from carromlab.play import GameLog, driver_for, play_logged
+
     meta = run_metadata(
         kind="play",
         variant=variant,
@@ -736,7 +689,7 @@ def play(
     log, _ = play_logged(
         out,
         meta,
-        [chooser] * config.n_seats,
+        [chooser] * driver_for(config).n_seats,
         config,
         skill,
         seed,
@@ -752,32 +705,25 @@ def play(
         typer.echo(f"wrote {len(boards_df)} boards and {len(games_df)} games to {out}")
 
 
-def _play_kooba(games, skill, seed, out, players, pro, deuces) -> None:
-    """Whole KOOBA games between greedy players, logged as they end (resumable)."""
-    from carromlab.analysis.estimate import run_metadata
-    from carromlab.analysis.games import GameLog
-    from carromlab.analysis.kooba_play import KoobaGreedy, play_kooba
-    from carromlab.rules.kooba_game import KoobaConfig
+@app.command("games")
+def games_list() -> None:
+    """List the games, their variants and their own options."""
+    from rich.console import Console
+    from rich.table import Table
 
-    config = KoobaConfig(n_players=players, pro=pro, deuces=deuces)
-    player = KoobaGreedy(skill=skill)
-    meta = run_metadata(
-        kind="play",
-        variant="kooba",
-        policy="greedy",
-        policy_detail=repr(player),
-        skill=skill,
-        rules=dict(vars(config)),
-        seed=seed,
-    )
-    log = GameLog(out, meta)
-    todo = [g for g in range(games) if g not in log.done()]
-    if len(todo) < games:
-        typer.echo(f"resuming: {games - len(todo)} of {games} games already in {out}")
-    if todo:
-        play_kooba(config, skill, seed, todo, player, on_game=log.add)
-    _, games_df = log.write_parquet()
-    typer.echo(f"wrote {len(games_df[games_df['game'] < games])} games to {out}")
+    from carromlab.registry import GAMES
+
+    table = Table("game", "variants", "board", "players", "play options", "shot options")
+    for g in GAMES.values():
+        table.add_row(
+            g.name,
+            ", ".join(g.variants),
+            g.family,
+            ", ".join(g.players),
+            " ".join(f"--{o.name}" for o in g.options),
+            " ".join(f"--{o.name}" for o in g.shot_options),
+        )
+    Console(width=160).print(table)
 
 
 @app.command()
@@ -883,7 +829,7 @@ def demo(
     typer.echo(f"shot map: {summary}")
     from tqdm import tqdm
 
-    from carromlab.setups import STANDARD
+    from carromlab.registry import STANDARD
 
     out.mkdir(parents=True, exist_ok=True)
     for name, factory in tqdm(STANDARD.items(), desc="drawing set-ups", unit="position"):

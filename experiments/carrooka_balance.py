@@ -1,7 +1,7 @@
 """Carrooka rule-balance studies: whole games between greedy players on the real kernel.
 
 Each *arm* (a skill and rule setting) is a folder ``data/studies/carrooka/<arm>/`` with
-``games.csv`` written as games end (:class:`carromlab.analysis.games.GameLog`: a rerun skips
+``games.csv`` written as games end (:class:`carromlab.play.GameLog`: a rerun skips
 what is there). Player 0 breaks in every game. The summaries, each a CSV with 95 %
 intervals plus a figure in ``data/studies/carrooka/``:
 
@@ -28,12 +28,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from carromlab.analysis.carrooka_play import CarrookaGreedy
 from carromlab.analysis.estimate import run_metadata
-from carromlab.analysis.games import play_logged, read_log
 from carromlab.analysis.intervals import rate, sample_mean
+from carromlab.games.carrooka.machine import OPTIONS, CarrookaGameConfig
+from carromlab.games.carrooka.players import CarrookaGreedy
+from carromlab.play import play_logged, read_log
 from carromlab.plot.intervals import save_study_figure
-from carromlab.rules.carrooka_game import OPTIONS, CarrookaGameConfig
 
 OUT = Path("data/studies/carrooka")
 SKILLS = ("novice", "club", "expert", "pro")

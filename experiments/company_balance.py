@@ -1,7 +1,7 @@
 """Balance studies of the Carrom Company games: whole games between greedy players.
 
 Each *arm* is a folder ``data/studies/company/<arm>/`` with ``games.csv`` written as games end
-(:func:`carromlab.analysis.games.play_logged`: a rerun skips what is there). Player 0 starts
+(:func:`carromlab.play.play_logged`: a rerun skips what is there). Player 0 starts
 every game (breaks at Carroms, shoots first elsewhere). Summaries with 95 % intervals (Wilson
 for rates, t for means), each a CSV and a figure in ``data/studies/company/``:
 
@@ -26,8 +26,8 @@ import numpy as np
 import pandas as pd
 
 from carromlab.analysis.estimate import run_metadata
-from carromlab.analysis.games import play_logged, read_log
 from carromlab.analysis.intervals import rate, sample_mean
+from carromlab.play import play_logged, read_log
 from carromlab.plot.intervals import save_study_figure
 
 OUT = Path("data/studies/company")
@@ -36,13 +36,13 @@ SKILLS = ("novice", "club", "expert", "pro")
 
 def arms() -> dict:
     """Arm -> (variant, skill, player factory, config factory)."""
-    from carromlab.analysis.carroms_play import CarromsGreedy
-    from carromlab.analysis.force_out_play import ForceOutGreedy
-    from carromlab.analysis.ring_pegs_play import RingPegsGreedy
-    from carromlab.rules.carroms_game import CarromsConfig
-    from carromlab.rules.circle_scores import CircleScoresConfig
-    from carromlab.rules.force_out_game import ForceOutConfig
-    from carromlab.rules.ring_pegs import RingPegsConfig
+    from carromlab.games.carroms.machine import CarromsConfig
+    from carromlab.games.carroms.players import CarromsGreedy
+    from carromlab.games.force_out.circle_scores import CircleScoresConfig
+    from carromlab.games.force_out.machine import ForceOutConfig
+    from carromlab.games.force_out.players import ForceOutGreedy
+    from carromlab.games.ring_pegs.players import RingPegsGreedy
+    from carromlab.games.ring_pegs.rules import RingPegsConfig
 
     out = {
         "force-out": ("club", ForceOutGreedy(), ForceOutConfig()),

@@ -2,7 +2,7 @@
 
 Four studies, each a set of *arms* (one rule or skill setting), each arm a folder of
 ``data/studies/icf_balance/<study>/<arm>/`` with ``boards.csv`` and ``games.csv`` written as
-games end (:class:`carromlab.analysis.games.GameLog`: a rerun skips what is there) and a
+games end (:class:`carromlab.play.GameLog`: a rerun skips what is there) and a
 summary table with intervals plus a figure per study in ``data/studies/icf_balance/``:
 
 - ``first-break``: single boards at each skill; the breaker's board-win rate (Wilson).
@@ -28,13 +28,13 @@ from pathlib import Path
 import pandas as pd
 
 from carromlab.analysis.estimate import run_metadata
-from carromlab.analysis.games import play_logged, read_log
 from carromlab.analysis.intervals import rate as _rate
 from carromlab.analysis.intervals import sample_mean as _mean
 from carromlab.analysis.policies import Greedy
+from carromlab.games.icf.machine import IcfGameConfig
+from carromlab.games.icf.rules import IcfScoring
+from carromlab.play import play_logged, read_log
 from carromlab.plot.intervals import save_study_figure
-from carromlab.rules.icf import IcfScoring
-from carromlab.rules.icf_game import IcfGameConfig
 
 OUT = Path("data/studies/icf_balance")
 SKILLS = ("novice", "club", "expert", "pro")

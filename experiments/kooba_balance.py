@@ -28,11 +28,11 @@ from pathlib import Path
 import pandas as pd
 
 from carromlab.analysis.estimate import run_metadata
-from carromlab.analysis.games import GameLog, read_log
 from carromlab.analysis.intervals import rate, sample_mean
-from carromlab.analysis.kooba_play import KoobaGreedy, play_kooba
+from carromlab.games.kooba.machine import KoobaConfig
+from carromlab.games.kooba.players import KoobaGreedy, play_kooba
+from carromlab.play import GameLog, read_log
 from carromlab.plot.intervals import save_study_figure
-from carromlab.rules.kooba_game import KoobaConfig
 
 OUT = Path("data/studies/kooba")
 ARMS = {

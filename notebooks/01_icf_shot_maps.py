@@ -39,6 +39,8 @@ import pandas as pd
 from matplotlib.colors import Normalize
 
 from carromlab.analysis import ShotRunner, best_shots, estimate, shot_map
+from carromlab.games.icf.midgame import CUT_POCKET, CUT_STRIKER_X, CUT_TARGET, ghost_aim
+from carromlab.games.icf.striker import baseline_y
 from carromlab.physics.simulate import make_simulator
 from carromlab.plot import (
     draw_position,
@@ -46,9 +48,7 @@ from carromlab.plot import (
     draw_shotmap_on_board,
     draw_trajectories,
 )
-from carromlab.rules.icf_striker import baseline_y
-from carromlab.setups import standard_position
-from carromlab.setups.midgame import CUT_POCKET, CUT_STRIKER_X, CUT_TARGET, ghost_aim
+from carromlab.registry import standard_position
 from carromlab.shots import SKILLS, Shot, noisy_shots, place_shooter, shot_keys
 
 # %% [markdown]

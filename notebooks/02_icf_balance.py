@@ -35,10 +35,10 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import display
 
-from carromlab.analysis.games import play_games
 from carromlab.analysis.policies import Greedy
+from carromlab.games.icf.machine import IcfGameConfig
+from carromlab.play import play_games
 from carromlab.plot import draw_intervals, draw_position
-from carromlab.rules.icf_game import IcfGameConfig
 
 # %% [markdown]
 # ## Settings

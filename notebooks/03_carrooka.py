@@ -42,13 +42,13 @@ import pandas as pd
 from IPython.display import display
 
 from carromlab.analysis import shot_map
-from carromlab.analysis.carrooka_nominate import nominations
-from carromlab.analysis.carrooka_play import CarrookaGreedy
-from carromlab.analysis.games import play_games
+from carromlab.games.carrooka.machine import CarrookaGameConfig
+from carromlab.games.carrooka.nominate import nominations
+from carromlab.games.carrooka.players import CarrookaGreedy
+from carromlab.play import play_games
 from carromlab.plot import draw_intervals, draw_position
 from carromlab.plot.shotmap import draw_shotmap, draw_shotmap_on_board
-from carromlab.rules.carrooka_game import CarrookaGameConfig
-from carromlab.setups import standard_position
+from carromlab.registry import standard_position
 
 # %% [markdown]
 # ## Settings

@@ -41,16 +41,16 @@ import pandas as pd
 from IPython.display import display
 
 from carromlab.analysis import shot_map
-from carromlab.analysis.force_out_play import ForceOutGreedy
-from carromlab.analysis.games import play_games
-from carromlab.analysis.ring_pegs_play import RingPegsGreedy
+from carromlab.games.force_out.circle_scores import CircleScoresConfig
+from carromlab.games.force_out.machine import ForceOutConfig
+from carromlab.games.force_out.players import ForceOutGreedy
+from carromlab.games.force_out.rules import ForceOutTurn
+from carromlab.games.ring_pegs.players import RingPegsGreedy
+from carromlab.games.ring_pegs.rules import RingPegsConfig, RingPegsTurn, new_game
+from carromlab.play import play_games
 from carromlab.plot import draw_intervals
 from carromlab.plot.shotmap import draw_shotmap, draw_shotmap_on_board
-from carromlab.rules.circle_scores import CircleScoresConfig
-from carromlab.rules.force_out import ForceOutTurn
-from carromlab.rules.force_out_game import ForceOutConfig
-from carromlab.rules.ring_pegs import RingPegsConfig, RingPegsTurn, new_game
-from carromlab.setups import standard_position
+from carromlab.registry import standard_position
 
 # %% [markdown]
 # ## Settings

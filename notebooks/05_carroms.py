@@ -39,12 +39,12 @@ import pandas as pd
 from IPython.display import display
 
 from carromlab.analysis import shot_map
-from carromlab.analysis.carroms_play import CarromsGreedy
-from carromlab.analysis.games import play_games
+from carromlab.games.carroms.machine import CarromsConfig
+from carromlab.games.carroms.players import CarromsGreedy
+from carromlab.play import play_games
 from carromlab.plot import draw_intervals, draw_position
 from carromlab.plot.shotmap import draw_shotmap, draw_shotmap_on_board
-from carromlab.rules.carroms_game import CarromsConfig
-from carromlab.setups import standard_position
+from carromlab.registry import standard_position
 
 # %% [markdown]
 # ## Settings

@@ -35,11 +35,11 @@ import numpy as np
 import pandas as pd
 from IPython.display import display
 
-from carromlab.analysis.kooba_maps import aim_map
-from carromlab.analysis.kooba_play import KoobaGreedy, play_kooba
+from carromlab.games.kooba.machine import KoobaConfig
+from carromlab.games.kooba.maps import aim_map
+from carromlab.games.kooba.players import KoobaGreedy, play_kooba
 from carromlab.plot import draw_intervals
 from carromlab.plot.kooba import draw_aim_map
-from carromlab.rules.kooba_game import KoobaConfig
 
 # %%
 QUICK = os.environ.get("CARROMLAB_QUICK") == "1"

@@ -39,12 +39,12 @@ from matplotlib.colors import Normalize
 
 from carromlab.analysis import estimate, shot_map
 from carromlab.analysis.sensitivity import binned_rate, physics_draws
+from carromlab.games.icf.midgame import CUT_STRIKER_X
+from carromlab.games.icf.striker import baseline_y
 from carromlab.physics import Physics
 from carromlab.physics.priors import normal, uniform, vary_physics
 from carromlab.plot import draw_shotmap
-from carromlab.rules.icf_striker import baseline_y
-from carromlab.setups import standard_position
-from carromlab.setups.midgame import CUT_STRIKER_X
+from carromlab.registry import standard_position
 from carromlab.shots import Shot
 
 # %% [markdown]

@@ -8,9 +8,9 @@ import pytest
 from carromlab.analysis import estimate, shot_map
 from carromlab.analysis.intervals import mean_interval, wilson
 from carromlab.errors import CarromlabError
+from carromlab.games.icf.striker import baseline_y
 from carromlab.position import Piece, Position
-from carromlab.rules.icf_striker import baseline_y
-from carromlab.setups import standard_position
+from carromlab.registry import standard_position
 from carromlab.shots import Shot
 
 Y0 = baseline_y(standard_position("icf-opening").board)

@@ -5,14 +5,14 @@ import numpy as np
 import pytest
 
 from carromlab.analysis.asks import Ask, Evaluator, legal_shots
-from carromlab.analysis.games import play_games
 from carromlab.analysis.policies import RandomLegal
 from carromlab.analysis.runner import ShotRunner
 from carromlab.analysis.variants import analysis_for
 from carromlab.errors import CarromlabError
-from carromlab.rules.icf import IcfTurn
-from carromlab.rules.icf_game import IcfGameConfig
-from carromlab.setups import standard_position
+from carromlab.games.icf.machine import IcfGameConfig
+from carromlab.games.icf.rules import IcfTurn
+from carromlab.play import play_games
+from carromlab.registry import standard_position
 from carromlab.shots import Shot, skill
 
 

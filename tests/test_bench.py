@@ -6,7 +6,7 @@ import pytest
 
 from carromlab.bench import scenario
 from carromlab.cli import main
-from carromlab.setups import standard_position
+from carromlab.registry import standard_position
 from carromlab.shots import noisy_shots, shot_keys
 
 

@@ -5,7 +5,7 @@ import numpy as np
 from carromlab.analysis import evaluate_cells
 from carromlab.analysis.candidates import candidate_shots
 from carromlab.analysis.variants import analysis_for
-from carromlab.setups import standard_position
+from carromlab.registry import standard_position
 
 
 def test_candidates_pocket_their_coin_when_played_exactly():

@@ -1,5 +1,5 @@
 """Golden tests of Carroms (the Carrom Company's rule book, checker side): the stroke rules
-(``carromlab.rules.carroms``), the game-state machine (``carromlab.rules.carroms_game``) and the
+(``carromlab.games.carroms.rules``), the game-state machine (``carromlab.games.carroms.machine``) and the
 shooting line of the analysis layer. Each test cites one clause of seed 002
 (``shared/seeds/002_*.txt``, an excerpt; digest in ``shared/reference/RULES.md``, "Carroms
 (checker side ...)") or one decision documented in the modules' docstrings: a small hand-built
@@ -16,16 +16,16 @@ import pytest
 from carromlab.analysis.variants import analysis_for
 from carromlab.equipment.company import CheckerBoard
 from carromlab.errors import CarromlabError
-from carromlab.position import Piece, Position
-from carromlab.rules.carroms import (
+from carromlab.games.carroms.machine import CarromsConfig, CarromsState, apply_stroke, new_game
+from carromlab.games.carroms.rules import (
     CarromsRules,
     CarromsScoring,
     CarromsTurn,
     evaluate_carroms,
     pieces_of,
 )
-from carromlab.rules.carroms_game import CarromsConfig, CarromsState, apply_stroke, new_game
-from carromlab.setups import carroms_opening
+from carromlab.games.carroms.setups import carroms_opening
+from carromlab.position import Piece, Position
 
 BOARD = CheckerBoard()
 R = BOARD.ring_diameter / 2
@@ -96,7 +96,7 @@ def assert_near_centre(position: Position, pid: str) -> None:
 
 def test_opening_has_12_red_12_green_rings_and_the_black():
     """Seed 002 / RULES.md: "12 red and 12 green rings, 1 black" on the checker side; the
-    opening (decision of ``carromlab.setups.company``) is legal and leaves both shooting lines
+    opening (decision of ``carromlab.games.carroms.setups``) is legal and leaves both shooting lines
     clear."""
     pos = carroms_opening()
     assert pos.validate() == []
@@ -488,8 +488,8 @@ def test_whole_games_on_the_real_kernel():
     a winner at the target, every position after a stroke is legal, rings are conserved (on the
     board or in a pocketed list, 24 a board), the black once, and the scores follow the
     stroke records."""
-    from carromlab.analysis.games import play_games
     from carromlab.analysis.policies import RandomLegal
+    from carromlab.play import play_games
 
     seen = []
 

@@ -1,5 +1,5 @@
-"""Golden tests of the Carrooka game-state machine (``carromlab.rules.carrooka_game``) and the
-striker's placement (``carromlab.rules.carrooka_striker``): a small hand-built state + a
+"""Golden tests of the Carrooka game-state machine (``carromlab.games.carrooka.machine``) and the
+striker's placement (``carromlab.games.carrooka.striker``): a small hand-built state + a
 hand-made stroke outcome (capture codes, first piece, resting places) -> the exact resulting
 state, one clause of seed 000 (``shared/seeds/000_*.txt``; digest in
 ``shared/reference/RULES.md``, "Carrooka") or one documented decision per test; and a property
@@ -15,10 +15,8 @@ import pytest
 
 from carromlab.equipment import COLOURS, CarrookaBoard
 from carromlab.errors import CarromlabError
-from carromlab.position import Piece, Position
-from carromlab.rules import carrooka_striker as st
-from carromlab.rules.carrooka import CarrookaTurn, pucks
-from carromlab.rules.carrooka_game import (
+from carromlab.games.carrooka import striker as st
+from carromlab.games.carrooka.machine import (
     CarrookaGameConfig,
     CarrookaState,
     apply_option,
@@ -28,7 +26,9 @@ from carromlab.rules.carrooka_game import (
     respot,
     shot_turns,
 )
-from carromlab.setups import carrooka_opening
+from carromlab.games.carrooka.rules import CarrookaTurn, pucks
+from carromlab.games.carrooka.setups import carrooka_opening
+from carromlab.position import Piece, Position
 
 BOARD = CarrookaBoard()
 SPOTS = BOARD.spots()

@@ -10,22 +10,22 @@ import pytest
 
 from carromlab.analysis import estimate, shot_map
 from carromlab.analysis.asks import Ask, Evaluator
-from carromlab.analysis.carrooka_nominate import nominations
-from carromlab.analysis.carrooka_play import (
+from carromlab.analysis.runner import ShotRunner
+from carromlab.analysis.variants import analysis_for
+from carromlab.equipment.carrooka import COLOUR_VALUES
+from carromlab.errors import CarromlabError
+from carromlab.games.carrooka.machine import CarrookaGameConfig
+from carromlab.games.carrooka.nominate import nominations
+from carromlab.games.carrooka.players import (
     CAPACITY,
     CarrookaGreedy,
     CarrookaRandom,
     pot_candidates,
     turn_summary,
 )
-from carromlab.analysis.games import play_games
-from carromlab.analysis.runner import ShotRunner
-from carromlab.analysis.variants import analysis_for
-from carromlab.equipment.carrooka import COLOUR_VALUES
-from carromlab.errors import CarromlabError
-from carromlab.rules.carrooka import CarrookaTurn, pucks
-from carromlab.rules.carrooka_game import CarrookaGameConfig
-from carromlab.setups import standard_position
+from carromlab.games.carrooka.rules import CarrookaTurn, pucks
+from carromlab.play import play_games
+from carromlab.registry import standard_position
 from carromlab.shots import SKILLS, Shot
 
 VA = analysis_for("carrooka")

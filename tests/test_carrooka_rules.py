@@ -1,4 +1,4 @@
-"""Golden tests of the Carrooka stroke evaluation (``carromlab.rules.carrooka``): a small
+"""Golden tests of the Carrooka stroke evaluation (``carromlab.games.carrooka.rules``): a small
 hand-built position + hand-made kernel outcome rows (capture codes, first piece) -> the exact
 verdict, one rule clause of seed 000 (``shared/seeds/000_*.txt``; digest in
 ``shared/reference/RULES.md``, "Carrooka") per test. Pure numpy, no kernel."""
@@ -10,8 +10,7 @@ import pytest
 
 from carromlab.equipment import COLOURS, CarrookaBoard
 from carromlab.errors import CarromlabError
-from carromlab.position import Piece, Position
-from carromlab.rules.carrooka import (
+from carromlab.games.carrooka.rules import (
     CarrookaRules,
     CarrookaScoring,
     CarrookaTurn,
@@ -19,6 +18,7 @@ from carromlab.rules.carrooka import (
     pucks,
     striker_spot,
 )
+from carromlab.position import Piece, Position
 
 BOARD = CarrookaBoard()
 SPOTS = BOARD.spots()

@@ -1,5 +1,5 @@
 """Golden rule tests for Circle Scores (a fragment of the Carrom Company's rule book, seed 002;
-RULES.md "Circle scores"): carromlab/rules/circle_scores.py, its decisions 1-3.
+RULES.md "Circle scores"): carromlab/games/force_out/circle_scores.py, its decisions 1-3.
 
 The fragment: "If it [the shooting ring] comes to rest in the largest circle area, count 5
 points. A ring dislodged and coming to rest outside the circle area counts 10 points."
@@ -15,11 +15,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from carromlab.analysis.force_out_play import ForceOutRandom
-from carromlab.analysis.games import play_games
 from carromlab.equipment.company import CrokinoleBoard
 from carromlab.errors import CarromlabError
-from carromlab.rules.circle_scores import (
+from carromlab.games.force_out.circle_scores import (
     CircleScoresConfig,
     CircleScoresScoring,
     CircleScoresState,
@@ -28,8 +26,10 @@ from carromlab.rules.circle_scores import (
     new_game,
     object_rings,
 )
-from carromlab.rules.force_out import hole_code
-from carromlab.setups.company import circle_scores_opening
+from carromlab.games.force_out.players import ForceOutRandom
+from carromlab.games.force_out.rules import hole_code
+from carromlab.games.force_out.setups import circle_scores_opening
+from carromlab.play import play_games
 
 BOARD = CrokinoleBoard()
 R = BOARD.outer_radius

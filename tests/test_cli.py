@@ -8,7 +8,7 @@ import pytest
 
 from carromlab.cli import main
 from carromlab.position import Position
-from carromlab.setups import standard_names
+from carromlab.registry import standard_names
 
 
 def run(capsys, *args):
@@ -53,7 +53,7 @@ def test_validate_ok_and_bad(capsys, tmp_path):
 
 
 def _show(name):
-    from carromlab.setups import standard_position
+    from carromlab.registry import standard_position
 
     return standard_position(name).to_json()
 
@@ -124,7 +124,7 @@ def test_data_positions_match_the_standard_set_ups():
     """data/positions/ holds the standard positions as committed JSON, kept in sync."""
     from pathlib import Path
 
-    from carromlab.setups import standard_position
+    from carromlab.registry import standard_position
 
     folder = Path(__file__).resolve().parents[1] / "data" / "positions"
     for name in standard_names():

@@ -8,19 +8,19 @@ import math
 import numpy as np
 import pytest
 
-from carromlab.analysis.force_out_play import ForceOutGreedy, ForceOutRandom
-from carromlab.analysis.games import play_games
 from carromlab.analysis.variants import analysis_for
 from carromlab.equipment.company import CrokinoleBoard
-from carromlab.position import Piece, Position
-from carromlab.rules.force_out import ForceOutTurn, evaluate_force_out, hole_code
-from carromlab.rules.force_out_game import (
+from carromlab.games.force_out.machine import (
     ForceOutConfig,
     ForceOutState,
     apply_stroke,
     new_game,
     return_spot,
 )
+from carromlab.games.force_out.players import ForceOutGreedy, ForceOutRandom
+from carromlab.games.force_out.rules import ForceOutTurn, evaluate_force_out, hole_code
+from carromlab.play import play_games
+from carromlab.position import Piece, Position
 
 BOARD = CrokinoleBoard()
 R = BOARD.outer_radius

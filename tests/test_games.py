@@ -3,9 +3,9 @@ many seeds (every game index is its own random stream), singles and doubles."""
 
 import pytest
 
-from carromlab.analysis.games import play_game, play_games
 from carromlab.analysis.policies import RandomLegal
-from carromlab.rules.icf_game import IcfGameConfig
+from carromlab.games.icf.machine import IcfGameConfig
+from carromlab.play import play_game, play_games
 
 
 def _check(state):

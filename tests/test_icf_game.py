@@ -11,10 +11,17 @@ import numpy as np
 import pytest
 
 from carromlab.errors import CarromlabError
+from carromlab.games.icf.machine import (
+    IcfBoardState,
+    IcfGameConfig,
+    IcfGameState,
+    apply_stroke,
+    new_game,
+    place_returned,
+    side_of,
+)
 from carromlab.position import Piece, Position
-from carromlab.rules import IcfBoardState, IcfGameConfig, IcfGameState, apply_stroke, new_game
-from carromlab.rules.icf_game import place_returned, side_of
-from carromlab.setups import standard_position
+from carromlab.registry import standard_position
 
 SW, SE, NE, NW = 0, 1, 2, 3
 DITCH = 4  # a capture code beyond the pockets: the piece left the board

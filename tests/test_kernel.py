@@ -44,7 +44,7 @@ from carromlab.physics import Physics, Pieces, Table
 from carromlab.physics.reference import simulate_reference
 from carromlab.physics.simulate import Discs, make_batch_simulator, make_simulator
 from carromlab.position import Piece, Position
-from carromlab.setups import standard_position
+from carromlab.registry import standard_position
 
 PHYS = Physics()
 A = PHYS.mu * PHYS.g  # deceleration, m/s^2

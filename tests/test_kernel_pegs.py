@@ -35,9 +35,9 @@ import numpy as np
 from disc_helpers import make_pieces, open_table
 
 from carromlab.equipment import CrokinoleBoard
+from carromlab.games.ring_pegs.setups import ring_pegs_opening
 from carromlab.physics import Physics, Pieces, Table
 from carromlab.physics.simulate import CONTACT_TOL, Discs, make_simulator
-from carromlab.setups import ring_pegs_opening
 from carromlab.shots import Shot, place_shooter
 
 BOARD = CrokinoleBoard()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from carromlab.errors import CarromlabError
-from carromlab.rules.kooba_game import (
+from carromlab.games.kooba.machine import (
     LOCK,
     KoobaConfig,
     ShotTags,

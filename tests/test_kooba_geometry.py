@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from carromlab.equipment import KoobaBoard
-from carromlab.rules.kooba_geometry import (
+from carromlab.games.kooba.geometry import (
     aero_corners,
     aero_overlaps_circle,
     rings,
@@ -141,7 +141,7 @@ def test_aero_polygon_overlap_agrees_with_point_sampling():
     """Aeros against the board's rectangular run steps: the separating-axis test agrees with
     dense point sampling wherever the sampling is conclusive (overlap found, or the shapes
     clearly apart)."""
-    from carromlab.rules.kooba_geometry import aero_overlaps_polygon
+    from carromlab.games.kooba.geometry import aero_overlaps_polygon
 
     rng = np.random.default_rng(7)
     zone = BOARD.zones["run.N.3"]

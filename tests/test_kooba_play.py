@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from carromlab.analysis.kooba_play import KoobaGreedy, marker_spot, play_kooba, shot_tags
 from carromlab.equipment import KoobaBoard
-from carromlab.rules.kooba_game import LOCK, KoobaConfig
+from carromlab.games.kooba.machine import LOCK, KoobaConfig
+from carromlab.games.kooba.players import KoobaGreedy, marker_spot, play_kooba, shot_tags
 
 BOARD = KoobaBoard()
 FAST = KoobaGreedy(n=40, grid=0.04)
@@ -59,7 +59,7 @@ def test_a_ringed_kooba_is_also_a_kooba_tag():
 def test_attack_targets_leader_or_next():
     from dataclasses import replace
 
-    from carromlab.rules.kooba_game import new_game
+    from carromlab.games.kooba.machine import new_game
 
     config = KoobaConfig(n_players=4)
     state = replace(new_game(config), player=1, markers=(4, 1, 3, 0))

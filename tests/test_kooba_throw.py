@@ -10,9 +10,9 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from carromlab.analysis.kooba_maps import aim_map, thrower_spot
 from carromlab.equipment import KoobaBoard
 from carromlab.errors import CarromlabError
+from carromlab.games.kooba.maps import aim_map, thrower_spot
 from carromlab.physics.throw import throw_batch
 from carromlab.shots import THROW_SKILLS
 

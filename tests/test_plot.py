@@ -30,7 +30,7 @@ from carromlab.plot import (
     draw_position,
 )
 from carromlab.position import Piece, Position
-from carromlab.setups import standard_names, standard_position
+from carromlab.registry import standard_names, standard_position
 
 BOARDS = [
     (IcfBoard(), IcfBoardPlot),

@@ -5,8 +5,8 @@ import math
 from carromlab.analysis import estimate
 from carromlab.analysis.policies import Greedy, RandomLegal
 from carromlab.analysis.variants import analysis_for
-from carromlab.rules.icf import IcfTurn
-from carromlab.setups import standard_position
+from carromlab.games.icf.rules import IcfTurn
+from carromlab.registry import standard_position
 
 
 def test_random_legal_shots_are_legal_and_reproducible():

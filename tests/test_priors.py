@@ -14,7 +14,7 @@ from carromlab.analysis.variants import analysis_for
 from carromlab.errors import CarromlabError
 from carromlab.physics import Physics
 from carromlab.physics.priors import normal, uniform, vary_physics
-from carromlab.setups import standard_position
+from carromlab.registry import standard_position
 from carromlab.shots import Shot, skill
 
 POS = standard_position("icf-midgame")

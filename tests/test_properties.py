@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from carromlab.equipment import BOARDS, GAME_SETS
 from carromlab.position import Piece, Position
-from carromlab.setups import standard_position
+from carromlab.registry import standard_position
 
 VARIANTS = sorted(GAME_SETS)
 MARGIN = 1e-3  # m: every placed piece keeps this clear of edges, pockets, holes, pegs, pieces

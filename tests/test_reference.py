@@ -14,7 +14,7 @@ from disc_helpers import make_pieces, open_table
 from carromlab.equipment import CarrookaBoard, CrokinoleBoard, IcfBoard
 from carromlab.physics import Physics, Pieces, Table
 from carromlab.physics.reference import ReferenceOutcome, simulate_reference
-from carromlab.setups import standard_position
+from carromlab.registry import standard_position
 
 COIN = (0.0155, 0.00525, "coin")
 STRIKER = (0.02065, 0.015, "striker")

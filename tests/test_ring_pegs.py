@@ -1,5 +1,5 @@
 """Golden rule tests for Ring Pegs (the Carrom Company's rule book, crokinole side; seed 002,
-cut short; RULES.md "Ring Pegs"): carromlab/rules/ring_pegs.py, its decisions 1-5.
+cut short; RULES.md "Ring Pegs"): carromlab/games/ring_pegs/rules.py, its decisions 1-5.
 
 Seed 002: "The first player places the Shooting Ring outside the large outer circle midway
 between the pockets and attempts to shoot the ring through and outside the pegged circle.
@@ -22,12 +22,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from carromlab.analysis.games import play_games
-from carromlab.analysis.ring_pegs_play import RingPegsGreedy, RingPegsRandom
 from carromlab.equipment.company import CrokinoleBoard
 from carromlab.errors import CarromlabError
-from carromlab.rules.force_out import hole_code
-from carromlab.rules.ring_pegs import (
+from carromlab.games.force_out.rules import hole_code
+from carromlab.games.ring_pegs.players import RingPegsGreedy, RingPegsRandom
+from carromlab.games.ring_pegs.rules import (
     RingPegsConfig,
     RingPegsState,
     RingPegsTurn,
@@ -41,6 +40,7 @@ from carromlab.rules.ring_pegs import (
     start_spot,
     table_position,
 )
+from carromlab.play import play_games
 
 BOARD = CrokinoleBoard()
 R = BOARD.outer_radius
@@ -436,7 +436,7 @@ def test_entry_gap_names_the_gap_the_first_leg_goes_in_through():
     """Gap k is centred at 45 k deg: straight up from the South start goes in at gap 6
     (270 deg); from the East, heading West, at gap 0; a leg that misses the pegged circle, or
     starts inside it, enters no gap (-1)."""
-    from carromlab.rules.ring_pegs import entry_gap
+    from carromlab.games.ring_pegs.rules import entry_gap
 
     r = BOARD.small_radius
     assert entry_gap(0.0, -R, 0.0, 0.2, r) == 6

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from carromlab.errors import CarromlabError
-from carromlab.rules import IcfRules, IcfScoring, IcfTurn, evaluate_icf, piece_roles
-from carromlab.setups import standard_position
+from carromlab.games.icf.rules import IcfRules, IcfScoring, IcfTurn, evaluate_icf, piece_roles
+from carromlab.registry import standard_position
 
 SW, SE, NE, NW = 0, 1, 2, 3
 ON = -1

@@ -10,7 +10,7 @@ import pytest
 from carromlab.equipment import COLOURS, SEATS
 from carromlab.errors import CarromlabError
 from carromlab.position import Position
-from carromlab.setups import standard_names, standard_position
+from carromlab.registry import standard_names, standard_position
 
 NAMES = standard_names()
 

@@ -104,7 +104,7 @@ def lane(board: IcfBoard | None = None) -> Lane:
     """The liveliness lane of ``board`` (default the ICF board): the striker (the board's own,
     4.13 cm and 15 g by default: the rule's 15 g striker) on the South baselines' midline,
     where a stroke places it (rules/icf_striker.py)."""
-    from carromlab.rules.icf_striker import baseline_y
+    from carromlab.games.icf.striker import baseline_y
 
     board = board or IcfBoard()
     spec = board.piece_specs()["striker"]

@@ -24,20 +24,25 @@ import numpy as np
 
 from carromlab.analysis.asks import Ask, Evaluator
 from carromlab.analysis.candidates import candidate_arrays
+from carromlab.analysis.players import Decision
 from carromlab.analysis.variants import analysis_for
 from carromlab.errors import CarromlabError
 from carromlab.shots import Shot, take_shots
 from carromlab.shots import skill as skill_named
 
 
-def run_plan(plan, evaluator: Evaluator) -> Shot:
-    """Drive one policy's plan to its shot, answering each ask as it comes."""
+def run_plan(plan, evaluator: Evaluator):
+    """Drive one player's plan to its decision's shot, answering each ask as it comes (a
+    plan that yields a list of asks gets a list of answers)."""
     try:
-        ask = next(plan)
+        asks = next(plan)
         while True:
-            ask = plan.send(evaluator.answer([ask])[0])
+            many = isinstance(asks, (list, tuple))
+            answers = evaluator.answer(list(asks) if many else [asks])
+            asks = plan.send(answers if many else answers[0])
     except StopIteration as stop:
-        return stop.value
+        value = stop.value
+    return value.shot if isinstance(value, Decision) else value
 
 
 def _choose(policy, position, turn, seed: int, capacity: int) -> Shot:
@@ -57,7 +62,7 @@ class RandomLegal:
         return self.shot(position, seed)
 
     def plan(self, position, turn=None, seed: int = 0):
-        return self.shot(position, seed)
+        return Decision(self.shot(position, seed))
         yield  # a plan that asks nothing
 
     def shot(self, position, seed: int = 0) -> Shot:
@@ -155,7 +160,7 @@ class Greedy:
         y0 = va.shot_y(position.board)
         if getattr(turn, "is_break", False) and self.break_shot is not None:
             x, a, v = self.break_shot
-            return Shot(float(x), y0, math.radians(a), float(v))
+            return Decision(Shot(float(x), y0, math.radians(a), float(v)))
         seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> 1
         cells = np.array(self.candidates(position, turn, seed), float)
 
@@ -167,7 +172,7 @@ class Greedy:
         finalists = cells[np.argsort(-value, kind="stable")[: self.keep]]
         final = yield ask(finalists, self.n_eval, seeds[1])
         best = finalists[int(np.nanargmax(np.nan_to_num(final.means(self.value), nan=-np.inf)))]
-        return Shot(float(best[0]), y0, math.radians(best[1]), float(best[2]))
+        return Decision(Shot(float(best[0]), y0, math.radians(best[1]), float(best[2])))
 
     def choose(self, position, turn=None, seed: int = 0) -> Shot:
         return _choose(self, position, turn, seed, self.capacity)

@@ -205,3 +205,17 @@ def targets_from_cells(cells: pd.DataFrame, position, pieces=None) -> pd.DataFra
     out = pd.DataFrame(rows)
     out.attrs["config"] = {**cells.attrs.get("config", {}), "kind": "target_map"}
     return out
+
+
+def map_summary(df, out, value: str, keys: tuple[str, ...]) -> dict:
+    """A map's summary: its folder, size, and its best cell (by ``value``) with the
+    interval."""
+    best = df.loc[df[value].idxmax()]
+    return {
+        "out": str(out),
+        "cells": len(df),
+        "shots": int(df["n"].sum()),
+        "value": value,
+        "best": {k: float(best[k]) for k in (*keys, value)},
+        "best_interval": [float(best[f"{value}_lo"]), float(best[f"{value}_hi"])],
+    }

@@ -46,6 +46,9 @@ class VariantAnalysis:
     #: The variant's own skill presets by name (the crokinole side's, calibrated to the open
     #: twenty: carromlab/calibration_presets.py), or None: the carrom presets (shots.SKILLS).
     skills: Any = dataclasses.field(default=None, compare=False)
+    #: Refuse an illegal shot origin (x, y) with the game's own message (None: the generic
+    #: check against :meth:`legal_origin`).
+    check_origin: Callable[[Any, float, float], None] | None = None
 
     def preset(self, skill):
         """``skill`` as this variant plays it: a named carrom preset (``SKILLS[name]``) becomes
@@ -117,15 +120,8 @@ class VariantAnalysis:
     def check_shot(self, position, shot) -> None:
         """Refuse a shot that cannot be played, with one clear line."""
         check_speed_angle(float(shot.speed), float(shot.angle))
-        if self.variant in ("icf", "icf-doubles"):
-            from carromlab.rules.icf_striker import baseline_y, check_placement
-
-            check_placement(position.board, float(shot.x), position)
-            if abs(float(shot.y) - baseline_y(position.board)) > 1e-9:
-                raise CarromlabError(
-                    f"striker at y={float(shot.y):.4f} m is off the South baseline "
-                    f"(y={baseline_y(position.board):.4f} m)"
-                )
+        if self.check_origin is not None:
+            self.check_origin(position, float(shot.x), float(shot.y))
         elif not self.legal_origin(position, float(shot.x), float(shot.y))[0]:
             raise CarromlabError(
                 f"a {self.variant} shot cannot start at ({float(shot.x):.4f}, "
@@ -143,109 +139,26 @@ def check_speed_angle(speed: float, angle: float) -> None:
 
 
 def analysis_for(variant: str) -> VariantAnalysis:
-    if variant in ("icf", "icf-doubles"):
-        from carromlab.rules.icf import IcfRules
-        from carromlab.rules.icf_striker import baseline_y, placement_intervals
+    """The shot-analysis hooks of ``variant``, from its game's description (the registry)."""
+    from carromlab.registry import shot_analysis
 
-        return VariantAnalysis(variant, IcfRules(), "striker", baseline_y, placement_intervals)
-    if variant == "carrooka":
-        from carromlab.rules import carrooka_striker as co
-        from carromlab.rules.carrooka import CarrookaRules
+    return shot_analysis(variant)
 
-        return VariantAnalysis(
-            variant,
-            CarrookaRules(),
-            "striker",
-            co.no_line,
-            co.placement_intervals,
-            origin_of=co.origin,
-            legal_origin_of=co.legal_origin,
-            table_of=co.table_position,
-            hand_placed=False,
+
+def analysed_variants() -> list[str]:
+    """The variants with shot analysis."""
+    from carromlab.registry import GAMES
+
+    return [v for g in GAMES.values() if g.analysis is not None for v in g.variants]
+
+
+def default_position(variant: str) -> str:
+    """The standard position a shot analysis of ``variant`` uses when none is given."""
+    from carromlab.registry import get_game
+
+    game = get_game(variant)
+    if variant not in game.default_position:
+        raise CarromlabError(
+            f"shot analysis is available for {', '.join(analysed_variants())}, not {variant!r}"
         )
-    if variant in ("force-out", "force-out-fast", "circle-scores"):
-        from carromlab.calibration_presets import CROKINOLE_SKILLS
-        from carromlab.rules import crokinole_shooter as ks
-        from carromlab.rules.circle_scores import CircleScoresRules
-        from carromlab.rules.force_out import ForceOutRules
-
-        return VariantAnalysis(
-            variant,
-            CircleScoresRules() if variant == "circle-scores" else ForceOutRules(),
-            "shooter",
-            ks.no_line,
-            ks.placement_intervals,
-            origin_of=ks.origin,
-            legal_origin_of=ks.legal_origin,
-            table_of=ks.table_position,
-            hand_placed=variant != "force-out-fast",
-            skills=CROKINOLE_SKILLS,
-        )
-    if variant == "ring-pegs":
-        from carromlab.calibration_presets import CROKINOLE_SKILLS
-        from carromlab.rules import ring_pegs as rp
-
-        return VariantAnalysis(
-            variant,
-            rp.RingPegsRules(),
-            "shooter",
-            rp.no_line,
-            rp.placement_intervals,
-            origin_of=rp.origin,
-            legal_origin_of=rp.legal_origin,
-            table_of=rp.table_position,
-            hand_placed=False,
-            skills=CROKINOLE_SKILLS,
-        )
-    if variant == "carroms":
-        from carromlab.rules.carroms import CarromsRules
-
-        return VariantAnalysis(
-            variant, CarromsRules(), "shooter", carroms_line_y, carroms_intervals
-        )
-    raise CarromlabError(
-        f"shot analysis for variant {variant!r} is not available yet "
-        f"(available: {', '.join(ANALYSED)})"
-    )
-
-
-def carroms_line_y(board) -> float:
-    """Carroms: y of the South shooting line (the shooting ring's centre sits on it)."""
-    return -board.half + board.shooting_line_offset
-
-
-def carroms_intervals(board) -> list[tuple[float, float]]:
-    """Carroms: the shooting ring's centre anywhere on the line between its end circles."""
-    xl = board.shooting_line_length / 2
-    return [(-xl, xl)]
-
-
-#: The variants with shot analysis.
-ANALYSED = (
-    "icf",
-    "icf-doubles",
-    "carrooka",
-    "force-out",
-    "force-out-fast",
-    "carroms",
-    "circle-scores",
-    "ring-pegs",
-)
-
-#: The position a shot analysis uses when none is given, by variant (setups/).
-DEFAULT_POSITION = {
-    "icf": "icf-midgame",
-    "icf-doubles": "icf-midgame",
-    "carrooka": "carrooka-opening",
-    "carroms": "carroms-opening",
-    "force-out": "force-out-opening",
-    "force-out-fast": "force-out-fast-opening",
-    "circle-scores": "circle-scores-opening",
-    "ring-pegs": "ring-pegs-opening",
-}
-
-
-def default_placement(family: str) -> float:
-    """The placement a shot uses when none is given: mid-line (0 m), or on a circle's line the
-    point straight below the centre (-90 deg)."""
-    return -90.0 if family in ("carrooka", "crokinole") else 0.0
+    return game.default_position[variant]

@@ -15,7 +15,7 @@ from carromlab.bench.runner import device_name
 def _timed_play(policy, config, skill, seed, games, slots, progress):
     """Warm up (one game of another seed: the compilations), then time ``games`` games;
     (records, elapsed s, kernel shots, compile s)."""
-    from carromlab.analysis.games import play_games
+    from carromlab.play import play_games
 
     t0 = time.perf_counter()
     play_games([policy, policy], config, skill=skill, seed=seed + 1, games=1, slots=1)
@@ -51,7 +51,7 @@ def bench_boards(
     dict (JSON-ready). A warm-up board (another seed) compiles the kernel first;
     ``compile_s`` is its time."""
     from carromlab.analysis.policies import Greedy
-    from carromlab.rules.icf_game import IcfGameConfig
+    from carromlab.games.icf.machine import IcfGameConfig
 
     policy = Greedy(skill=skill)
     config = IcfGameConfig(max_boards=1)
@@ -84,8 +84,8 @@ def bench_carrooka_games(
 ) -> dict:
     """Play ``games`` whole Carrooka games between greedy players at ``skill``; figures as a
     dict (JSON-ready), after a warm-up game."""
-    from carromlab.analysis.carrooka_play import CarrookaGreedy
-    from carromlab.rules.carrooka_game import CarrookaGameConfig
+    from carromlab.games.carrooka.machine import CarrookaGameConfig
+    from carromlab.games.carrooka.players import CarrookaGreedy
 
     policy = CarrookaGreedy(skill=skill)
     recs, elapsed, shots, compile_s = _timed_play(

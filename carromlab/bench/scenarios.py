@@ -13,15 +13,15 @@ import math
 from dataclasses import dataclass
 
 from carromlab.equipment import IcfBoard
-from carromlab.position import Position
-from carromlab.setups import standard_position
-from carromlab.setups.midgame import (
+from carromlab.games.icf.midgame import (
     BASELINE_Y,
     CUT_POCKET,
     CUT_STRIKER_X,
     CUT_TARGET,
     ghost_aim,
 )
+from carromlab.position import Position
+from carromlab.registry import standard_position
 from carromlab.shots import Shot, chain, jitter_angle, jitter_placement, jitter_speed
 
 

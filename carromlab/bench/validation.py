@@ -80,7 +80,7 @@ def _icf_cut_angle() -> float:
     """The bench's ``cut`` aim (degrees): the striker's ghost-ball angle that cuts ``w1`` of
     ``icf-midgame`` into the north-east pocket."""
     from carromlab.equipment import IcfBoard
-    from carromlab.setups.midgame import (
+    from carromlab.games.icf.midgame import (
         BASELINE_Y,
         CUT_POCKET,
         CUT_STRIKER_X,
@@ -231,7 +231,7 @@ def prepare(
     (``original``, ``reversed``, or ``shuffled`` by a generator seeded with ``seed``)."""
     from carromlab.analysis.runner import ShotRunner
     from carromlab.analysis.variants import analysis_for
-    from carromlab.setups import standard_position
+    from carromlab.registry import standard_position
 
     pos = standard_position(case.position)
     va = analysis_for(pos.variant)

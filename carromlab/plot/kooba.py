@@ -97,7 +97,7 @@ class KoobaBoardPlot(BoardPlot):
 
 
 def draw_aim_map(df, value: str = "p_eye", ax: Axes | None = None, board=None, alpha=0.8):
-    """The KOOBA board with an aim map (:func:`carromlab.analysis.kooba_maps.aim_map`) over
+    """The KOOBA board with an aim map (:func:`carromlab.games.kooba.maps.aim_map`) over
     it: each aim point's cell coloured by ``value`` (a probability, 0-1). Returns the
     QuadMesh."""
     import numpy as np

@@ -129,7 +129,7 @@ class Sweep:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def tasks(self) -> list[Task]:
-        from carromlab.analysis.variants import default_placement
+        from carromlab.registry import get_game
 
         groups = [(g, list(self.axes.get(g, {}).items())) for g in GROUPS]
         group_values = [
@@ -138,8 +138,7 @@ class Sweep:
         ]
         out = []
         for variant, label in self._pairs():
-            family = self.positions[label].board.family
-            placements = self.axes.get("placement") or [default_placement(family)]
+            placements = self.axes.get("placement") or [get_game(variant).default_placement]
             for combo in itertools.product(
                 self.axes["skill"],
                 *group_values,
@@ -178,7 +177,7 @@ def load_sweep(path: str | Path) -> Sweep:
 
 def parse_sweep(raw: dict, base: Path | None = None, source: str = "sweep") -> Sweep:
     """Check a sweep's TOML data (a dict) and build the :class:`Sweep`."""
-    from carromlab.analysis.variants import ANALYSED, DEFAULT_POSITION, analysis_for
+    from carromlab.analysis.variants import analysed_variants, analysis_for, default_position
     from carromlab.shots import SKILLS
 
     def fail(key: str, msg: str):
@@ -205,14 +204,15 @@ def parse_sweep(raw: dict, base: Path | None = None, source: str = "sweep") -> S
 
     axes: dict = {}
     variants = _strings(grid, "variant", fail) if "variant" in grid else None
+    analysed = analysed_variants()
     for v in variants or []:
-        if v not in ANALYSED:
-            fail("grid.variant", f"{v!r} has no shot analysis; choose from {', '.join(ANALYSED)}")
+        if v not in analysed:
+            fail("grid.variant", f"{v!r} has no shot analysis; choose from {', '.join(analysed)}")
     labels = _strings(grid, "position", fail) if "position" in grid else None
     if labels is None:
         if variants is None:
             fail("grid", "give a variant or a position axis")
-        labels = [DEFAULT_POSITION[v] for v in variants]
+        labels = [default_position(v) for v in variants]
     positions = {label: _position(label, base, fail) for label in dict.fromkeys(labels)}
     if variants is None:
         variants = list(dict.fromkeys(p.variant for p in positions.values()))
@@ -300,7 +300,7 @@ def _strings(grid, axis, fail) -> list[str]:
 
 def _position(label: str, base: Path | None, fail):
     from carromlab.position import Position, PositionError
-    from carromlab.setups import STANDARD, standard_position
+    from carromlab.registry import STANDARD, standard_position
 
     if label in STANDARD:
         return standard_position(label)

@@ -1,0 +1,74 @@
+"""The Carrom Company's Carroms (checker side): ``rules.py`` (one stroke: own and opponent
+rings, the black, fouls, points), ``machine.py`` (boards, forfeits, the game to a target),
+``players.py`` (the greedy player and the driver), ``setups.py`` (the opening)."""
+
+from __future__ import annotations
+
+from carromlab.registry import Game, Option, register_game
+
+
+def shooting_line_y(board) -> float:
+    """Carroms: y of the South shooting line (the shooting ring's centre sits on it)."""
+    return -board.half + board.shooting_line_offset
+
+
+def shooting_intervals(board) -> list[tuple[float, float]]:
+    """Carroms: the shooting ring's centre anywhere on the line between its end circles."""
+    xl = board.shooting_line_length / 2
+    return [(-xl, xl)]
+
+
+def _analysis(variant: str):
+    from carromlab.analysis.variants import VariantAnalysis
+    from carromlab.games.carroms.rules import CarromsRules
+
+    return VariantAnalysis(variant, CarromsRules(), "shooter", shooting_line_y, shooting_intervals)
+
+
+def _config(variant: str, **options):
+    from carromlab.games.carroms.machine import CarromsConfig
+
+    return CarromsConfig(**options)
+
+
+def _greedy(skill="club", variant=None):
+    from carromlab.games.carroms.players import CarromsGreedy
+
+    return CarromsGreedy(skill=skill)
+
+
+def _random(skill="club", variant=None):
+    from carromlab.analysis.policies import RandomLegal
+
+    return RandomLegal()
+
+
+def _driver(config):
+    from carromlab.games.carroms.players import CarromsDriver
+
+    return CarromsDriver(config)
+
+
+def _opening():
+    from carromlab.games.carroms.setups import carroms_opening
+
+    return carroms_opening()
+
+
+GAME = register_game(
+    Game(
+        name="carroms",
+        title="Carroms (Carrom Company)",
+        variants=("carroms",),
+        family="checker",
+        positions={"carroms-opening": _opening},
+        default_position={"carroms": "carroms-opening"},
+        analysis=_analysis,
+        config=_config,
+        options=(Option("target", 30, "carroms: points that win the game.", minimum=1),),
+        players={"greedy": _greedy, "random": _random},
+        driver=_driver,
+        default_grid=("-0.15:0.15:11", "30:150:61", "2.0"),
+        default_placement=0.0,
+    )
+)

@@ -1,0 +1,136 @@
+"""Carrooka: ``rules.py`` (one stroke: the piece on, fouls by kind, points), ``striker.py``
+(where the striker is played from: the break line, the margin-line relocation, the return
+after a foul, clear lines), ``machine.py`` (phases, re-spotting, the bonus shot, the
+Carrooka'd options, the end and the tie-break), ``players.py`` (candidate pots, the greedy and
+random players, the driver), ``nominate.py`` (which colour to nominate), ``setups.py``."""
+
+from __future__ import annotations
+
+from carromlab.registry import Game, Option, register_game
+
+
+def _analysis(variant: str):
+    from carromlab.analysis.variants import VariantAnalysis
+    from carromlab.games.carrooka import striker as co
+    from carromlab.games.carrooka.rules import CarrookaRules
+
+    return VariantAnalysis(
+        variant,
+        CarrookaRules(),
+        "striker",
+        co.no_line,
+        co.placement_intervals,
+        origin_of=co.origin,
+        legal_origin_of=co.legal_origin,
+        table_of=co.table_position,
+        hand_placed=False,
+    )
+
+
+def _config(variant: str, **options):
+    from carromlab.games.carrooka.machine import CarrookaGameConfig
+
+    return CarrookaGameConfig(**options)
+
+
+def _greedy(skill="club", variant=None):
+    from carromlab.games.carrooka.players import CarrookaGreedy
+
+    return CarrookaGreedy(skill=skill)
+
+
+def _random(skill="club", variant=None):
+    from carromlab.games.carrooka.players import CarrookaRandom
+
+    return CarrookaRandom()
+
+
+def _driver(config):
+    from carromlab.games.carrooka.players import CarrookaDriver
+
+    return CarrookaDriver(config)
+
+
+def _shot_position(position, options):
+    """The position with the striker where ``--striker X,Y`` puts it."""
+    spec = options.get("striker")
+    if not spec:
+        return position
+    from carromlab.errors import CarromlabError
+    from carromlab.position import Piece
+
+    try:
+        x, y = (float(v) for v in str(spec).split(","))
+    except ValueError:
+        raise CarromlabError(f"--striker must be X,Y in metres, not {spec!r}") from None
+    rest = tuple(p for p in position.pieces if p.kind != "striker")
+    pos = position.replace(pieces=(*rest, Piece("striker", "striker", None, x, y)))
+    pos.check()
+    return pos
+
+
+def _shot_turn(options):
+    from carromlab.games.carrooka.rules import CarrookaTurn
+
+    return CarrookaTurn(options.get("nominate") or "red")
+
+
+def _setup(name: str):
+    def make():
+        from carromlab.games.carrooka import setups
+
+        return getattr(setups, name)()
+
+    return make
+
+
+GAME = register_game(
+    Game(
+        name="carrooka",
+        title="Carrooka",
+        variants=("carrooka",),
+        family="carrooka",
+        positions={
+            "carrooka-opening": _setup("carrooka_opening"),
+            "carrooka-midgame": _setup("carrooka_midgame"),
+        },
+        default_position={"carrooka": "carrooka-opening"},
+        analysis=_analysis,
+        config=_config,
+        options=(
+            Option("bonus", True, "carrooka: the bonus shot after a foul.", "bonus_shot"),
+            Option(
+                "tie",
+                "respot_black",
+                "carrooka: respot_black or draw.",
+                choices=("respot_black", "draw"),
+            ),
+            Option(
+                "carrookad",
+                "choose",
+                "carrooka: choose, break_line, counter or pass (after a foul).",
+                choices=("choose", "break_line", "counter", "pass"),
+            ),
+        ),
+        players={"greedy": _greedy, "random": _random},
+        driver=_driver,
+        default_grid=("-90", "0:355:72", "1:5:9"),
+        default_placement=-90.0,
+        shot_options=(
+            Option(
+                "striker",
+                "",
+                "carrooka: X,Y (m) where the striker lies (default: the position's, or in hand).",
+                type=str,
+            ),
+            Option(
+                "nominate",
+                "",
+                "carrooka: the piece on, red or the nominated colour (default red).",
+                type=str,
+            ),
+        ),
+        shot_position=_shot_position,
+        shot_turn=_shot_turn,
+    )
+)

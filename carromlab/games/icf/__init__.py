@@ -1,0 +1,86 @@
+"""Standard carrom under the ICF laws, singles and doubles: ``rules.py`` (one stroke's
+coins, queen, dues, fouls, points), ``striker.py`` (law 130: where the striker may be placed),
+``machine.py`` (the game-state machine), ``driver.py`` (whole games on the game loop),
+``setups.py`` / ``midgame.py`` (the rule-41 rosette and the mid-game position). Players: the
+shared pocketing players (:mod:`carromlab.analysis.policies`)."""
+
+from __future__ import annotations
+
+from carromlab.registry import Game, Option, register_game
+
+
+def _analysis(variant: str):
+    from carromlab.analysis.variants import VariantAnalysis
+    from carromlab.games.icf.rules import IcfRules
+    from carromlab.games.icf.striker import baseline_y, check_origin, placement_intervals
+
+    return VariantAnalysis(
+        variant, IcfRules(), "striker", baseline_y, placement_intervals, check_origin=check_origin
+    )
+
+
+def _config(variant: str, **options):
+    from carromlab.games.icf.machine import IcfGameConfig
+
+    return IcfGameConfig(doubles=variant == "icf-doubles", **options)
+
+
+def _greedy(skill="club", variant=None):
+    from carromlab.analysis.policies import Greedy
+
+    return Greedy(skill=skill)
+
+
+def _random(skill="club", variant=None):
+    from carromlab.analysis.policies import RandomLegal
+
+    return RandomLegal()
+
+
+def _driver(config):
+    from carromlab.games.icf.driver import IcfDriver
+
+    return IcfDriver(config)
+
+
+def _opening(variant: str = "icf"):
+    from carromlab.games.icf.setups import icf_opening
+
+    return icf_opening(variant)
+
+
+def _midgame():
+    from carromlab.games.icf.midgame import midgame_position
+
+    return midgame_position()
+
+
+GAME = register_game(
+    Game(
+        name="icf",
+        title="Carrom (ICF laws)",
+        variants=("icf", "icf-doubles"),
+        family="icf",
+        positions={
+            "icf-opening": _opening,
+            "icf-doubles-opening": lambda: _opening("icf-doubles"),
+            "icf-midgame": _midgame,
+        },
+        default_position={"icf": "icf-midgame", "icf-doubles": "icf-midgame"},
+        analysis=_analysis,
+        config=_config,
+        options=(
+            Option(
+                "boards",
+                8,
+                "icf: at most this many boards a game (laws: 8).",
+                "max_boards",
+                minimum=1,
+            ),
+        ),
+        players={"greedy": _greedy, "random": _random},
+        driver=_driver,
+        default_grid=("-0.18:0.18:13", "30:150:61", "2.0"),
+        default_placement=0.0,
+    )
+)

@@ -1,0 +1,823 @@
+"""Standard carrom (ICF laws): the game-state machine, singles and doubles.
+
+Pure Python over one stroke's outcome at a time (no kernel calls): :func:`apply_stroke` takes
+the state before a stroke and the kernel's outcome row of that stroke (``capture`` and the
+first contact; optionally ``contacts`` and the pieces' resting places), asks
+:func:`carromlab.games.icf.rules.evaluate_icf` what the stroke did under the laws, and performs the
+consequences: pocketed pieces leave the position, returned coins are placed by the opponent,
+the turn continues or passes, a board ends and is scored, the next board is set up, the game
+ends. It is the rules layer of a whole-game simulator.
+
+Sources: ``shared/reference/RULES.md`` ("Standard carrom": seed 004 and the ICF Laws of 1993;
+rule numbers are the 1993 Laws') and the decisions of :mod:`carromlab.games.icf.rules`, which this
+module follows (it never re-judges a stroke: coins kept, dues, the queen, continuation and the
+last-coin clauses all come from ``evaluate_icf``).
+
+Seats and sides. Singles: seat 0 (South, the first breaker) and seat 1 (North). Doubles:
+seats 0..3 sit S, E, N, W; a turn passes to the player on the right, ``seat -> seat + 1``
+(counter-clockwise seen from above); partners sit opposite, so side ``seat % 2``: seats 0 and
+2 are side 0, seats 1 and 3 side 1. Scores, coins down and dues are kept per side; on each
+board the breaker's side plays white (``IcfBoardState.colours``).
+
+The state: :class:`IcfGameState` (scores per side, boards played, who breaks next, game over
+and winner, the current :class:`IcfBoardState`, the last finished board and the last stroke's
+record) and :class:`IcfBoardState` (the position, whose turn, colours per side, coins down and
+dues per side, the queen, the break, strokes played, board over / winner / points). Both are
+frozen; every call returns a new state.
+
+Coin accounting, per side: coins of its colour on the board + ``down`` = 9 between strokes
+(for a position from the ICF opening); ``dues`` are penalty coins owed while nothing can be
+paid (``dues > 0`` only with ``down == 0``); the queen is either in the position
+(``queen == "on_board"``), pocketed and awaiting a cover (``"pending"``), or covered
+(``"covered"``), with ``queen_side`` the side that pocketed / covered her.
+
+Decisions where the laws and the digest are silent (each one a documented choice; the ones
+marked *option* are fields of :class:`IcfGameConfig`):
+
+1. Order of play: a stroke that continues (``evaluate_icf``'s ``continues``) keeps the seat;
+   a failed break try keeps it while tries remain (``break_tries``, 44-45); anything else
+   passes the turn to ``seat + 1`` (singles: the opponent; doubles: the player on the right).
+2. Failed break: after ``break_tries`` failed tries (or a break try that pockets the striker
+   without touching a coin, which loses the turn at once: ``evaluate_icf`` decision 9) the
+   turn passes and the next stroke is an ordinary stroke: the break requirement binds the
+   breaker only, and the colours stay (the breaker's side plays white). *Option*
+   ``rebreak_after_failed``: the next player must break instead, with fresh tries.
+3. Queen bonus limit: the queen's value counts when the winner's game score *before* the
+   board is ``<= queen_bonus_limit`` (21: "only while the winner's score is 21 or less").
+4. Board points: ``min(board_cap, coins + queen)``. A board won by pocketing the last own
+   coin: coins = the loser's coins left on the board (coins of the loser's colour in the
+   position before the stroke minus those pocketed in it, so a coin that left the board
+   counts as left); queen = ``queen_value`` when the winner's side covered her. A board lost
+   by a last-coin clause (the opponent wins): coins = the shooter's coins left
+   (``evaluate_icf``'s ``own_left``: coins that fall with the striker count as left);
+   queen = ``queen_value`` when she is not covered after the stroke (on the board, returned,
+   or awaiting a cover) or was covered earlier by the winner's side; none when the loser
+   covered her.
+5. Dues at the end of a board are written off. *Option* ``score_loser_dues``: each due the
+   loser still owes counts one point for the winner, like a coin left (the cap applies).
+6. A stroke that ends the board returns nothing (no penalty coin, no coin or queen put back):
+   the board is over; the finished board keeps the position after the stroke's removals.
+7. An opponent's coin pocketed while the opponent owes a due pays that due at once: the coin
+   comes back out (placed by the shooter, as any returned coin), which keeps ``dues > 0``
+   only with ``down == 0``. *Option* ``opponent_coin_pays_due`` (False: the coin stays down
+   and pays the due at the owner's next stroke, as ``evaluate_icf`` pays old dues).
+8. ``due_rule=False`` (*option*, to study the due rule): pocketing the striker costs no
+   penalty coin and nothing is ever owed; everything else about that stroke stands (own
+   coins pocketed with the striker still come back and the turn then continues, otherwise it
+   ends; a queen pocketed with the striker is returned).
+9. Placement of returned pieces (the opponent places them; :func:`place_returned`): the queen
+   goes as near the centre as possible (the centre if free, else the nearest free spot,
+   decision 10); coins that left the board go back "in the centre circle" (65) the same way
+   (the centre circle is barely a coin wide, so: as near the centre as possible); other
+   returned coins (the striker's own coins, penalty coins, dues) go to a free spot inside the
+   outer circle: *option* ``placement``: ``"centre-first"`` (default: the nearest free spot
+   to the centre, deterministic) or ``"random"`` (uniform over the disc where a coin lies
+   wholly inside the outer circle, drawn from the given ``numpy`` generator; after
+   ``RANDOM_TRIES`` rejected draws - an exact hole in a packed cluster has no area - the
+   nearest free spot). "Inside the outer circle" means the whole coin inside it. Free: no
+   overlap with any piece on the board (the striker is back on a baseline and is no
+   obstacle); touching is allowed (the rosette's coins touch), within ``TOUCH_TOLERANCE``.
+   If no spot inside the outer circle is free, the search widens to the whole playing
+   surface (nearest to the centre first, clear of the pockets); if nothing is free at all,
+   :class:`CarromlabError`.
+10. Nearest free spot, exactly (a deterministic search): the point nearest to the centre
+    where the piece fits is the centre, or lies on the boundary of a forbidden disc (radius
+    ``r + r_i`` around each piece) in line with the centre, or where two forbidden circles
+    (or one and the zone's circle) cross. Those candidates are checked nearest first (ties:
+    the smallest angle counter-clockwise from +x) and the first free one wins; so an exact
+    hole left in the rosette is found. The widened search adds the pockets as forbidden
+    discs and a 1 mm grid over the surface (for spots against the frame).
+11. Placement order within one stroke: the queen, then pieces that left the board (in disc
+    order), then the shooter's returned coins, then the opponent's (decision 7). Coins
+    pocketed in the stroke that come back (with the striker, or paying a due) come back as
+    themselves (disc order) and keep their ids, as does a piece that left the board; a
+    penalty coin from those pocketed earlier takes the smallest free id of its colour
+    (``w1``..``w9`` / ``b1``..``b9``).
+12. Resting places: ``final_xy`` (optional, [N, 2] in disc order) moves the pieces still on
+    the board to where the stroke left them; without it they stay where they were (hand-made
+    outcomes, tests).
+13. Boards and breaks: the first board is broken by seat 0; the breaker of each next board is
+    the next seat (``breaker + 1``): singles alternate, doubles rotate through the four
+    players, so the sides alternate. A new board is the rule-41 rosette with the "Y" pointing
+    at the breaker (``carromlab.games.icf.setups.rosette`` rotated to the breaker's side).
+14. End of the game: when a side reaches ``game_points`` at the end of a board, it wins;
+    otherwise after ``max_boards`` boards the higher score wins. A tie after ``max_boards``
+    (*option* ``tie_rule``): ``"extra-board"`` (default; tournament practice settles a tie
+    with an extra board, whose break is tossed for - here the break rotation simply goes
+    on): further boards are played until a board ends with the scores unequal (the queen
+    limit and cap still apply; a board can score 0, e.g. the last coin before the queen
+    when the winner has 22+); ``"draw"``: the game ends drawn (``winner`` None).
+15. A custom placement policy (a callable passed instead of a generator) is called
+    ``policy(position, kind, owner)`` for every piece to place and returns ``(x, y)``; the spot
+    must be legal and free, or :class:`CarromlabError` (the laws' placement duties, such as the
+    queen's "as near the centre as possible", are then the policy's).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from carromlab.equipment.base import SIDE_ANGLE
+from carromlab.errors import CarromlabError
+from carromlab.games.icf.rules import (
+    COINS_PER_SIDE,
+    COLOURS,
+    N_POCKETS,
+    IcfTurn,
+    evaluate_icf,
+    piece_roles,
+)
+from carromlab.games.icf.setups import rosette
+from carromlab.position import OVERLAP_TOLERANCE, Piece, Position
+from carromlab.rules.interfaces import StrokeOutcome
+
+#: Where each seat sits: singles (S, N), doubles (S, E, N, W): turns go to the right.
+SEATS_SINGLES = ("S", "N")
+SEATS_DOUBLES = ("S", "E", "N", "W")
+PLACEMENT_MODES = ("centre-first", "random")
+TIE_RULES = ("extra-board", "draw")
+QUEEN_STATES = ("on_board", "pending", "covered")
+#: Grid step (m) of the widened search over the whole surface.
+WIDE_STEP = 0.001
+#: A placed piece may touch its neighbours: it may interpenetrate one by at most this (m),
+#: half what ``Position.validate`` tolerates (the rosette's coins touch to within rounding).
+TOUCH_TOLERANCE = OVERLAP_TOLERANCE / 2
+#: Random draws before the "random" placement falls back to the nearest free spot.
+RANDOM_TRIES = 2048
+
+
+@dataclass(frozen=True)
+class IcfGameConfig:
+    """Rule options (defaults per the laws and the decisions of the module docstring)."""
+
+    doubles: bool = False
+    queen_value: int = 3
+    queen_bonus_limit: int = 21  # queen counts while the winner's score before the board <= it
+    board_cap: int = 12
+    game_points: int = 25
+    max_boards: int = 8
+    break_tries: int = 3
+    due_rule: bool = True  # False: pocketing the striker costs no penalty coin (decision 8)
+    placement: str = "centre-first"  # or "random" (decision 9)
+    tie_rule: str = "extra-board"  # or "draw" (decision 14)
+    rebreak_after_failed: bool = False  # decision 2
+    opponent_coin_pays_due: bool = True  # decision 7
+    score_loser_dues: bool = False  # decision 5
+
+    def __post_init__(self):
+        if self.placement not in PLACEMENT_MODES:
+            raise CarromlabError(
+                f"IcfGameConfig.placement must be one of {PLACEMENT_MODES}, not {self.placement!r}"
+            )
+        if self.tie_rule not in TIE_RULES:
+            raise CarromlabError(
+                f"IcfGameConfig.tie_rule must be one of {TIE_RULES}, not {self.tie_rule!r}"
+            )
+        for name in ("queen_value", "queen_bonus_limit", "board_cap"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise CarromlabError(f"IcfGameConfig.{name} must be a whole number >= 0, not {v!r}")
+        for name in ("game_points", "max_boards", "break_tries"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise CarromlabError(f"IcfGameConfig.{name} must be a whole number >= 1, not {v!r}")
+
+    @property
+    def n_seats(self) -> int:
+        return 4 if self.doubles else 2
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The board side each seat sits at."""
+        return SEATS_DOUBLES if self.doubles else SEATS_SINGLES
+
+    @property
+    def variant(self) -> str:
+        return "icf-doubles" if self.doubles else "icf"
+
+
+def side_of(seat: int) -> int:
+    """The side (0 or 1) a seat plays for: partners sit opposite."""
+    return seat % 2
+
+
+@dataclass(frozen=True)
+class IcfBoardState:
+    """One board: the pieces on it and the state of play (see the module docstring)."""
+
+    position: Position
+    turn: int = 0  # seat on strike
+    breaker: int = 0  # seat that broke this board
+    colours: tuple[str, str] = ("white", "black")  # colour of side 0, side 1
+    down: tuple[int, int] = (0, 0)  # own coins pocketed and kept down, per side
+    dues: tuple[int, int] = (0, 0)  # penalty coins owed, per side
+    queen: str = "on_board"  # "on_board", "pending" (awaits a cover) or "covered"
+    queen_side: int | None = None  # side that pocketed (pending) or covered the queen
+    is_break: bool = True  # the next stroke is a break
+    break_tries: int = 0  # failed break tries used
+    strokes: int = 0  # strokes played on this board (failed break tries included)
+    over: bool = False
+    winner: int | None = None  # side that won the board
+    points: int = 0  # points the winner scored on this board
+
+    def __post_init__(self):
+        object.__setattr__(self, "colours", tuple(self.colours))
+        object.__setattr__(self, "down", tuple(int(v) for v in self.down))
+        object.__setattr__(self, "dues", tuple(int(v) for v in self.dues))
+        if sorted(self.colours) != sorted(COLOURS):
+            raise CarromlabError(f"colours must be one white and one black, not {self.colours}")
+        if self.queen not in QUEEN_STATES:
+            raise CarromlabError(f"queen must be one of {QUEEN_STATES}, not {self.queen!r}")
+        if self.queen != "on_board" and self.queen_side not in (0, 1):
+            raise CarromlabError(f"a {self.queen} queen needs queen_side 0 or 1")
+        for name in ("down", "dues"):
+            v = getattr(self, name)
+            if len(v) != 2 or min(v) < 0:
+                raise CarromlabError(f"{name} must be two whole numbers >= 0, not {v}")
+        if max(self.down) > COINS_PER_SIDE:
+            raise CarromlabError(f"down must be at most {COINS_PER_SIDE}, not {self.down}")
+
+    @property
+    def side(self) -> int:
+        """The side on strike."""
+        return side_of(self.turn)
+
+    def colour(self, side: int) -> str:
+        return self.colours[side]
+
+    def side_of_colour(self, colour: str) -> int:
+        return self.colours.index(colour)
+
+    def on_board(self, side: int) -> int:
+        """Coins of ``side``'s colour in the position."""
+        return self.position.count("coin", self.colours[side])
+
+    def turn_state(self, due_rule: bool = True) -> IcfTurn:
+        """The ``IcfTurn`` of the player on strike (what ``evaluate_icf`` needs)."""
+        s = self.side
+        if self.queen == "pending" and self.queen_side != s:
+            raise CarromlabError(
+                f"the queen awaits a cover by side {self.queen_side}, but side {s} is on strike"
+            )
+        return IcfTurn(
+            shooter=self.colours[s],
+            own_down=self.down[s],
+            opponent_down=self.down[1 - s],
+            queen_pending=self.queen == "pending",
+            dues=self.dues[s] if due_rule else 0,
+            is_break=self.is_break,
+        )
+
+
+@dataclass(frozen=True)
+class StrokeRecord:
+    """What one stroke did: the seat and side that played it, ``evaluate_icf``'s facts (as
+    Python scalars, after ``due_rule``), the pieces placed back (``(id, kind, owner, x, y)``)
+    and whether it ended the board."""
+
+    seat: int
+    side: int
+    facts: Mapping[str, Any]
+    placed: tuple[tuple[str, str, str | None, float, float], ...] = ()
+    board_ended: bool = False
+
+
+@dataclass(frozen=True)
+class IcfGameState:
+    """A game: scores per side, boards played, who breaks next, the current board."""
+
+    board: IcfBoardState
+    config: IcfGameConfig = field(default_factory=IcfGameConfig)
+    scores: tuple[int, int] = (0, 0)
+    boards_played: int = 0  # finished boards
+    next_breaker: int = 1  # seat that breaks the board after the current one
+    over: bool = False
+    winner: int | None = None  # side; None while playing, or a drawn game
+    last_board: IcfBoardState | None = None  # the last finished board
+    last_stroke: StrokeRecord | None = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "scores", tuple(int(v) for v in self.scores))
+
+
+# --------------------------------------------------------------------------- set-up
+
+
+def board_position(config: IcfGameConfig, breaker: int, board=None) -> Position:
+    """The rule-41 rosette with the "Y" pointing at ``breaker``'s side (decision 13)."""
+    side = config.seats[breaker]
+    angle = -math.pi / 2 + SIDE_ANGLE[side]
+    return Position(
+        config.variant,
+        tuple(rosette(board, y_arm_angle=angle)),
+        board,
+        name=f"{config.variant}-board",
+        description=f"ICF rule 41 opening; the Y points at the breaker ({side}).",
+    )
+
+
+def new_board(config: IcfGameConfig, breaker: int, position: Position | None = None, board=None):
+    """A fresh board broken by ``breaker``: that seat's side plays white."""
+    if not 0 <= breaker < config.n_seats:
+        raise CarromlabError(f"breaker must be a seat 0..{config.n_seats - 1}, not {breaker}")
+    if position is None:
+        position = board_position(config, breaker, board)
+    colours = ("white", "black") if side_of(breaker) == 0 else ("black", "white")
+    return IcfBoardState(position=position, turn=breaker, breaker=breaker, colours=colours)
+
+
+def new_game(
+    config: IcfGameConfig | None = None, position: Position | None = None, breaker: int = 0
+) -> IcfGameState:
+    """A game whose first board is broken by ``breaker`` (default seat 0, South), from
+    ``position`` (default: the ICF opening, "Y" pointing at the breaker)."""
+    config = config or IcfGameConfig()
+    if position is not None and position.variant != config.variant:
+        raise CarromlabError(
+            f"a {'doubles' if config.doubles else 'singles'} game needs a {config.variant!r} "
+            f"position, not {position.variant!r}"
+        )
+    board = new_board(config, breaker, position)
+    return IcfGameState(board=board, config=config, next_breaker=(breaker + 1) % config.n_seats)
+
+
+# --------------------------------------------------------------------------- placement
+
+
+@lru_cache(maxsize=8)
+def _wide_grid(step: float, half: float) -> np.ndarray:
+    """A grid over the square surface, nearest to the centre first (ties: by angle)."""
+    n = int(half // step)
+    g = np.arange(-n, n + 1) * step
+    x, y = np.meshgrid(g, g)
+    pts = np.column_stack([x.ravel(), y.ravel()])
+    out = _ordered(pts)
+    out.setflags(write=False)
+    return out
+
+
+def _angle(pts: np.ndarray) -> np.ndarray:
+    """Angle counter-clockwise from +x, in [0, 2 pi)."""
+    return np.mod(np.arctan2(pts[:, 1], pts[:, 0]), 2 * math.pi)
+
+
+def _ordered(pts: np.ndarray) -> np.ndarray:
+    """Nearest to the centre first; ties (to 1e-12 m) by angle counter-clockwise from +x."""
+    order = np.lexsort((np.round(_angle(pts), 12), np.round(np.hypot(pts[:, 0], pts[:, 1]), 12)))
+    return pts[order]
+
+
+def _circle_pairs(ca: np.ndarray, ra: np.ndarray, cb: np.ndarray, rb: np.ndarray) -> np.ndarray:
+    """Intersection points of circles (ca[k], ra[k]) and (cb[k], rb[k]), pair by pair."""
+    dx, dy = cb[:, 0] - ca[:, 0], cb[:, 1] - ca[:, 1]
+    d = np.hypot(dx, dy)
+    ok = (d > 1e-12) & (d <= ra + rb + 1e-12) & (d >= np.abs(ra - rb) - 1e-12)
+    if not ok.any():
+        return np.zeros((0, 2))
+    ca, ra, rb, dx, dy, d = ca[ok], ra[ok], rb[ok], dx[ok], dy[ok], d[ok]
+    a = (ra**2 - rb**2 + d**2) / (2 * d)
+    h = np.sqrt(np.maximum(ra**2 - a**2, 0.0))
+    mx, my = ca[:, 0] + a * dx / d, ca[:, 1] + a * dy / d
+    px, py = -dy / d * h, dx / d * h
+    return np.concatenate(
+        [np.column_stack([mx + px, my + py]), np.column_stack([mx - px, my - py])]
+    )
+
+
+def _nearest_candidates(centres: np.ndarray, rho: np.ndarray, zone: float | None) -> np.ndarray:
+    """Every point where the nearest free spot to the board's centre can lie (decision 10):
+    the centre; on each forbidden circle (centre ``centres[i]``, radius ``rho[i]``) the two
+    points in line with the board's centre; the circles' pairwise intersections; and their
+    intersections with the zone's circle (radius ``zone``, when given)."""
+    pts = [np.zeros((1, 2))]
+    if len(rho):
+        dist = np.hypot(centres[:, 0], centres[:, 1])
+        safe = np.where(dist > 1e-12, dist, 1.0)
+        u = np.where((dist > 1e-12)[:, None], centres / safe[:, None], np.array([[1.0, 0.0]]))
+        pts += [centres - rho[:, None] * u, centres + rho[:, None] * u]
+        i, j = np.triu_indices(len(rho), k=1)
+        pts.append(_circle_pairs(centres[i], rho[i], centres[j], rho[j]))
+        if zone is not None:
+            zc = np.zeros_like(centres)
+            pts.append(_circle_pairs(centres, rho, zc, np.full(len(rho), zone)))
+    return np.concatenate(pts)
+
+
+def _obstacles(position: Position) -> tuple[np.ndarray, np.ndarray]:
+    if not position.pieces:
+        return np.zeros((0, 2)), np.zeros(0)
+    xy = np.array([[p.x, p.y] for p in position.pieces], dtype=float)
+    return xy, position.radii()
+
+
+def _free(position: Position, pts: np.ndarray, r: float, xy=None, radii=None) -> np.ndarray:
+    """Which candidate centres are legal and free for a piece of radius ``r``."""
+    if xy is None:
+        xy, radii = _obstacles(position)
+    layout = position.board.layout
+    ok = np.asarray(layout.surface.contains(pts[:, 0], pts[:, 1], r), dtype=bool)
+    for cap in layout.captures:
+        ok &= np.hypot(pts[:, 0] - cap.x, pts[:, 1] - cap.y) >= cap.radius
+    if len(radii):
+        d = np.hypot(pts[:, None, 0] - xy[None, :, 0], pts[:, None, 1] - xy[None, :, 1])
+        ok &= (d >= radii[None, :] + r - TOUCH_TOLERANCE).all(axis=1)
+    return ok
+
+
+def _first_free(position: Position, pts: np.ndarray, r: float, chunk: int = 4096):
+    xy, radii = _obstacles(position)
+    for start in range(0, len(pts), chunk):
+        block = pts[start : start + chunk]
+        ok = _free(position, block, r, xy, radii)
+        if ok.any():
+            x, y = block[int(np.argmax(ok))]
+            return float(x), float(y)
+    return None
+
+
+def nearest_free_spot(
+    position: Position, r: float, zone: float | None = None
+) -> tuple[float, float] | None:
+    """The free spot nearest to the board's centre for a piece of radius ``r`` whose centre
+    lies within ``zone`` of the centre (None: anywhere on the surface); None if there is none
+    (decision 10)."""
+    xy, radii = _obstacles(position)
+    centres, rho = xy, radii + r
+    if zone is None:
+        caps = position.board.layout.captures
+        if caps:
+            centres = np.concatenate([xy, [[c.x, c.y] for c in caps]])
+            rho = np.concatenate([rho, [c.radius for c in caps]])
+    pts = _nearest_candidates(centres, rho, zone)
+    if zone is not None:
+        pts = pts[np.hypot(pts[:, 0], pts[:, 1]) <= zone + 1e-12]
+    spot = _first_free(position, _ordered(pts), r)
+    if zone is None:
+        grid = _first_free(position, _wide_grid(WIDE_STEP, position.board.layout.surface.size), r)
+        if spot is None or (grid is not None and math.hypot(*grid) < math.hypot(*spot) - 1e-12):
+            spot = grid
+    return spot
+
+
+def _outer_radius(position: Position) -> float:
+    board = position.board
+    d = getattr(board, "outer_circle_diameter", None)
+    if d is None:
+        raise CarromlabError(f"placement needs an ICF board (outer circle), not {board.family!r}")
+    return d / 2
+
+
+def place_returned(
+    position: Position,
+    kind: str,
+    owner: str | None,
+    rng: np.random.Generator | None = None,
+    mode: str = "centre-first",
+) -> tuple[float, float]:
+    """Where the opponent places a returned piece (decisions 9-10): ``(x, y)`` in metres.
+
+    The queen always goes as near the centre as possible; a coin goes by ``mode``:
+    ``"centre-first"`` (the free spot nearest to the centre) or ``"random"`` (a uniform free
+    spot inside the outer circle drawn from ``rng``). If nothing is free inside the outer
+    circle, the free spot of the whole surface nearest to the centre.
+    """
+    if mode not in PLACEMENT_MODES:
+        raise CarromlabError(f"placement mode must be one of {PLACEMENT_MODES}, not {mode!r}")
+    specs = position.board.piece_specs()
+    if kind not in specs:
+        raise CarromlabError(f"unknown piece kind {kind!r}")
+    r = specs[kind].radius
+    rmax = _outer_radius(position) - r  # the whole piece inside the outer circle
+    if mode == "random" and kind != "queen":
+        if rng is None:
+            raise CarromlabError("random placement needs a numpy random Generator (rng)")
+        xy, radii = _obstacles(position)
+        for _ in range(RANDOM_TRIES // 256):
+            rho = rmax * np.sqrt(rng.random(256))
+            a = 2 * math.pi * rng.random(256)
+            pts = np.column_stack([rho * np.cos(a), rho * np.sin(a)])
+            ok = _free(position, pts, r, xy, radii)
+            if ok.any():
+                x, y = pts[int(np.argmax(ok))]
+                return float(x), float(y)
+    spot = nearest_free_spot(position, r, rmax)
+    if spot is None:
+        spot = nearest_free_spot(position, r, None)
+    if spot is None:
+        raise CarromlabError(f"no free spot on the board for a returned {kind}")
+    return spot
+
+
+def _free_id(position: Position, kind: str, owner: str | None) -> str:
+    used = {p.id for p in position.pieces}
+    prefix = "q" if kind == "queen" else (owner or kind)[0]
+    if kind == "queen" and "q" not in used:
+        return "q"
+    k = 1
+    while f"{prefix}{k}" in used:
+        k += 1
+    return f"{prefix}{k}"
+
+
+def _check_spot(position: Position, kind: str, xy) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in xy)
+    except (TypeError, ValueError):
+        raise CarromlabError(f"a placement policy must return (x, y), not {xy!r}") from None
+    r = position.board.piece_specs()[kind].radius
+    if not (math.isfinite(x) and math.isfinite(y)) or not _free(position, np.array([[x, y]]), r)[0]:
+        raise CarromlabError(
+            f"the placement policy put a {kind} at ({x:.4f}, {y:.4f}) m: not a free legal spot"
+        )
+    return x, y
+
+
+# --------------------------------------------------------------------------- the stroke
+
+
+def _scalar(v):
+    v = np.asarray(v).reshape(-1)[0]
+    return v.item()
+
+
+def _board_points(config, scores, winner, coins, queen_scores, loser_dues) -> int:
+    pts = coins
+    if queen_scores and scores[winner] <= config.queen_bonus_limit:
+        pts += config.queen_value
+    if config.score_loser_dues:
+        pts += loser_dues
+    return int(min(config.board_cap, pts))
+
+
+def apply_stroke(
+    state: IcfGameState,
+    capture_row,
+    first_contact_kind,
+    first_contact,
+    contacts_row=None,
+    config: IcfGameConfig | None = None,
+    placement: np.random.Generator | Callable | None = None,
+    final_xy=None,
+) -> IcfGameState:
+    """The state after one stroke of the player on strike.
+
+    ``capture_row``: int [N] over the disc order of ``state.board.position`` (disc 0 the
+    striker, then the pieces): -1 on the board, 0..3 a pocket, more: off the board;
+    ``first_contact_kind`` (0 none, 1 piece, 2 wall) and ``first_contact`` (its index);
+    ``contacts_row``: optional int [N] (judges a break); ``config``: default ``state.config``;
+    ``placement``: ``None`` (``config.placement``, which must then be "centre-first"), a
+    ``numpy.random.Generator`` (``config.placement`` drawing from it) or a policy callable
+    (decision 15); ``final_xy``: optional [N, 2] resting places (decision 12).
+    """
+    config = config or state.config
+    if state.over:
+        raise CarromlabError("the game is over: no more strokes")
+    bs = state.board
+    if bs.over:
+        raise CarromlabError("the board is over: no more strokes on it")
+    pos = bs.position
+    n = 1 + len(pos.pieces)
+    cap = np.asarray(capture_row).reshape(-1)
+    if cap.shape != (n,):
+        raise CarromlabError(
+            f"capture_row has {cap.size} entries; the position has {n} discs (striker + "
+            f"{len(pos.pieces)} pieces)"
+        )
+    if contacts_row is not None:
+        contacts_row = np.asarray(contacts_row).reshape(1, -1)
+        if contacts_row.shape != (1, n):
+            raise CarromlabError(f"contacts_row must have {n} entries, not {contacts_row.size}")
+    if final_xy is not None:
+        final_xy = np.asarray(final_xy, dtype=float)
+        if final_xy.shape != (n, 2):
+            raise CarromlabError(f"final_xy must be [{n}, 2], not {list(final_xy.shape)}")
+    if not 0 <= bs.turn < config.n_seats:
+        raise CarromlabError(f"seat {bs.turn} is not a seat of this game (0..{config.n_seats - 1})")
+
+    seat, side = bs.turn, bs.side
+    opp = 1 - side
+    turn = bs.turn_state(config.due_rule)
+    n_pockets = len(pos.board.layout.captures) or N_POCKETS
+    raw = evaluate_icf(
+        cap[None, :],
+        np.asarray([first_contact_kind]),
+        np.asarray([first_contact]),
+        piece_roles(pos),
+        turn,
+        contacts=contacts_row,
+        n_pockets=n_pockets,
+    )
+    facts = {k: _scalar(v) for k, v in raw.items()}
+    if not config.due_rule:  # decision 8
+        facts["dues"] = 0
+        facts["own_down_after"] = turn.own_down + facts["own_kept"]
+        facts["dues_after"] = 0
+
+    own_c, opp_c = bs.colours[side], bs.colours[opp]
+    pieces = pos.pieces
+    pocketed = [(0 <= c < n_pockets) for c in cap[1:]]
+    left_board = [c >= n_pockets for c in cap[1:]]
+    n_own_before = pos.count("coin", own_c)
+    n_opp_before = pos.count("coin", opp_c)
+
+    # -- coins down, dues, the queen
+    down = [0, 0]
+    dues = [0, 0]
+    down[side] = facts["own_down_after"]
+    dues[side] = facts["dues_after"]
+    down[opp] = facts["opponent_down_after"]
+    dues[opp] = bs.dues[opp] if config.due_rule else 0
+    own_back = facts["own_pocketed"] - (facts["own_down_after"] - turn.own_down)
+    opp_back = 0
+    if config.opponent_coin_pays_due and dues[opp] > 0 and down[opp] > 0:  # decision 7
+        opp_back = min(dues[opp], down[opp])
+        down[opp] -= opp_back
+        dues[opp] -= opp_back
+
+    queen, queen_side = bs.queen, bs.queen_side
+    queen_back = False
+    if facts["queen_covered"]:
+        queen, queen_side = "covered", side
+    elif facts["queen_awaits_cover"]:
+        queen, queen_side = "pending", side
+    elif facts["queen_returned"]:
+        queen, queen_side, queen_back = "on_board", None, True
+
+    # -- the pieces that stay (decision 12)
+    kept = []
+    gone = []  # pieces that left the board (65)
+    for i, p in enumerate(pieces):
+        if pocketed[i]:
+            continue
+        if final_xy is not None:
+            p = dataclasses.replace(p, x=float(final_xy[i + 1, 0]), y=float(final_xy[i + 1, 1]))
+        if left_board[i]:
+            gone.append(p)
+        else:
+            kept.append(p)
+    new_pos = pos.replace(pieces=tuple(kept))
+
+    record = dict(seat=seat, side=side, facts=MappingProxyType(facts))
+    common = dict(
+        down=tuple(down),
+        dues=tuple(dues),
+        queen=queen,
+        queen_side=queen_side,
+        strokes=bs.strokes + 1,
+    )
+
+    # -- the end of the board (decisions 4-6)
+    if facts["board_won"] or facts["board_lost"]:
+        if facts["board_won"]:
+            winner = side
+            coins = n_opp_before - facts["opponent_pocketed"]
+            queen_scores = queen == "covered" and queen_side == winner
+            loser_dues = dues[opp]
+        else:
+            winner = opp
+            coins = n_own_before - facts["own_kept"]
+            queen_scores = queen != "covered" or queen_side == winner
+            loser_dues = dues[side]
+        points = _board_points(config, state.scores, winner, coins, queen_scores, loser_dues)
+        done = dataclasses.replace(
+            bs,
+            position=new_pos,
+            **common,
+            is_break=False,
+            over=True,
+            winner=winner,
+            points=points,
+        )
+        return _end_board(state, config, done, StrokeRecord(**record, board_ended=True))
+
+    # -- order of play (decisions 1-2)
+    is_break, tries, next_turn = False, bs.break_tries, seat
+    if facts["break_retry"]:
+        tries += 1
+        if tries < config.break_tries:
+            is_break = True
+        else:
+            next_turn = (seat + 1) % config.n_seats
+            if config.rebreak_after_failed:
+                is_break, tries = True, 0
+    elif not facts["continues"]:
+        next_turn = (seat + 1) % config.n_seats
+        if bs.is_break and facts["foul.break_no_coin"] and config.rebreak_after_failed:
+            is_break, tries = True, 0  # striker pocketed on a failed try: the next one breaks
+
+    # -- pieces back on the board (decisions 9-11; placed by the opponent)
+    todo: list[tuple[str, str | None, str | None, str]] = []  # kind, owner, keep-id, how
+    if queen_back:
+        todo.append(("queen", None, None, "centre"))
+    for p in gone:
+        todo.append((p.kind, p.owner, p.id, "centre"))
+    for colour, count in ((own_c, own_back), (opp_c, opp_back)):
+        # coins pocketed in this stroke come back as themselves, penalty coins take free ids
+        same = [p.id for i, p in enumerate(pieces) if pocketed[i] and p.owner == colour]
+        same = [pid for pid in same if pos.by_id(pid).kind == "coin"][:count]
+        todo += [("coin", colour, pid, "returned") for pid in same]
+        todo += [("coin", colour, None, "returned")] * (count - len(same))
+    placed = []
+    for kind, owner, pid, how in todo:
+        if callable(placement) and not isinstance(placement, np.random.Generator):
+            x, y = _check_spot(new_pos, kind, placement(new_pos, kind, owner))
+        else:
+            mode = "centre-first" if how == "centre" else config.placement
+            x, y = place_returned(new_pos, kind, owner, placement, mode)
+        pid = pid or _free_id(new_pos, kind, owner)
+        new_pos = new_pos.replace(pieces=(*new_pos.pieces, Piece(pid, kind, owner, x, y)))
+        placed.append((pid, kind, owner, x, y))
+
+    nb = dataclasses.replace(
+        bs,
+        position=new_pos,
+        turn=next_turn,
+        is_break=is_break,
+        break_tries=tries,
+        **common,
+    )
+    return dataclasses.replace(
+        state, board=nb, last_stroke=StrokeRecord(**record, placed=tuple(placed))
+    )
+
+
+def _end_board(
+    state: IcfGameState, config: IcfGameConfig, done: IcfBoardState, rec: StrokeRecord
+) -> IcfGameState:
+    """Score a finished board; end the game or set up the next board (decisions 13-14)."""
+    scores = list(state.scores)
+    scores[done.winner] += done.points
+    boards = state.boards_played + 1
+    over, winner = False, None
+    if max(scores) >= config.game_points:
+        over, winner = True, int(np.argmax(scores))
+    elif boards >= config.max_boards:
+        if scores[0] != scores[1]:
+            over, winner = True, int(np.argmax(scores))
+        elif config.tie_rule == "draw":
+            over = True
+    common = dict(
+        scores=tuple(scores),
+        boards_played=boards,
+        last_board=done,
+        last_stroke=rec,
+    )
+    if over:
+        return dataclasses.replace(state, board=done, over=True, winner=winner, **common)
+    breaker = state.next_breaker
+    nb = new_board(config, breaker, board=done.position.board)
+    return dataclasses.replace(
+        state,
+        board=nb,
+        next_breaker=(breaker + 1) % config.n_seats,
+        **common,
+    )
+
+
+__all__ = [
+    "PLACEMENT_MODES",
+    "SEATS_DOUBLES",
+    "SEATS_SINGLES",
+    "TIE_RULES",
+    "IcfBoardState",
+    "IcfGameConfig",
+    "IcfGameState",
+    "StrokeRecord",
+    "apply_stroke",
+    "board_position",
+    "nearest_free_spot",
+    "new_board",
+    "new_game",
+    "place_returned",
+    "side_of",
+]
+
+
+def apply(
+    state: IcfGameState,
+    outcome: StrokeOutcome,
+    config: IcfGameConfig | None = None,
+    rng: np.random.Generator | None = None,
+) -> IcfGameState:
+    """The game machine's one signature (:mod:`carromlab.rules.interfaces`): the state after
+    a stroke with ``outcome``; ``rng`` places returned coins when ``config.placement`` is
+    ``"random"``."""
+    config = config or IcfGameConfig()
+    return apply_stroke(
+        state,
+        outcome.capture,
+        outcome.first_contact_kind,
+        outcome.first_contact,
+        outcome.contacts,
+        config=config,
+        placement=rng if config.placement == "random" else None,
+        final_xy=outcome.final_xy,
+    )

@@ -1,0 +1,99 @@
+"""KOOBA: ``geometry.py`` (exact tags: an Aero against discs and convex zones, ringing),
+``machine.py`` (turns, markers, Lock, attack, tie breaker, Pro, Deuces), ``maps.py`` (aim-point
+maps of every tag's chance), ``players.py`` (the greedy player), ``driver.py`` (whole games on
+the game loop, throws on the throw kernel), ``commands.py`` (aim-point estimate and map),
+``setups.py``."""
+
+from __future__ import annotations
+
+from carromlab.registry import Game, Option, register_game
+
+
+def _config(variant: str, **options):
+    from carromlab.games.kooba.machine import KoobaConfig
+
+    return KoobaConfig(**options)
+
+
+def _greedy(skill="club", variant=None):
+    from carromlab.games.kooba.players import KoobaGreedy
+
+    return KoobaGreedy(skill=skill)
+
+
+def _driver(config):
+    from carromlab.games.kooba.driver import KoobaDriver
+
+    return KoobaDriver(config)
+
+
+def _estimate(**kw):
+    from carromlab.games.kooba.commands import estimate
+
+    return estimate(**kw)
+
+
+def _shotmap(**kw):
+    from carromlab.games.kooba.commands import shotmap
+
+    return shotmap(**kw)
+
+
+def _opening(n_players: int | None = None):
+    def make():
+        from carromlab.games.kooba.setups import kooba_opening
+
+        return kooba_opening() if n_players is None else kooba_opening(n_players=n_players)
+
+    return make
+
+
+GAME = register_game(
+    Game(
+        name="kooba",
+        title="KOOBA",
+        variants=("kooba",),
+        family="kooba",
+        positions={
+            "kooba-opening": _opening(),
+            "kooba-opening-2p": _opening(2),
+            "kooba-opening-3p": _opening(3),
+        },
+        config=_config,
+        options=(
+            Option("players", 2, "kooba: players (2-4).", "n_players", minimum=2, maximum=4),
+            Option("pro", False, "kooba: the Pro mod (5 sticks, inner eye, penalties)."),
+            Option("deuces", False, "kooba: the Deuces mod (a KOOBA tag counts 2)."),
+        ),
+        players={"greedy": _greedy},
+        driver=_driver,
+        shot_options=(
+            Option("aim", "0,0", "kooba: the aim point X,Y (m; default 0,0, the KOOBA).", type=str),
+            Option(
+                "aims",
+                "-0.27:0.27:28",
+                "kooba: the aim grid on both axes, START:STOP:COUNT (m).",
+                type=str,
+            ),
+            Option(
+                "sticks",
+                4,
+                "kooba: the throwing distance in stick lengths (Pro plays from 5).",
+                minimum=1,
+            ),
+            Option(
+                "seat",
+                "S",
+                "kooba: the thrower's seat, N, E, S or W.",
+                choices=("N", "E", "S", "W"),
+            ),
+            Option(
+                "slide",
+                0.0,
+                "kooba: the throw's slide scale (m; 0: Aeros stick where they land).",
+                minimum=0.0,
+            ),
+        ),
+        commands={"estimate": _estimate, "shotmap": _shotmap},
+    )
+)

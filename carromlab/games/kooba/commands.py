@@ -1,0 +1,79 @@
+"""KOOBA's own shot commands: throws are aimed at points, so ``estimate`` gives one aim
+point's tag probabilities and ``shotmap`` an aim map over the board."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from carromlab.errors import CarromlabError
+
+
+def _pair(spec: str, what: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in str(spec).split(","))
+    except ValueError:
+        raise CarromlabError(f"--{what} must be X,Y in metres, not {spec!r}") from None
+    return x, y
+
+
+def _axis(spec: str) -> list[float]:
+    import numpy as np
+
+    try:
+        a, b, k = str(spec).split(":")
+        if int(k) <= 0:
+            raise ValueError
+        return [float(v) for v in np.linspace(float(a), float(b), int(k))]
+    except ValueError:
+        raise CarromlabError(
+            f"--aims must be START:STOP:COUNT (COUNT >= 1), not {spec!r}"
+        ) from None
+
+
+def estimate(skill: str, n: int, seed: int, options: dict):
+    """One aim point's tag probabilities (a tidy table with Wilson intervals)."""
+    from carromlab.games.kooba.maps import aim_estimate
+
+    ax, ay = _pair(options.get("aim") or "0,0", "aim")
+    return aim_estimate(
+        ax,
+        ay,
+        skill=skill,
+        sticks=options["sticks"],
+        n=n,
+        seed=seed,
+        seat=options["seat"],
+        slide=options["slide"],
+    )
+
+
+def shotmap(skill: str, n: int, seed: int, value: str, out: Path, options: dict) -> dict:
+    """Compute, write and draw a KOOBA aim map (``out/shotmap.parquet`` and ``.png``);
+    returns a summary (the best aim point with its interval)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from carromlab.analysis.results import write_parquet
+    from carromlab.analysis.shotmap import map_summary
+    from carromlab.games.kooba.maps import TAGS, aim_map
+    from carromlab.plot.kooba import draw_aim_map
+
+    grid = _axis(options.get("aims") or "-0.27:0.27:28")
+    value = "p_eye" if value == "points" else value
+    if value not in [f"p_{t}" for t in TAGS]:
+        raise CarromlabError(
+            f"no column {value!r} in a KOOBA aim map; choose from "
+            + ", ".join(f"p_{t}" for t in TAGS)
+        )
+    sticks, seat, slide = options["sticks"], options["seat"], options["slide"]
+    df = aim_map(grid, grid, skill, sticks, n, seed=seed, seat=seat, slide=slide)
+    out.mkdir(parents=True, exist_ok=True)
+    write_parquet(df, out / "shotmap.parquet")
+    fig, ax = plt.subplots(figsize=(7, 6))
+    draw_aim_map(df, value=value, ax=ax)
+    ax.set_title(f"KOOBA: {value} by aim point ({skill}, {sticks} sticks from {seat}, n={n})")
+    fig.savefig(out / "shotmap.png", dpi=120, bbox_inches="tight")
+    plt.close(fig)
+    return map_summary(df, out, value, ("aim_x", "aim_y"))

@@ -1,0 +1,226 @@
+"""Whole KOOBA games: the lag, throws on the throw kernel, tags by exact geometry, the game
+machine (rules/kooba_game.py), and a greedy player.
+
+Keys: throw ``k`` of game ``g`` (the lag's throws first) uses ``fold_in(fold_in(key(seed),
+g), k)``: a game depends only on the seed and its index.
+
+:class:`KoobaGreedy` aims by goal, from an aim map at its skill and distance
+(analysis/kooba_maps.py), computed once per seat:
+
+- scoring (run not locked): the aim point with the most expected scores - P(Eye) (Pro: P(Inner
+  Eye)), minus P(Penalty) under Pro, plus P(KOOBA) under Deuces;
+- locked: the aim point most likely to tag the KOOBA;
+- attack: declared at the start of a turn, once, in games of at most ``attack_players``
+  players, when the chosen opponent (``target``: the ``"leader"`` - furthest along, earliest
+  seat on a tie - or the ``"next"`` open player after me in the order of play) has an open run
+  at least ``attack_at`` steps along; aimed at their marker (a marker tag sends it Home, and an
+  Aero that misses the marker most often still overlaps its run). ``attack_at=None`` never
+  attacks. The defaults - the leader at 4 steps, in two-player games only - follow the
+  timing study (docs/studies.md): in two-player games no timing changed the attacker's win
+  rate measurably (0.48-0.50, intervals of +-0.05; at club skill a run advances about three
+  steps a turn, so "at 4" attacks in about 4 % of games, the rest lock first), and with three
+  players attacking the leader or the next player cost the attacker (0.29 against 0.33 for
+  not attacking: the player left out gains).
+
+Every entrant may have their own player (``play_kooba(players=[...])``, by entrant: the lag
+then seats them), so one policy can be measured against another.
+
+Decisions (estimates): lag throws are made from the South at the KOOBA; the greedy aims on a
+2 cm grid over the board; games throw without a slide unless ``slide`` is given
+(physics/throw.py).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from carromlab.analysis.players import Decision
+from carromlab.equipment.kooba import KoobaBoard
+from carromlab.errors import CarromlabError
+from carromlab.games.kooba.geometry import aero_overlaps_circle, aero_overlaps_polygon
+from carromlab.games.kooba.machine import (
+    LOCK,
+    KoobaConfig,
+    ShotTags,
+    declare_attack,
+)
+from carromlab.games.kooba.maps import aim_map, tag_throws, thrower_spot
+from carromlab.physics.throw import throw_batch
+from carromlab.play.loop import GameRecord
+
+
+def marker_spot(board: KoobaBoard, seat: str, step: int) -> tuple[float, float]:
+    """Where a marker sits: the middle of its Home, run step or Lock."""
+    if step == 0:
+        return board.home_centre(seat)
+    zone = board.zones[f"lock.{seat}" if step == LOCK else f"run.{seat}.{step}"]
+    pts = np.array(zone.points)
+    return float(pts[:, 0].mean()), float(pts[:, 1].mean())
+
+
+def shot_tags(board, x, y, rotation, seats, markers) -> ShotTags:
+    """The tags of one Aero landed at (x, y, rotation) with the markers where they are."""
+    t = tag_throws(board, np.array([x]), np.array([y]), np.array([rotation]), seats[0])
+    on = not bool(t["off"][0])
+    side, hole = board.aero_side, board.aero_hole_diameter / 2
+    runs, touched = set(), set()
+    if on:
+        for p, seat in enumerate(seats):
+            for step in range(1, 6):
+                poly = board.zones[f"run.{seat}.{step}"].points
+                if aero_overlaps_polygon(x, y, rotation, side, hole, poly)[()]:
+                    runs.add(p)
+            mx, my = marker_spot(board, seat, markers[p])
+            r = board.marker_diameter / 2
+            if aero_overlaps_circle(x, y, rotation, side, hole, mx, my, r, touch=True)[()]:
+                touched.add(p)
+    return ShotTags(
+        eye=bool(t["eye"][0]),
+        inner_eye=bool(t["inner_eye"][0]),
+        kooba=bool(t["kooba"][0]),
+        ring=bool(t["ring"][0]),
+        penalty=bool(t["penalty"][0]),
+        runs=frozenset(runs),
+        markers=frozenset(touched),
+    )
+
+
+@dataclass(frozen=True)
+class KoobaGreedy:
+    """The default KOOBA player (see the module's docstring)."""
+
+    skill: str = "club"
+    n: int = 200
+    grid: float = 0.02
+    attack_at: int | None = 4
+    target: str = "leader"
+    attack_players: int = 2
+
+    def __post_init__(self):
+        if self.target not in ATTACK_TARGETS:
+            raise CarromlabError(
+                f"unknown attack target {self.target!r}; choose {' or '.join(ATTACK_TARGETS)}"
+            )
+
+    def aims(self, board: KoobaBoard, seat: str, config: KoobaConfig, slide: float = 0.0) -> dict:
+        """The aim point for each goal (scoring, KOOBA) from this seat."""
+        return _aims(self.skill, self.n, self.grid, board, seat, config, float(slide))
+
+    def plan(self, view, turn: KoobaConfig | None = None, seed: int = 0):
+        """The player interface (:mod:`carromlab.analysis.players`): ``view`` a
+        :class:`~carromlab.games.kooba.driver.KoobaView`, ``turn`` the rule configuration.
+        Returns the aim point, and an attack declared at the start of a turn (the aim is then
+        the target's marker)."""
+        config = turn or KoobaConfig()
+        state = view.state
+        if state is None:  # the lag: at the KOOBA from the South
+            return Decision((0.0, 0.0))
+        me = state.player
+        aims = self.aims(view.board, view.seats[me], config, view.slide)
+        option, params = None, {}
+        if state.shot == 0 and state.tiebreak is None and state.attack is None:
+            target = self.attack_target(state, me, config)
+            if target is not None:
+                option, params = "attack", {"target": target}
+                state = declare_attack(state, target, config)
+        if state.tiebreak is not None or state.markers[me] == LOCK:
+            aim = aims["kooba"]
+        elif state.attack is not None and not state.attack_hit:
+            aim = marker_spot(view.board, view.seats[state.attack], state.markers[state.attack])
+        else:
+            aim = aims["score"]
+        return Decision(aim, option=option, params=params)
+        yield  # a plan is a generator
+
+    def attack_target(self, state, me: int, config: KoobaConfig) -> int | None:
+        """Whom to attack this turn, or None."""
+        n = config.n_players
+        if not config.attack or state.attacks_used[me] or self.attack_at is None:
+            return None
+        if n > self.attack_players:
+            return None
+        open_ = [p for p in range(n) if p != me and state.markers[p] != LOCK]
+        if not open_:
+            return None
+        if self.target == "leader":
+            chosen = max(open_, key=lambda p: (state.markers[p], -p))
+        else:  # the next open player after me in the order of play
+            chosen = min(open_, key=lambda p: (p - me) % n)
+        return chosen if state.markers[chosen] >= self.attack_at else None
+
+
+ATTACK_TARGETS = ("leader", "next")
+
+
+@functools.lru_cache(maxsize=64)
+def _aims(skill, n, grid, board, seat, config, slide) -> dict:
+    xs = np.arange(-board.half + grid / 2, board.half, grid)
+    df = aim_map(xs, xs, skill, config.sticks, n, seed=0, seat=seat, slide=slide, board=board)
+    score = df["p_inner_eye"] if config.pro else df["p_eye"]
+    if config.pro:
+        score = score - df["p_penalty"]
+    if config.deuces:
+        score = score + df["p_kooba"]
+    best = df.loc[score.idxmax()]
+    kooba = df.loc[df["p_kooba"].idxmax()]
+    return {"score": (best.aim_x, best.aim_y), "kooba": (kooba.aim_x, kooba.aim_y)}
+
+
+def throw_one(board, sk, gkey, k: int, aim, seat: str, sticks: int, slide: float = 0.0):
+    """Throw ``k`` of a game (key ``fold_in(game key, k)``): where the Aero lands."""
+    key = jax.random.fold_in(gkey, k)
+    fx, fy = thrower_spot(board, seat, sticks)
+    x, y, rot = throw_batch(
+        key[None],
+        jnp.array([aim[0]]),
+        jnp.array([aim[1]]),
+        jnp.array([fx]),
+        jnp.array([fy]),
+        sk.angle,
+        sk.length,
+        sk.release,
+        slide,
+    )
+    return float(x[0]), float(y[0]), float(rot[0])
+
+
+def play_kooba(
+    config: KoobaConfig | None = None,
+    skill="club",
+    seed: int = 0,
+    games=1,
+    player: KoobaGreedy | None = None,
+    board: KoobaBoard | None = None,
+    on_game=None,
+    players=None,
+    slide: float = 0.0,
+    slots: int = 1,
+) -> list[GameRecord]:
+    """Play whole KOOBA games on the shared game loop (games/kooba/driver.py); one record per
+    game with a row (winner seat index and entrant, rounds, markers, attacks, tie break,
+    turns) and one row per shot.
+
+    Every entrant plays ``player`` (default ``KoobaGreedy(skill)``), or ``players[e]`` for
+    entrant ``e`` (one per player; the lag seats them, and each throws at its own skill).
+    ``slide`` is the throw kernel's slide scale (m; 0: Aeros stick where they land).
+    ``slots`` games are in play at once (1: one after another, ``on_game`` in game order)."""
+    from carromlab.games.kooba.driver import KoobaDriver, throw_skill
+    from carromlab.play.loop import play_games
+
+    config = config or KoobaConfig()
+    if players is None:
+        players = [player or KoobaGreedy(skill=skill)] * config.n_players
+    players = list(players)
+    if len(players) != config.n_players:
+        raise CarromlabError(f"players: {len(players)} given for a {config.n_players}-player game")
+    for e, pl in enumerate(players):
+        throw_skill(pl, e)
+    driver = KoobaDriver(config, board, slide)
+    return play_games(
+        players, config, skill, seed, games, slots=slots, on_game=on_game, driver=driver
+    )

@@ -1,0 +1,381 @@
+"""Ring Pegs (the Carrom Company's rule book, crokinole side; seed 002, cut short; RULES.md):
+shot origins, one stroke vectorised over a batch of shots, and the game-state machine.
+
+Seed 002: "Place 8 rings over the pegs ... The first player places the Shooting Ring outside
+the large outer circle midway between the pockets and attempts to shoot the ring through and
+outside the pegged circle. [...] He next shoots to land his ring in the center hole to
+complete his play. A player continues shooting until he fails to pass between 2 rings or hits
+a ring. If an opponent's Shooting Ring obstructs his passage, a player can hit his opponent as
+often as necessary to clear the way. However, if in hitting the opponent's ring he also
+strikes a spot ring he loses his turn."
+
+Pegged rings are static discs in the kernel (the peg holds them). In a position the shooting
+ring of the player on turn is the piece with id ``"shooter"`` (the kernel's disc 0, the
+origin of the shot); the opponent's ring, if it lies on the board, is a ``shooter`` piece
+with another id and is an ordinary moving disc.
+
+Decisions where the text is cut short (each documented; the digest proposed passing all 8
+gaps in turn - this reads the surviving text more literally):
+
+1. The start: the ring's centre on the large outer circle midway between the pockets on the
+   player's side (there is no room between the circle and the frame for a whole ring); if the
+   opponent's ring lies there, the nearest point of the circle clear of it.
+2. Stage 1, the *pass*: from the start, the ring must go in through a gap of the pegged
+   circle and out through another on one straight run, and no pegged ring may be touched
+   during the stroke. Judged from the stroke: the ring's first straight leg (from the origin
+   to its first contact - the kernel's ``first_x``, ``first_y`` - or to where it stopped)
+   passes inside the pegged circle and ends outside it. From the start only the run straight
+   up through the two axis gaps fits (about +-1 deg), and it crosses the centre hole: the
+   ring must be faster than the hole's skip speed there. What it does after the first leg
+   (the far frame, back through the circle, even into the hole) does not matter unless it
+   touches a pegged ring.
+3. Stage 2, the *finish*: from where the ring lies, it must fall into the centre hole without
+   a pegged ring being touched (a contact with the opponent's ring is allowed: "clear the
+   way"). Finishing wins the game; progress is kept between turns.
+4. The turn continues after a pass (the next shot is the finish, from where the ring lies,
+   or from the start if it fell into the hole or left the board); anything else ends it. A
+   failed pass puts the ring back to the start for the next attempt; after a failed finish
+   the ring stays where it lies (back to the start if it left the board or fell into the
+   hole while a pegged ring was touched).
+5. A game ends when a player finishes, or after ``max_strokes`` strokes (unfinished).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from carromlab.equipment.company import CrokinoleBoard
+from carromlab.errors import CarromlabError
+from carromlab.games.ring_pegs.setups import ring_pegs_opening
+from carromlab.position import Piece, Position
+from carromlab.rules.crokinole import hole_code
+from carromlab.rules.interfaces import StrokeOutcome
+from carromlab.rules.outcome import VariantRules, check_discs, outcome_field
+
+VARIANTS = ("ring-pegs",)
+#: The shooting rings' owners: the game set's (equipment/sets.py), so positions validate.
+PLAYERS = ("p1", "p2")
+#: The 8 gaps of the pegged circle, gap k centred at 45 k degrees (between the pegs at
+#: 45 k - 22.5 and 45 k + 22.5 on the default board).
+N_GAPS = 8
+PROBABILITIES = (
+    "passed",
+    "finished",
+    "touched_pegged",
+    "continues",
+    *(f"gap.{k}" for k in range(N_GAPS)),
+)
+MEANS = ("points",)
+ACTIVE = "shooter"
+
+
+# --------------------------------------------------------------------------- origins
+
+
+def start_spot(board) -> tuple[float, float]:
+    """Decision 1: the South start (views put the player on turn South)."""
+    return 0.0, -board.outer_radius
+
+
+def active_spot(position) -> tuple[float, float]:
+    for p in position.pieces:
+        if p.id == ACTIVE:
+            return p.x, p.y
+    return start_spot(position.board)
+
+
+def table_position(position):
+    """The kernel's view: every piece but the active shooting ring (disc 0)."""
+    if not any(p.id == ACTIVE for p in position.pieces):
+        return position
+    return position.replace(pieces=tuple(p for p in position.pieces if p.id != ACTIVE))
+
+
+def origin(position, placement):
+    p = np.atleast_1d(np.asarray(placement, dtype=float))
+    x, y = active_spot(position)
+    return np.full(p.shape, x), np.full(p.shape, y)
+
+
+def legal_origin(position, x, y) -> np.ndarray:
+    sx, sy = active_spot(position)
+    x = np.atleast_1d(np.asarray(x, float))
+    y = np.atleast_1d(np.asarray(y, float))
+    return np.hypot(x - sx, y - sy) <= 1e-6
+
+
+def no_line(board) -> float:
+    raise CarromlabError("Ring Pegs shots start where the shooting ring lies (origin())")
+
+
+def placement_intervals(board) -> list[tuple[float, float]]:
+    return [(0.0, 0.0)]
+
+
+# --------------------------------------------------------------------------- one stroke
+
+
+@dataclass(frozen=True)
+class RingPegsTurn:
+    """The stage of the player on turn: 1 (pass through the pegged circle) or 2 (finish in
+    the hole)."""
+
+    stage: int = 1
+
+    def __post_init__(self):
+        if self.stage not in (1, 2):
+            raise CarromlabError(f"the Ring Pegs stage is 1 or 2, not {self.stage!r}")
+
+
+def crosses_circle(ax, ay, bx, by, radius) -> np.ndarray:
+    """The segments A-B (arrays) pass strictly inside the circle of ``radius`` round the
+    centre."""
+    ax, ay, bx, by = (np.asarray(v, float) for v in (ax, ay, bx, by))
+    dx, dy = bx - ax, by - ay
+    ll = dx * dx + dy * dy
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(ll > 0, np.clip(-(ax * dx + ay * dy) / ll, 0.0, 1.0), 0.0)
+    return np.hypot(ax + t * dx, ay + t * dy) < radius
+
+
+def entry_gap(sx, sy, ex, ey, radius) -> np.ndarray:
+    """The gap (0..7, by the angle of the point where the segment S-E first enters the circle
+    of ``radius``) through which each segment goes in; -1 if it does not enter (or starts
+    inside)."""
+    ex, ey = np.asarray(ex, float), np.asarray(ey, float)
+    dx, dy = ex - sx, ey - sy
+    ll = np.hypot(dx, dy)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ux, uy = dx / ll, dy / ll
+        b = sx * ux + sy * uy
+        c = sx * sx + sy * sy - radius * radius
+        disc = b * b - c
+        t = -b - np.sqrt(np.maximum(disc, 0.0))
+    ok = (c > 0) & (disc > 0) & (t >= 0) & (t <= ll)
+    ang = np.degrees(np.arctan2(sy + t * uy, sx + t * ux))
+    gap = np.round(np.mod(ang, 360.0) / (360.0 / N_GAPS)).astype(int) % N_GAPS
+    return np.where(ok, gap, -1)
+
+
+def evaluate_ring_pegs(
+    capture, x, y, contacts, position, turn=None, first_x=None, first_y=None
+) -> dict:
+    """Per shot: ``capture``, ``x``, ``y``, ``contacts`` are the kernel's [B, 1 + pieces]
+    arrays for ``position`` (whose active ring is the origin); ``first_x``, ``first_y`` [B]
+    where the ring made its first contact (NaN: none)."""
+    turn = turn or RingPegsTurn()
+    capture = np.atleast_2d(np.asarray(capture))
+    x, y = np.atleast_2d(np.asarray(x, float)), np.atleast_2d(np.asarray(y, float))
+    contacts = np.atleast_2d(np.asarray(contacts))
+    table = table_position(position)
+    check_discs(capture, table.pieces, position, "pieces and the shooting ring")
+    board = position.board
+    pegged = np.array([p.kind == "ring" for p in table.pieces], bool)
+    touched = (contacts[:, 1:][:, pegged] > 0).any(axis=1)
+    r = board.ring_diameter / 2
+    sx, sy = active_spot(position)
+    n = len(capture)
+    fx = np.full(n, np.nan) if first_x is None else np.atleast_1d(np.asarray(first_x, float))
+    fy = np.full(n, np.nan) if first_y is None else np.atleast_1d(np.asarray(first_y, float))
+    ex = np.where(np.isfinite(fx), fx, x[:, 0])  # the end of the first straight leg
+    ey = np.where(np.isfinite(fy), fy, y[:, 0])
+    through = crosses_circle(sx, sy, ex, ey, board.small_radius)
+    through &= np.hypot(ex, ey) > board.small_radius + r
+    passed = through & ~touched
+    gap = entry_gap(sx, sy, ex, ey, board.small_radius)
+    finished = (capture[:, 0] == hole_code(board)) & ~touched
+    success = passed if turn.stage == 1 else finished
+    return {
+        "passed": passed,
+        "finished": finished,
+        "touched_pegged": touched,
+        "continues": success,
+        **{f"gap.{k}": (gap == k) & ~touched for k in range(N_GAPS)},
+        "points": success.astype(float),
+    }
+
+
+class RingPegsRules(VariantRules):
+    variant = "ring-pegs"
+    variants = VARIANTS
+    turn_type = RingPegsTurn
+    scoring_type = None
+    foul_kinds = ()
+    probabilities = PROBABILITIES
+    means = MEANS
+
+    def evaluate(self, position, outcome_arrays, turn=None, scoring=None) -> dict:
+        return evaluate_ring_pegs(
+            outcome_field(outcome_arrays, "capture"),
+            outcome_field(outcome_arrays, "x"),
+            outcome_field(outcome_arrays, "y"),
+            outcome_field(outcome_arrays, "contacts"),
+            position,
+            turn,
+            outcome_field(outcome_arrays, "first_x", required=False),
+            outcome_field(outcome_arrays, "first_y", required=False),
+        )
+
+
+# --------------------------------------------------------------------------- the game
+
+
+@dataclass(frozen=True)
+class RingPegsConfig:
+    max_strokes: int = 300
+    board: CrokinoleBoard | None = None
+
+    variant = "ring-pegs"
+    n_seats = 2
+    seats = ("S", "N")
+
+
+@dataclass(frozen=True)
+class RingPegsShot:
+    player: int
+    stage: int
+    passed: bool
+    finished: bool
+    touched_pegged: bool
+
+
+@dataclass(frozen=True)
+class RingPegsState:
+    """``rings[p]``: where player p's shooting ring lies in board coordinates (None: at the
+    start); ``stages[p]``: 1 or 2."""
+
+    position: Position  # the pegged rings only
+    player: int = 0
+    stages: tuple[int, int] = (1, 1)
+    rings: tuple = (None, None)
+    strokes: int = 0
+    turns: tuple[int, int] = (1, 0)
+    over: bool = False
+    winner: int | None = None
+    unfinished: bool = False
+    history: tuple = field(default=(), repr=False)
+
+    def turn_state(self) -> RingPegsTurn:
+        return RingPegsTurn(self.stages[self.player])
+
+    def board_position(self) -> Position:
+        """The pegged rings and both shooting rings where they lie (the active one, at the
+        start if it is there, as ``shooter``; the other as ``shooter.<player>``)."""
+        me, other = self.player, 1 - self.player
+        pieces = list(self.position.pieces)
+        spot = self.rings[me]
+        if spot is None:
+            spot = _free_start(self.position.board, me, self.rings[other])
+        pieces.append(Piece(ACTIVE, "shooter", PLAYERS[me], *spot))
+        if self.rings[other] is not None:
+            pieces.append(
+                Piece(f"shooter.{PLAYERS[other]}", "shooter", PLAYERS[other], *self.rings[other])
+            )
+        return self.position.replace(pieces=tuple(pieces))
+
+
+def _free_start(board, player: int, other) -> tuple[float, float]:
+    """Decision 1: the start, or - when the opponent's ring lies on it - the nearest point of
+    the outer circle clear of that ring (steps of 0.5 deg, alternating sides)."""
+    x0, y0 = _start(board, player)
+    if other is None:
+        return x0, y0
+    a0 = np.arctan2(y0, x0)
+    steps = np.arange(0, 361)
+    offsets = np.stack([steps, -steps], axis=1).ravel()[1:] * 0.5  # 0, +0.5, -0.5, +1, ...
+    for off in offsets:
+        a = a0 + np.radians(off)
+        x, y = board.outer_radius * np.cos(a), board.outer_radius * np.sin(a)
+        if np.hypot(x - other[0], y - other[1]) >= board.ring_diameter - 1e-9:
+            return float(x), float(y)
+    raise CarromlabError("no free start on the outer circle")
+
+
+def _start(board, player: int) -> tuple[float, float]:
+    x, y = start_spot(board)
+    return (x, y) if player == 0 else (-x, -y)
+
+
+def new_game(config: RingPegsConfig | None = None) -> RingPegsState:
+    config = config or RingPegsConfig()
+    return RingPegsState(ring_pegs_opening(config.board))
+
+
+def apply_stroke(
+    state: RingPegsState, capture, final_xy, contacts, first_xy=(np.nan, np.nan), config=None
+) -> RingPegsState:
+    """Apply one stroke of the player on turn: kernel arrays over ``state.board_position()``'s
+    table (the active ring first), resting places and ``first_xy`` (the ring's first contact,
+    NaN: none) in board coordinates."""
+    config = config or RingPegsConfig()
+    if state.over:
+        raise CarromlabError("the game is over")
+    view = state.board_position()
+    capture = np.asarray(capture).reshape(-1)
+    xy = np.asarray(final_xy, float).reshape(-1, 2)
+    contacts = np.asarray(contacts).reshape(-1)
+    turn = state.turn_state()
+    # judge in a frame where the active ring's start is South (decision 1): rotate player 1's
+    me, other = state.player, 1 - state.player
+    sign = 1.0 if me == 0 else -1.0
+    res = evaluate_ring_pegs(
+        capture[None],
+        sign * xy[None, :, 0],
+        sign * xy[None, :, 1],
+        contacts[None],
+        _turned(view, sign),
+        turn,
+        sign * np.array([first_xy[0]], float),
+        sign * np.array([first_xy[1]], float),
+    )
+    res = {k: bool(v[0]) for k, v in res.items() if k != "points"}
+    table = table_position(view)
+    rings = list(state.rings)
+    # the opponent's ring may have been pushed: where it rests (or back to its start)
+    for k, p in enumerate(table.pieces):
+        if p.kind == "shooter":
+            rings[other] = None if capture[k + 1] >= 0 else tuple(xy[k + 1])
+    stages = list(state.stages)
+    finished = res["finished"] and turn.stage == 2  # a stage-1 ring in the hole finishes nothing
+    shot = RingPegsShot(me, turn.stage, res["passed"], finished, res["touched_pegged"])
+    new = replace(state, strokes=state.strokes + 1, history=(*state.history, shot))
+    if turn.stage == 2 and res["finished"]:
+        rings[me] = None
+        return replace(new, rings=tuple(rings), over=True, winner=me)
+    lost = capture[0] >= 0
+    if turn.stage == 1:
+        if res["passed"]:
+            stages[me] = 2
+            rings[me] = None if lost else tuple(xy[0])
+            new = replace(new, stages=tuple(stages), rings=tuple(rings))
+            if new.strokes >= config.max_strokes:  # decision 5, even when the turn continues
+                return replace(new, over=True, unfinished=True)
+            return new
+        rings[me] = None  # decision 4: back to the start
+    else:
+        rings[me] = None if lost else tuple(xy[0])
+    new = replace(new, stages=tuple(stages), rings=tuple(rings))
+    if new.strokes >= config.max_strokes:
+        return replace(new, over=True, unfinished=True)
+    turns = list(new.turns)
+    turns[other] += 1
+    return replace(new, player=other, turns=tuple(turns))
+
+
+def _turned(position: Position, sign: float) -> Position:
+    if sign > 0:
+        return position
+    return position.replace(
+        pieces=tuple(Piece(p.id, p.kind, p.owner, -p.x, -p.y, p.rotation) for p in position.pieces)
+    )
+
+
+def apply(
+    state: RingPegsState, outcome: StrokeOutcome, config: RingPegsConfig | None = None, rng=None
+) -> RingPegsState:
+    """The game machine's one signature (:mod:`carromlab.rules.interfaces`): the first leg
+    ends at ``outcome.first_xy`` (NaN: no contact)."""
+    first = outcome.first_xy if outcome.first_xy is not None else (np.nan, np.nan)
+    return apply_stroke(state, outcome.capture, outcome.final_xy, outcome.contacts, first, config)
