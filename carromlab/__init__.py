@@ -1,11 +1,110 @@
 """carromlab: Monte-Carlo strategy analysis for disc-flicking games.
 
-Layers (data flows one way): equipment -> physics -> rules -> analysis -> plots / CLI.
-See docs/ARCHITECTURE.md.
+``import carromlab as cl`` gives the user's API in one place::
+
+    import carromlab as cl
+
+    pos = cl.standard_position("icf-midgame")
+    shot = cl.Shot(x=-0.05, y=-0.2526, angle=1.15, speed=2.0)
+    table = cl.estimate(pos, shot, skill="club", n=10_000, seed=1)
+    cl.draw_position(pos)
+    cl.get_game("carrooka").make_config(bonus_shot=False)
+
+Names are loaded on first use (``import carromlab`` stays fast; JAX loads with the first
+name that needs it). Layers (data flows one way): equipment -> physics -> rules -> analysis
+-> play -> games -> plots / CLI; see docs/ARCHITECTURE.md.
 """
 
-__version__ = "0.1.0"
+from __future__ import annotations
 
+import importlib
+
+from carromlab._version import __version__
 from carromlab.errors import CarromlabError, PositionError
 
-__all__ = ["CarromlabError", "PositionError", "__version__"]
+#: The curated API: name -> the module that defines it.
+_API = {
+    # positions, set-ups, games
+    "Piece": "carromlab.position",
+    "Position": "carromlab.position",
+    "STANDARD": "carromlab.registry",
+    "standard_names": "carromlab.registry",
+    "standard_position": "carromlab.registry",
+    "GAMES": "carromlab.registry",
+    "Game": "carromlab.registry",
+    "Option": "carromlab.registry",
+    "get_game": "carromlab.registry",
+    "register_game": "carromlab.registry",
+    "unregister_game": "carromlab.registry",
+    # equipment
+    "BOARDS": "carromlab.equipment",
+    "GAME_SETS": "carromlab.equipment",
+    # shots and skill
+    "Shot": "carromlab.shots",
+    "Skill": "carromlab.shots",
+    "SKILLS": "carromlab.shots",
+    "THROW_SKILLS": "carromlab.shots",
+    "skill": "carromlab.shots",
+    "jitter_angle": "carromlab.shots",
+    "jitter_speed": "carromlab.shots",
+    "jitter_placement": "carromlab.shots",
+    "chain": "carromlab.shots",
+    # physics
+    "Physics": "carromlab.physics",
+    "vary_physics": "carromlab.physics.priors",
+    # analysis
+    "estimate": "carromlab.analysis.estimate",
+    "shot_map": "carromlab.analysis.shotmap",
+    "target_map": "carromlab.analysis.shotmap",
+    "evaluate_cells": "carromlab.analysis.shotmap",
+    "best_shots": "carromlab.analysis.best",
+    "ShotRunner": "carromlab.analysis.runner",
+    "Ask": "carromlab.analysis.asks",
+    "Evaluator": "carromlab.analysis.asks",
+    "Decision": "carromlab.analysis.players",
+    "Player": "carromlab.analysis.players",
+    "Greedy": "carromlab.analysis.policies",
+    "RandomLegal": "carromlab.analysis.policies",
+    "wilson": "carromlab.analysis.intervals",
+    "physics_draws": "carromlab.analysis.sensitivity",
+    "binned_rate": "carromlab.analysis.sensitivity",
+    "write_parquet": "carromlab.analysis.results",
+    # rules' contracts
+    "StrokeOutcome": "carromlab.rules.interfaces",
+    "GameMachine": "carromlab.rules.interfaces",
+    "VariantRules": "carromlab.rules.outcome",
+    # whole games
+    "play_games": "carromlab.play.loop",
+    "play_game": "carromlab.play.loop",
+    "GameLog": "carromlab.play.log",
+    "play_logged": "carromlab.play.log",
+    "read_log": "carromlab.play.log",
+    "Driver": "carromlab.play.drivers",
+    "TurnedDriver": "carromlab.play.drivers",
+    # drawing
+    "board_plot": "carromlab.plot",
+    "draw_position": "carromlab.plot",
+    "draw_shotmap": "carromlab.plot",
+    "draw_shotmap_on_board": "carromlab.plot",
+    "draw_target_map": "carromlab.plot",
+    "draw_intervals": "carromlab.plot",
+    "draw_trajectories": "carromlab.plot",
+    "animate_shot": "carromlab.plot",
+    "draw_aim_map": "carromlab.plot.kooba",
+}
+
+
+def __getattr__(name: str):
+    module = _API.get(name)
+    if module is None:
+        raise AttributeError(f"module 'carromlab' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_API])
+
+
+__all__ = ["CarromlabError", "PositionError", "__version__", *_API]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import typer
 
-from carromlab import __version__
+from carromlab._version import __version__
 from carromlab.errors import CarromlabError
 
 app = typer.Typer(

@@ -29,8 +29,9 @@ import pandas as pd
 
 from carromlab.analysis.estimate import run_metadata
 from carromlab.analysis.intervals import rate, sample_mean
+from carromlab.games.kooba.driver import play_kooba
 from carromlab.games.kooba.machine import KoobaConfig
-from carromlab.games.kooba.players import KoobaGreedy, play_kooba
+from carromlab.games.kooba.players import KoobaGreedy
 from carromlab.play import GameLog, read_log
 from carromlab.plot.intervals import save_study_figure
 

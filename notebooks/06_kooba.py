@@ -35,9 +35,10 @@ import numpy as np
 import pandas as pd
 from IPython.display import display
 
+from carromlab.games.kooba.driver import play_kooba
 from carromlab.games.kooba.machine import KoobaConfig
 from carromlab.games.kooba.maps import aim_map
-from carromlab.games.kooba.players import KoobaGreedy, play_kooba
+from carromlab.games.kooba.players import KoobaGreedy
 from carromlab.plot import draw_intervals
 from carromlab.plot.kooba import draw_aim_map
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from carromlab.equipment import KoobaBoard
+from carromlab.games.kooba.driver import play_kooba
 from carromlab.games.kooba.machine import LOCK, KoobaConfig
-from carromlab.games.kooba.players import KoobaGreedy, marker_spot, play_kooba, shot_tags
+from carromlab.games.kooba.players import KoobaGreedy, marker_spot, shot_tags
 
 BOARD = KoobaBoard()
 FAST = KoobaGreedy(n=40, grid=0.04)

@@ -103,13 +103,12 @@ class Lane:
 def lane(board: IcfBoard | None = None) -> Lane:
     """The liveliness lane of ``board`` (default the ICF board): the striker (the board's own,
     4.13 cm and 15 g by default: the rule's 15 g striker) on the South baselines' midline,
-    where a stroke places it (rules/icf_striker.py)."""
-    from carromlab.games.icf.striker import baseline_y
+    where a stroke places it (the ICF striker's line, from the game's shot analysis)."""
 
     board = board or IcfBoard()
     spec = board.piece_specs()["striker"]
     return Lane(
-        y0=baseline_y(board),
+        y0=analysis_for("icf").shot_y(board),
         y_south=-board.half + spec.radius,
         y_north=board.half - spec.radius,
         radius=spec.radius,

@@ -85,10 +85,10 @@ def tally_chunk(tally: Tally, chunk, runner: ShotRunner, va, turn, scoring=None)
 def run_metadata(**config) -> dict:
     import jax
 
-    import carromlab
+    from carromlab._version import __version__
 
     return {
-        "carromlab": carromlab.__version__,
+        "carromlab": __version__,
         "jax": jax.__version__,
         "numpy": np.__version__,
         "pandas": pd.__version__,

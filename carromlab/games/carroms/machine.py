@@ -33,9 +33,9 @@ from carromlab.equipment.company import CheckerBoard
 from carromlab.errors import CarromlabError
 from carromlab.games.carroms.rules import COLOURS, CarromsTurn, evaluate_carroms, pieces_of
 from carromlab.games.carroms.setups import carroms_opening
-from carromlab.games.icf.machine import nearest_free_spot
 from carromlab.position import Piece, Position
 from carromlab.rules.interfaces import StrokeOutcome
+from carromlab.rules.placement import nearest_free_spot
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,8 @@ from carromlab.games.kooba.machine import (
     lag_order,
     new_game,
 )
-from carromlab.play.loop import GameInPlay, GameRecord
+from carromlab.games.kooba.players import KoobaGreedy, shot_tags, throw_one
+from carromlab.play.loop import GameInPlay, GameRecord, play_games
 from carromlab.rules.interfaces import StrokeOutcome
 from carromlab.shots import THROW_SKILLS
 
@@ -75,8 +76,6 @@ class ThrowEvaluator:
         self.shots_run = 0
 
     def answer(self, asks) -> list[tuple[float, float, float]]:
-        from carromlab.games.kooba.players import throw_one
-
         out = []
         for a in asks:
             gkey = jax.random.fold_in(jax.random.key(self.seed), a.game)
@@ -142,8 +141,6 @@ class KoobaDriver:
         return ThrowAsk(gm.index, gm.k, aim, seat, gm.turn)
 
     def finish(self, gm: GameInPlay, answer, on_stroke) -> None:
-        from carromlab.games.kooba.players import shot_tags
-
         game = gm.state
         x, y, rot = answer
         if game.state is None:  # a lag throw
@@ -200,3 +197,38 @@ class KoobaDriver:
             "finished": bool(state.over and not state.unfinished),
         }
         return GameRecord(state, strokes, pd.DataFrame(), row=row)
+
+
+def play_kooba(
+    config: KoobaConfig | None = None,
+    skill="club",
+    seed: int = 0,
+    games=1,
+    player: KoobaGreedy | None = None,
+    board: KoobaBoard | None = None,
+    on_game=None,
+    players=None,
+    slide: float = 0.0,
+    slots: int = 1,
+) -> list[GameRecord]:
+    """Play whole KOOBA games on the shared game loop (games/kooba/driver.py); one record per
+    game with a row (winner seat index and entrant, rounds, markers, attacks, tie break,
+    turns) and one row per shot.
+
+    Every entrant plays ``player`` (default ``KoobaGreedy(skill)``), or ``players[e]`` for
+    entrant ``e`` (one per player; the lag seats them, and each throws at its own skill).
+    ``slide`` is the throw kernel's slide scale (m; 0: Aeros stick where they land).
+    ``slots`` games are in play at once (1: one after another, ``on_game`` in game order)."""
+
+    config = config or KoobaConfig()
+    if players is None:
+        players = [player or KoobaGreedy(skill=skill)] * config.n_players
+    players = list(players)
+    if len(players) != config.n_players:
+        raise CarromlabError(f"players: {len(players)} given for a {config.n_players}-player game")
+    for e, pl in enumerate(players):
+        throw_skill(pl, e)
+    driver = KoobaDriver(config, board, slide)
+    return play_games(
+        players, config, skill, seed, games, slots=slots, on_game=on_game, driver=driver
+    )

@@ -51,7 +51,6 @@ from carromlab.games.kooba.machine import (
 )
 from carromlab.games.kooba.maps import aim_map, tag_throws, thrower_spot
 from carromlab.physics.throw import throw_batch
-from carromlab.play.loop import GameRecord
 
 
 def marker_spot(board: KoobaBoard, seat: str, step: int) -> tuple[float, float]:
@@ -187,40 +186,3 @@ def throw_one(board, sk, gkey, k: int, aim, seat: str, sticks: int, slide: float
         slide,
     )
     return float(x[0]), float(y[0]), float(rot[0])
-
-
-def play_kooba(
-    config: KoobaConfig | None = None,
-    skill="club",
-    seed: int = 0,
-    games=1,
-    player: KoobaGreedy | None = None,
-    board: KoobaBoard | None = None,
-    on_game=None,
-    players=None,
-    slide: float = 0.0,
-    slots: int = 1,
-) -> list[GameRecord]:
-    """Play whole KOOBA games on the shared game loop (games/kooba/driver.py); one record per
-    game with a row (winner seat index and entrant, rounds, markers, attacks, tie break,
-    turns) and one row per shot.
-
-    Every entrant plays ``player`` (default ``KoobaGreedy(skill)``), or ``players[e]`` for
-    entrant ``e`` (one per player; the lag seats them, and each throws at its own skill).
-    ``slide`` is the throw kernel's slide scale (m; 0: Aeros stick where they land).
-    ``slots`` games are in play at once (1: one after another, ``on_game`` in game order)."""
-    from carromlab.games.kooba.driver import KoobaDriver, throw_skill
-    from carromlab.play.loop import play_games
-
-    config = config or KoobaConfig()
-    if players is None:
-        players = [player or KoobaGreedy(skill=skill)] * config.n_players
-    players = list(players)
-    if len(players) != config.n_players:
-        raise CarromlabError(f"players: {len(players)} given for a {config.n_players}-player game")
-    for e, pl in enumerate(players):
-        throw_skill(pl, e)
-    driver = KoobaDriver(config, board, slide)
-    return play_games(
-        players, config, skill, seed, games, slots=slots, on_game=on_game, driver=driver
-    )

@@ -1,0 +1,195 @@
+"""A toy game defined outside the package: "Pot Three" on the ICF board. Three neutral coins
+lie in a row; players take turns (a pot keeps the turn), a coin down is a point, a striker
+down costs a point, and the game ends when the coins are gone or after ``max_strokes``.
+
+It touches no file of the package: its rules, machine, player, driver, set-up and piece set
+live here, and :func:`register` adds it to the registry (tests/test_toy_game.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from carromlab.analysis.policies import Greedy, RandomLegal
+from carromlab.analysis.variants import VariantAnalysis
+from carromlab.equipment import IcfBoard
+from carromlab.equipment.sets import GameSet, KindRule
+from carromlab.position import Piece, Position
+from carromlab.registry import Game, Option, register_game
+from carromlab.rules.interfaces import StrokeOutcome
+from carromlab.rules.outcome import VariantRules, check_discs, outcome_field
+
+VARIANT = "pot-three"
+
+
+@dataclass(frozen=True)
+class PotTurn:
+    shooter: str = "p0"
+    own_down: int = 0
+
+
+@dataclass(frozen=True)
+class PotScoring:
+    coin: float = 1.0
+    foul: float = -1.0
+
+
+def evaluate(capture, position, turn=None, scoring=None) -> dict:
+    scoring = scoring or PotScoring()
+    capture = np.atleast_2d(np.asarray(capture))
+    check_discs(capture, position.pieces, position)
+    pockets = len(position.board.layout.captures)
+    potted = ((capture[:, 1:] >= 0) & (capture[:, 1:] < pockets)).sum(axis=1)
+    foul = capture[:, 0] >= 0
+    return {
+        "continues": (potted > 0) & ~foul,
+        "foul": foul,
+        "potted": potted.astype(np.int64),
+        "points": np.where(foul, scoring.foul, scoring.coin * potted).astype(float),
+    }
+
+
+class PotRules(VariantRules):
+    variant = VARIANT
+    variants = (VARIANT,)
+    turn_type = PotTurn
+    scoring_type = PotScoring
+    probabilities = ("continues", "foul")
+    means = ("potted", "points")
+
+    def evaluate(self, position, outcome_arrays, turn=None, scoring=None):
+        return evaluate(outcome_field(outcome_arrays, "capture"), position, turn, scoring)
+
+
+def shot_y(board) -> float:
+    return -board.half + 0.09
+
+
+def intervals(board) -> list[tuple[float, float]]:
+    return [(-0.2, 0.2)]
+
+
+def opening(board: IcfBoard | None = None) -> Position:
+    board = board or IcfBoard()
+    coins = [Piece(f"c{k}", "coin", None, x, 0.15) for k, x in enumerate((-0.2, 0.0, 0.2))]
+    return Position(VARIANT, tuple(coins), board, name="pot-three-opening", description="toy")
+
+
+@dataclass(frozen=True)
+class PotConfig:
+    max_strokes: int = 30
+    board: IcfBoard | None = None
+    variant: str = VARIANT
+    seats: tuple[str, ...] = ("S", "N")
+    n_seats: int = 2
+
+
+@dataclass(frozen=True)
+class PotState:
+    position: Position
+    player: int = 0
+    scores: tuple[int, int] = (0, 0)
+    turns: tuple[int, int] = (1, 0)
+    strokes: int = 0
+    over: bool = False
+    winner: int | None = None
+    history: tuple = field(default=(), repr=False)
+
+    def turn_state(self) -> PotTurn:
+        return PotTurn(f"p{self.player}")
+
+
+def new_game(config: PotConfig | None = None) -> PotState:
+    return PotState((opening((config or PotConfig()).board)))
+
+
+def apply(state: PotState, outcome: StrokeOutcome, config: PotConfig | None = None, rng=None):
+    config = config or PotConfig()
+    row = evaluate(outcome.capture[None], state.position)
+    down = [p.id for p, c in zip(state.position.pieces, outcome.capture[1:]) if c >= 0]
+    left = tuple(
+        replace(p, x=float(outcome.final_xy[k + 1, 0]), y=float(outcome.final_xy[k + 1, 1]))
+        for k, p in enumerate(state.position.pieces)
+        if p.id not in down
+    )
+    scores = list(state.scores)
+    scores[state.player] += int(row["points"][0])
+    keep = bool(row["continues"][0])
+    player = state.player if keep else 1 - state.player
+    turns = list(state.turns)
+    if not keep:
+        turns[player] += 1
+    strokes = state.strokes + 1
+    over = not left or strokes >= config.max_strokes
+    winner = None
+    if over and scores[0] != scores[1]:
+        winner = int(np.argmax(scores))
+    return PotState(
+        state.position.replace(pieces=left),
+        player,
+        (scores[0], scores[1]),
+        (turns[0], turns[1]),
+        strokes,
+        over,
+        winner,
+        (*state.history, {"player": state.player, "potted": len(down)}),
+    )
+
+
+class PotGreedy(Greedy):
+    def targets(self, position, turn):
+        return [p.id for p in position.pieces]
+
+
+def _driver(config):
+    from carromlab.play.drivers import TurnedDriver
+
+    class PotDriver(TurnedDriver):
+        capacity = 4
+        board_type = IcfBoard
+
+        def new_state(self, g: int):
+            return new_game(self.config)
+
+        def _apply(self, gm, outcome) -> dict:
+            gm.state = apply(gm.state, outcome, self.config)
+            return dict(gm.state.history[-1])
+
+        def _extra(self, st, strokes) -> dict:
+            return {"potted": self._total(strokes, "potted")}
+
+    return PotDriver(config)
+
+
+def _random(skill="club", variant=None):
+    return RandomLegal()
+
+
+def _greedy(skill="club", variant=None):
+    return PotGreedy(skill=skill, capacity=4, break_shot=None, max_candidates=8, random_extra=4)
+
+
+GAME = Game(
+    name="pot-three",
+    title="Pot Three (a toy)",
+    variants=(VARIANT,),
+    family="icf",
+    positions={"pot-three-opening": opening},
+    default_position={VARIANT: "pot-three-opening"},
+    analysis=lambda v: VariantAnalysis(v, PotRules(), "striker", shot_y, intervals),
+    config=lambda v, **o: PotConfig(**o),
+    options=(Option("max-strokes", 30, "pot-three: strokes before the game ends.", minimum=1),),
+    players={"random": _random, "greedy": _greedy},
+    driver=_driver,
+    default_grid=("-0.2:0.2:5", "60:120:7", "2.0"),
+    game_sets=(
+        GameSet(VARIANT, "Pot Three", "icf", {"coin": KindRule(per_owner=3), "striker": KindRule()}),
+    ),
+)
+
+
+def register() -> Game:
+    return register_game(GAME)
+
+
