@@ -27,9 +27,9 @@ from carromlab.games.force_out.circle_scores import (
     object_rings,
 )
 from carromlab.games.force_out.players import ForceOutRandom
-from carromlab.games.force_out.rules import hole_code
 from carromlab.games.force_out.setups import circle_scores_opening
 from carromlab.play import play_games
+from carromlab.rules.crokinole import hole_code
 
 BOARD = CrokinoleBoard()
 R = BOARD.outer_radius

@@ -18,9 +18,10 @@ from carromlab.games.force_out.machine import (
     return_spot,
 )
 from carromlab.games.force_out.players import ForceOutGreedy, ForceOutRandom
-from carromlab.games.force_out.rules import ForceOutTurn, evaluate_force_out, hole_code
+from carromlab.games.force_out.rules import ForceOutTurn, evaluate_force_out
 from carromlab.play import play_games
 from carromlab.position import Piece, Position
+from carromlab.rules.crokinole import hole_code
 
 BOARD = CrokinoleBoard()
 R = BOARD.outer_radius

@@ -24,7 +24,6 @@ import pytest
 
 from carromlab.equipment.company import CrokinoleBoard
 from carromlab.errors import CarromlabError
-from carromlab.games.force_out.rules import hole_code
 from carromlab.games.ring_pegs.players import RingPegsGreedy, RingPegsRandom
 from carromlab.games.ring_pegs.rules import (
     RingPegsConfig,
@@ -41,6 +40,7 @@ from carromlab.games.ring_pegs.rules import (
     table_position,
 )
 from carromlab.play import play_games
+from carromlab.rules.crokinole import hole_code
 
 BOARD = CrokinoleBoard()
 R = BOARD.outer_radius

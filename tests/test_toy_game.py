@@ -55,8 +55,17 @@ def test_play_through_the_cli(toy, capsys, tmp_path):
 
 def test_estimate_through_the_cli(toy, capsys):
     code, out, err = run(
-        capsys, "estimate", "--variant", "pot-three", "--angle", "90", "--speed", "2",
-        "--n", "200", "--json",
+        capsys,
+        "estimate",
+        "--variant",
+        "pot-three",
+        "--angle",
+        "90",
+        "--speed",
+        "2",
+        "--n",
+        "200",
+        "--json",
     )
     assert code == 0, err
     res = json.loads(out)

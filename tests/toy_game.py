@@ -101,7 +101,7 @@ class PotState:
 
 
 def new_game(config: PotConfig | None = None) -> PotState:
-    return PotState((opening((config or PotConfig()).board)))
+    return PotState(opening((config or PotConfig()).board))
 
 
 def apply(state: PotState, outcome: StrokeOutcome, config: PotConfig | None = None, rng=None):
@@ -184,12 +184,12 @@ GAME = Game(
     driver=_driver,
     default_grid=("-0.2:0.2:5", "60:120:7", "2.0"),
     game_sets=(
-        GameSet(VARIANT, "Pot Three", "icf", {"coin": KindRule(per_owner=3), "striker": KindRule()}),
+        GameSet(
+            VARIANT, "Pot Three", "icf", {"coin": KindRule(per_owner=3), "striker": KindRule()}
+        ),
     ),
 )
 
 
 def register() -> Game:
     return register_game(GAME)
-
-

@@ -38,16 +38,10 @@ import numpy as np
 
 from carromlab.equipment.company import CrokinoleBoard
 from carromlab.errors import CarromlabError
-from carromlab.games.force_out.rules import (
-    COLOURS,
-    ForceOutTurn,
-    evaluate_force_out,
-    hole_code,
-    in_circle,
-    rings,
-)
+from carromlab.games.force_out.rules import COLOURS, ForceOutTurn, evaluate_force_out
 from carromlab.games.force_out.setups import force_out_opening
 from carromlab.position import Piece, Position
+from carromlab.rules.crokinole import hole_code, in_circle, rings
 from carromlab.rules.interfaces import StrokeOutcome
 
 

@@ -27,10 +27,11 @@ from carromlab.equipment.company import CrokinoleBoard
 from carromlab.errors import CarromlabError
 from carromlab.games.force_out import circle_scores
 from carromlab.games.force_out.machine import apply, new_game
-from carromlab.games.force_out.rules import COLOURS, rings
+from carromlab.games.force_out.rules import COLOURS
 from carromlab.physics import Physics
 from carromlab.play.drivers import TurnedDriver
 from carromlab.rules import crokinole as ks
+from carromlab.rules.crokinole import rings
 from carromlab.shots import Shot, concat_shots
 from carromlab.shots import skill as skill_named
 
