@@ -67,7 +67,12 @@ class Answer:
 
     def means(self, key: str = "points") -> np.ndarray:
         """Mean of the rules' quantity ``key`` per base shot; NaN for illegal ones."""
-        values = np.asarray(self.evaluate()[key], dtype=float)
+        return self.cell_means(self.evaluate()[key])
+
+    def cell_means(self, values) -> np.ndarray:
+        """Mean of per-execution ``values`` (one per simulated row) per base shot; NaN for
+        illegal ones."""
+        values = np.asarray(values, dtype=float)
         n_cells = len(self.legal)
         sums = np.bincount(self.cell, weights=values, minlength=n_cells)
         counts = np.bincount(self.cell, minlength=n_cells)

@@ -22,12 +22,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from carromlab.analysis.asks import Ask, Evaluator
+from carromlab.analysis.asks import Evaluator
 from carromlab.analysis.candidates import candidate_arrays
 from carromlab.analysis.players import Decision
+from carromlab.analysis.search import Candidates, screen_and_pick
 from carromlab.analysis.variants import analysis_for
 from carromlab.errors import CarromlabError
-from carromlab.shots import Shot, take_shots
+from carromlab.shots import Shot
 from carromlab.shots import skill as skill_named
 
 
@@ -163,16 +164,11 @@ class Greedy:
             return Decision(Shot(float(x), y0, math.radians(a), float(v)))
         seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> 1
         cells = np.array(self.candidates(position, turn, seed), float)
-
-        def ask(rows, n, key):
-            return Ask(position, _cell_shots(rows, y0), n, int(key), noise, turn, self.scoring)
-
-        screen = yield ask(cells, self.n_screen, seeds[0])
-        value = np.nan_to_num(screen.means(self.value), nan=-np.inf)
-        finalists = cells[np.argsort(-value, kind="stable")[: self.keep]]
-        final = yield ask(finalists, self.n_eval, seeds[1])
-        best = finalists[int(np.nanargmax(np.nan_to_num(final.means(self.value), nan=-np.inf)))]
-        return Decision(Shot(float(best[0]), y0, math.radians(best[1]), float(best[2])))
+        group = Candidates(position, _cell_shots(cells, y0), turn, noise, self.scoring)
+        _, _, best = yield from screen_and_pick(
+            group, seeds, self.n_screen, self.keep, self.n_eval, self.value
+        )
+        return Decision(Shot(float(best.x[0]), y0, float(best.angle[0]), float(best.speed[0])))
 
     def choose(self, position, turn=None, seed: int = 0) -> Shot:
         return _choose(self, position, turn, seed, self.capacity)
@@ -181,15 +177,3 @@ class Greedy:
 def _cell_shots(cells: np.ndarray, y0: float) -> Shot:
     """Base shots from rows (placement m, angle deg, speed m/s) on the line ``y = y0``."""
     return Shot(cells[:, 0], np.full(len(cells), y0), np.radians(cells[:, 1]), cells[:, 2])
-
-
-def screen_and_pick(view, shots, turn, noise, seeds, n_screen: int, keep: int, n_eval: int):
-    """A plan step (use with ``yield from``): screen the base ``shots`` with ``n_screen``
-    noisy executions each, re-estimate the best ``keep`` with ``n_eval`` fresh ones (keys from
-    ``seeds[0]``, ``seeds[1]``), and return the best by the rules' ``points``."""
-    screen = yield Ask(view, shots, n_screen, int(seeds[0]), noise, turn)
-    value = np.nan_to_num(screen.means("points"), nan=-np.inf)
-    finals = take_shots(shots, np.argsort(-value, kind="stable")[:keep])
-    final = yield Ask(view, finals, n_eval, int(seeds[1]), noise, turn)
-    best = int(np.argmax(np.nan_to_num(final.means("points"), nan=-np.inf)))
-    return take_shots(finals, [best])

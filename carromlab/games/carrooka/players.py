@@ -31,6 +31,7 @@ import pandas as pd
 from carromlab.analysis.aims import ghost_aims, piece_arrays
 from carromlab.analysis.asks import Ask
 from carromlab.analysis.players import Decision
+from carromlab.analysis.search import Candidates, screen_and_pick
 from carromlab.analysis.variants import analysis_for
 from carromlab.equipment.carrooka import COLOURS, CarrookaBoard
 from carromlab.errors import CarromlabError
@@ -201,47 +202,32 @@ class CarrookaGreedy:
             out.append(concat_shots([pots, random_shots(ox, oy, extra, rng)]))
         return out
 
-    def _asks(self, position, turns, shots, n, seed):
-        scoring = CarrookaScoring(foul=self.foul)
-        noise = self._noise()
-        return [
-            Ask(position, s, n, int(seed) + k, noise, t, scoring)
-            for k, (t, s) in enumerate(zip(turns, shots))
-        ]
+    def _candidates(self, view, turn, shots) -> Candidates:
+        return Candidates(view, shots, turn, self._noise(), CarrookaScoring(foul=self.foul))
 
-    def _screen(self, position, turns, rng, seed):
-        """Plan step: screen every turn's candidates; returns [(value, turn index, shot)]."""
+    def _groups(self, position, turns, rng) -> list[Candidates]:
         shots = self._batch(position, turns, rng)
-        answers = yield self._asks(position, turns, shots, self.n_screen, seed)
-        rows = []
-        for k, (ans, s) in enumerate(zip(answers, shots)):
-            v = np.nan_to_num(ans.means("points"), nan=-np.inf)
-            rows += [(float(v[i]), k, take_shots(s, [i])) for i in range(len(v))]
-        rows.sort(key=lambda r: -r[0])
-        return rows
+        return [self._candidates(position, t, s) for t, s in zip(turns, shots)]
 
-    def _final(self, position, turns, rows, seed):
-        """Plan step: re-estimate the best screened rows with the leave value; the best."""
-        top = rows[: self.keep]
-        by_turn: dict[int, list] = {}
-        for _v, k, s in top:
-            by_turn.setdefault(k, []).append(s)
-        ks = sorted(by_turn)
-        shots = [concat_shots(by_turn[k]) for k in ks]
-        answers = yield self._asks(position, [turns[k] for k in ks], shots, self.n_eval, seed)
-        best = (-np.inf, None, None)
+    def _search(self, position, turns, rng, seeds):
+        """Plan step: screen every turn's candidates, re-estimate the best with the leave
+        value (a pot that leaves a clear shot at the next piece); (value, turn, shot)."""
         table = cs.table_position(position)
-        for k, ans, s in zip(ks, answers, shots):
+
+        def with_leave(ans, k):
             res = ans.evaluate()
             leave = next_clear(ans.outcome, table, _next_mask(table, turns[k])) & res["potted"]
-            value = res["points"] + self.leave * leave
-            n_cells = len(ans.legal)
-            sums = np.bincount(ans.cell, weights=value, minlength=n_cells)
-            counts = np.bincount(ans.cell, minlength=n_cells)
-            for i in range(n_cells):
-                if ans.legal[i] and sums[i] / counts[i] > best[0]:
-                    best = (sums[i] / counts[i], turns[k], take_shots(s, i))
-        return best
+            return res["points"] + self.leave * leave
+
+        value, k, shot = yield from screen_and_pick(
+            self._groups(position, turns, rng),
+            seeds,
+            self.n_screen,
+            self.keep,
+            self.n_eval,
+            final_value=with_leave,
+        )
+        return (value, turns[k], shot) if np.isfinite(value) else (value, None, None)
 
     def plan(self, state, config: CarrookaGameConfig, seed: int = 0):
         rng = np.random.default_rng(np.random.SeedSequence([seed, 13]))
@@ -249,8 +235,7 @@ class CarrookaGreedy:
         if is_carrookad(state):
             return (yield from self._carrookad(state, config, rng, seeds))
         turns = shot_turns(state)
-        rows = yield from self._screen(state.position, turns, rng, seeds[0])
-        _value, turn, shot = yield from self._final(state.position, turns, rows, seeds[1])
+        _value, turn, shot = yield from self._search(state.position, turns, rng, seeds)
         if turn is None:
             raise CarromlabError("no legal shot for the player")
         return Decision(turn=turn, shot=shot)
@@ -277,7 +262,7 @@ class CarrookaGreedy:
                 # a full-ball hit on the nearest piece on, for points without a pot line
             shots.append(random_shots(x, y, 4, rng))
             s = concat_shots(shots)
-            asks += self._asks(in_hand, [on], [s], self.n_screen, seeds[0])
+            asks.append(self._candidates(in_hand, on, s).ask(s, self.n_screen, seeds[0]))
             owners.append(("break_line", in_hand, on))
             shots_of.append(s)
         sx, sy = state.striker
@@ -294,14 +279,14 @@ class CarrookaGreedy:
                         random_shots([sx], [sy], 2, rng),
                     ]
                 )
-                asks += self._asks(pos, [t], [s], self.n_screen, seeds[1] + j)
+                asks.append(self._candidates(pos, t, s).ask(s, self.n_screen, seeds[1] + j))
                 owners.append(("counter", pos, t))
                 shots_of.append(s)
         if "pass" in wanted:
             s = concat_shots(
                 [random_shots([sx], [sy], 8, rng), *self._batch(pos, [on], rng, per_turn=16)[:1]]
             )
-            asks += self._asks(pos, [on], [s], self.n_screen, seeds[2])
+            asks.append(self._candidates(pos, on, s).ask(s, self.n_screen, seeds[2]))
             owners.append(("pass", pos, on))
             shots_of.append(s)
         answers = yield asks

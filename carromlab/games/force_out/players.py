@@ -21,7 +21,7 @@ import numpy as np
 
 from carromlab.analysis.aims import ghost_aims, piece_arrays
 from carromlab.analysis.players import Decision
-from carromlab.analysis.policies import screen_and_pick
+from carromlab.analysis.search import Candidates, screen_and_pick
 from carromlab.analysis.variants import analysis_for
 from carromlab.equipment.company import CrokinoleBoard
 from carromlab.errors import CarromlabError
@@ -122,9 +122,8 @@ class ForceOutGreedy:
             ox[a["origin"][best]], oy[a["origin"][best]], a["angle"][best], a["speed"][best]
         )
         shots = concat_shots([aims, random_shots(ox, oy, self.random_extra, rng)])
-        shot = yield from screen_and_pick(
-            view, shots, turn, noise, seeds, self.n_screen, self.keep, self.n_eval
-        )
+        group = Candidates(view, shots, turn, noise)
+        _, _, shot = yield from screen_and_pick(group, seeds, self.n_screen, self.keep, self.n_eval)
         return Decision(shot)
 
 

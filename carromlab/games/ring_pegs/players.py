@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from carromlab.analysis.players import Decision
-from carromlab.analysis.policies import screen_and_pick
+from carromlab.analysis.search import Candidates, screen_and_pick
 from carromlab.analysis.variants import analysis_for
 from carromlab.equipment.company import CrokinoleBoard
 from carromlab.games.ring_pegs.rules import (
@@ -69,9 +69,8 @@ class RingPegsGreedy:
         noise = analysis_for("ring-pegs").noise(skill_named(self.skill))
         seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> 1
         shots = sweep(view, turn, self.step_deg)
-        shot = yield from screen_and_pick(
-            view, shots, turn, noise, seeds, self.n_screen, self.keep, self.n_eval
-        )
+        group = Candidates(view, shots, turn, noise)
+        _, _, shot = yield from screen_and_pick(group, seeds, self.n_screen, self.keep, self.n_eval)
         return Decision(shot)
 
 

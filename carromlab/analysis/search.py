@@ -1,0 +1,82 @@
+"""Screen, then re-estimate: the search every greedy player runs, written once.
+
+Candidate shots come in one or more groups (:class:`Candidates`: each with its view, turn
+state, noise and scoring; Carrooka screens every piece it may nominate at once). Every
+candidate is executed ``n_screen`` times; the ``keep`` best by mean value, over all groups,
+are re-estimated with ``n_eval`` fresh executions; the best of those is played. This is
+successive halving with one cut: cheap screens find the few shots worth a real estimate, and
+the winner is chosen on fresh keys (the screen's lucky draws do not carry over).
+
+Keys: group ``k``'s screen uses the seed ``seeds[0] + k``; the re-estimate asks the groups
+that kept a finalist, in group order, the ``j``-th of them with ``seeds[1] + j``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from carromlab.analysis.asks import Answer, Ask
+from carromlab.shots import Shot, take_shots
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """Base shots from one view, valued under one turn state, noise and scoring."""
+
+    view: Any
+    shots: Shot
+    turn: Any = None
+    noise: Any = None
+    scoring: Any = None
+
+    def ask(self, shots: Shot, n: int, seed: int) -> Ask:
+        return Ask(self.view, shots, n, int(seed), self.noise, self.turn, self.scoring)
+
+
+def _ranked(values: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate([np.nan_to_num(v, nan=-np.inf) for v in values])
+
+
+def screen_and_pick(
+    groups: Candidates | list[Candidates],
+    seeds,
+    n_screen: int,
+    keep: int,
+    n_eval: int,
+    value: str = "points",
+    final_value: Callable[[Answer, int], np.ndarray] | None = None,
+):
+    """A plan step (use with ``yield from``): screen, keep, re-estimate (module docstring).
+
+    ``value``: the rules' quantity to maximise; ``final_value(answer, k)``: the per-execution
+    values of group ``k``'s re-estimate instead (e.g. the points plus a leave bonus). Returns
+    ``(mean, k, shot)``: the best finalist's mean value (``-inf`` when no candidate was
+    legal), its group and the shot (a one-shot :class:`~carromlab.shots.Shot`)."""
+    groups = [groups] if isinstance(groups, Candidates) else list(groups)
+    screens = yield [g.ask(g.shots, n_screen, int(seeds[0]) + k) for k, g in enumerate(groups)]
+    values = _ranked([a.means(value) for a in screens])
+    group = np.concatenate([np.full(len(a.legal), k) for k, a in enumerate(screens)])
+    cell = np.concatenate([np.arange(len(a.legal)) for a in screens])
+    top = np.argsort(-values, kind="stable")[:keep]
+    kept = sorted(set(group[top].tolist()))
+    finals = [take_shots(groups[k].shots, cell[top][group[top] == k]) for k in kept]
+    answers = yield [
+        groups[k].ask(s, n_eval, int(seeds[1]) + j)
+        for j, (k, s) in enumerate(zip(kept, finals, strict=True))
+    ]
+    means = [
+        a.means(value) if final_value is None else a.cell_means(final_value(a, k))
+        for a, k in zip(answers, kept, strict=True)
+    ]
+    flat = _ranked(means)
+    best = int(np.argmax(flat))
+    j = int(np.searchsorted(np.cumsum([len(m) for m in means]), best, side="right"))
+    c = best - sum(len(m) for m in means[:j])
+    return float(flat[best]), kept[j], take_shots(finals[j], [c])
+
+
+__all__ = ["Candidates", "screen_and_pick"]
