@@ -4,7 +4,8 @@ Every game lives in one folder, ``carromlab/games/<game>/``, whose ``__init__`` 
 :class:`Game` (rules, shooter origins, game machine, players, driver, set-ups, its own command
 line options) and registers it. The layers below the games (analysis, the game loop) look a
 game up here by name or by one of its variants and never import a game: the built-in games are
-imported on first use, by module name (:data:`BUILTIN`), the way plug-ins are. A game defined
+imported on first use, found by their folders (:func:`builtin_modules`), the way plug-ins
+are. A game defined
 anywhere else (a notebook, a test) becomes usable everywhere with :func:`register_game`.
 
     >>> import carromlab as cl
@@ -25,15 +26,21 @@ if TYPE_CHECKING:  # pragma: no cover
     from carromlab.equipment.sets import GameSet
     from carromlab.position import Position
 
-#: The built-in games' modules, imported on first use (each registers its :class:`Game`).
-BUILTIN = (
-    "carromlab.games.icf",
-    "carromlab.games.carrooka",
-    "carromlab.games.carroms",
-    "carromlab.games.force_out",
-    "carromlab.games.ring_pegs",
-    "carromlab.games.kooba",
-)
+#: Where the built-in games live: every sub-package of ``carromlab/games/`` is imported on
+#: first use (each registers its :class:`Game`), so a new game is a new folder and nothing
+#: else. They load in this order first (the order of listings), then any other by name.
+GAMES_PACKAGE = "carromlab.games"
+FIRST = ("icf", "carrooka", "carroms", "force_out", "ring_pegs", "kooba")
+
+
+def builtin_modules() -> list[str]:
+    """The built-in games' packages, found on disk (``carromlab/games/*/__init__.py``)."""
+    import pkgutil
+
+    package = importlib.import_module(GAMES_PACKAGE)
+    found = sorted(m.name for m in pkgutil.iter_modules(package.__path__) if m.ispkg)
+    ordered = [n for n in FIRST if n in found] + [n for n in found if n not in FIRST]
+    return [f"{GAMES_PACKAGE}.{n}" for n in ordered]
 
 
 @dataclass(frozen=True)
@@ -174,7 +181,7 @@ def _load_builtin() -> None:
     global _loaded
     if not _loaded:
         _loaded = True
-        for module in BUILTIN:
+        for module in builtin_modules():
             importlib.import_module(module)
 
 
@@ -303,11 +310,11 @@ def shot_analysis(variant: str):
 
 
 __all__ = [
-    "BUILTIN",
     "GAMES",
     "STANDARD",
     "Game",
     "Option",
+    "builtin_modules",
     "game_names",
     "get_game",
     "register_game",

@@ -38,18 +38,11 @@ import numpy as np
 import pandas as pd
 from matplotlib.colors import Normalize
 
-from carromlab.analysis import ShotRunner, best_shots, estimate, shot_map
+import carromlab as cl
 from carromlab.games.icf.midgame import CUT_POCKET, CUT_STRIKER_X, CUT_TARGET, ghost_aim
 from carromlab.games.icf.striker import baseline_y
 from carromlab.physics.simulate import make_simulator
-from carromlab.plot import (
-    draw_position,
-    draw_shotmap,
-    draw_shotmap_on_board,
-    draw_trajectories,
-)
-from carromlab.registry import standard_position
-from carromlab.shots import SKILLS, Shot, noisy_shots, place_shooter, shot_keys
+from carromlab.shots import noisy_shots, place_shooter, shot_keys
 
 # %% [markdown]
 # ## Settings
@@ -90,9 +83,9 @@ print(f"QUICK = {QUICK}: estimates with n = {N_ESTIMATE}, shot map with n = {N_C
 # pocket by a striker placed at x = -0.05 m on the South baseline.
 
 # %%
-position = standard_position("icf-midgame")
+position = cl.standard_position("icf-midgame")
 print(position.description)
-ax = draw_position(position, labels=True)
+ax = cl.draw_position(position, labels=True)
 ax.figure.set_size_inches(6, 6)
 plt.show()
 
@@ -108,12 +101,12 @@ plt.show()
 y0 = baseline_y(position.board)
 w1 = position.by_id(CUT_TARGET)
 cut_angle = ghost_aim(position.board, CUT_STRIKER_X, y0, w1.x, w1.y, CUT_POCKET)
-cut = Shot(x=CUT_STRIKER_X, y=y0, angle=cut_angle, speed=SPEED)
+cut = cl.Shot(x=CUT_STRIKER_X, y=y0, angle=cut_angle, speed=SPEED)
 print(f"cut: x = {CUT_STRIKER_X} m, angle = {np.degrees(cut_angle):.2f} deg, {SPEED} m/s")
 
 # One runner (the compiled simulator for this position) serves every estimate below.
-runner = ShotRunner(position, chunk=CHUNK)
-club = estimate(position, cut, skill="club", n=N_ESTIMATE, seed=SEED, runner=runner)
+runner = cl.ShotRunner(position, chunk=CHUNK)
+club = cl.estimate(position, cut, skill="club", n=N_ESTIMATE, seed=SEED, runner=runner)
 
 # %% [markdown]
 # `estimate` returns a tidy table with one row per quantity. The few that matter here:
@@ -147,12 +140,16 @@ summary(club).round(4)
 names = ["novice", "club", "expert", "pro"]
 rows = []
 for name in names:
-    df = club if name == "club" else estimate(position, cut, name, N_ESTIMATE, SEED, runner=runner)
+    df = (
+        club
+        if name == "club"
+        else cl.estimate(position, cut, name, N_ESTIMATE, SEED, runner=runner)
+    )
     row = df.set_index("quantity").loc[f"capture:{CUT_TARGET}"]
     rows.append(
         {
             "skill": name,
-            "angle sd (deg)": np.degrees(SKILLS[name].angle),
+            "angle sd (deg)": np.degrees(cl.SKILLS[name].angle),
             **row[["estimate", "lo", "hi", "n"]],
         }
     )
@@ -183,7 +180,7 @@ plt.show()
 # %%
 placements = np.round(MAP_PLACEMENTS, 3)
 angles = np.degrees(cut_angle) + np.linspace(-ANGLE_SPAN, ANGLE_SPAN, N_ANGLES)
-smap = shot_map(
+smap = cl.shot_map(
     position,
     placements,
     angles,
@@ -199,11 +196,11 @@ smap[["placement", "angle", "speed", "n", f"p_capture:{CUT_TARGET}", "points"]].
 # %%
 fig, (ax_map, ax_board) = plt.subplots(1, 2, figsize=(13, 5.5))
 points_scale = Normalize(-1.0, 1.0)
-draw_shotmap(smap, value="points", ax=ax_map, norm=points_scale)
+cl.draw_shotmap(smap, value="points", ax=ax_map, norm=points_scale)
 ax_map.set_title(f"Expected points, club player, {SPEED:g} m/s")
 ax_map.legend(loc="upper right", fontsize=8)
 ax_map.tick_params(axis="x", labelrotation=45)
-draw_shotmap_on_board(smap, position, value="points", ax=ax_board, norm=points_scale)
+cl.draw_shotmap_on_board(smap, position, value="points", ax=ax_board, norm=points_scale)
 plt.show()
 
 # %% [markdown]
@@ -222,7 +219,7 @@ if QUICK:  # a small grid around the cut; the full run uses the default (whole b
     search = dict(placements=placements, angles_deg=angles, speeds=(SPEED,))
 else:
     search = {}
-best = best_shots(
+best = cl.best_shots(
     position,
     skill="club",
     value="points",
@@ -245,14 +242,14 @@ best.head(3)[columns].round(3)
 
 # %%
 top = best.iloc[0]
-best_shot = Shot(
+best_shot = cl.Shot(
     x=float(top["placement"]),
     y=y0,
     angle=np.radians(float(top["angle"])),
     speed=float(top["speed"]),
 )
 keys = shot_keys(SEED, 0, N_TRACES)
-shots = noisy_shots(best_shot, SKILLS["club"].noise(), keys)
+shots = noisy_shots(best_shot, cl.SKILLS["club"].noise(), keys)
 discs = jax.vmap(place_shooter, in_axes=(None, 0))(runner.template, shots)
 simulate = make_simulator(runner.table, runner.pieces.n, max_events=512, record=True)
 outcome, traces = jax.jit(jax.vmap(simulate, in_axes=(0, None)))(discs, runner.physics)
@@ -260,7 +257,7 @@ w1_in = np.asarray(outcome.capture)[:, runner.ids.index(CUT_TARGET)] >= 0
 print(f"{CUT_TARGET} pocketed in {w1_in.sum()} of {N_TRACES} executions")
 
 fig, ax = plt.subplots(figsize=(7, 7))
-draw_trajectories(position, traces, runner.physics.deceleration, ax=ax)
+cl.draw_trajectories(position, traces, runner.physics.deceleration, ax=ax)
 ax.set_title(
     f"{N_TRACES} club executions of the best shot: x = {top['placement']:.3f} m, "
     f"{top['angle']:.1f} deg, {top['speed']:.2f} m/s"

@@ -35,10 +35,8 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import display
 
-from carromlab.analysis.policies import Greedy
+import carromlab as cl
 from carromlab.games.icf.machine import IcfGameConfig
-from carromlab.play import play_games
-from carromlab.plot import draw_intervals, draw_position
 
 # %% [markdown]
 # ## Settings
@@ -52,10 +50,12 @@ QUICK = os.environ.get("CARROMLAB_QUICK") == "1"
 SEED = 0
 if QUICK:
     N_BOARDS = 2
-    PLAYER = Greedy(skill="club", n_screen=2, keep=2, n_eval=4, max_candidates=12, random_extra=2)
+    PLAYER = cl.Greedy(
+        skill="club", n_screen=2, keep=2, n_eval=4, max_candidates=12, random_extra=2
+    )
 else:
     N_BOARDS = 8
-    PLAYER = Greedy(skill="club")
+    PLAYER = cl.Greedy(skill="club")
 ROOT = Path.cwd() if (Path.cwd() / "data").exists() else Path.cwd().parent
 STUDIES = ROOT / "data" / "studies" / "icf_balance"
 print(f"QUICK = {QUICK}: {N_BOARDS} boards; studies from {STUDIES}")
@@ -69,7 +69,7 @@ print(f"QUICK = {QUICK}: {N_BOARDS} boards; studies from {STUDIES}")
 
 # %%
 config = IcfGameConfig(max_boards=1)
-records = play_games([PLAYER, PLAYER], config, skill="club", seed=SEED, games=N_BOARDS)
+records = cl.play_games([PLAYER, PLAYER], config, skill="club", seed=SEED, games=N_BOARDS)
 boards = pd.concat([r.boards for r in records], ignore_index=True)
 display(boards)
 
@@ -87,7 +87,7 @@ display(per_seat)
 # or loses by a last-coin clause):
 
 # %%
-ax = draw_position(records[0].state.last_board.position, title="board 0, at its end")
+ax = cl.draw_position(records[0].state.last_board.position, title="board 0, at its end")
 
 # %% [markdown]
 # ## 2. The studies
@@ -123,7 +123,7 @@ if len(first_break):
 # %%
 if len(first_break):
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
-    draw_intervals(
+    cl.draw_intervals(
         first_break,
         "breaker_win_rate",
         "breaker_lo",
@@ -132,7 +132,7 @@ if len(first_break):
         reference=0.5,
         ylabel="breaker's board-win rate",
     )
-    draw_intervals(
+    cl.draw_intervals(
         first_break, "strokes", "strokes_lo", "strokes_hi", ax=axes[1], ylabel="strokes a board"
     )
     fig.tight_layout()
@@ -152,7 +152,7 @@ if len(both):
 # %%
 if len(both):
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
-    draw_intervals(
+    cl.draw_intervals(
         both,
         "breaker_win_rate",
         "breaker_lo",
@@ -161,7 +161,7 @@ if len(both):
         reference=0.5,
         ylabel="breaker's board-win rate",
     )
-    draw_intervals(both, "points", "points_lo", "points_hi", ax=axes[1], ylabel="points a board")
+    cl.draw_intervals(both, "points", "points_lo", "points_hi", ax=axes[1], ylabel="points a board")
     fig.tight_layout()
 
 # %% [markdown]
@@ -177,10 +177,10 @@ display(queen)
 # %%
 if len(queen):
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
-    draw_intervals(
+    cl.draw_intervals(
         queen, "margin", "margin_lo", "margin_hi", ax=axes[0], ylabel="winner's margin (points)"
     )
-    draw_intervals(
+    cl.draw_intervals(
         queen, "boards_per_game", "boards_lo", "boards_hi", ax=axes[1], ylabel="boards a game"
     )
     fig.tight_layout()

@@ -41,14 +41,10 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import display
 
-from carromlab.analysis import shot_map
+import carromlab as cl
 from carromlab.games.carrooka.machine import CarrookaGameConfig
 from carromlab.games.carrooka.nominate import nominations
 from carromlab.games.carrooka.players import CarrookaGreedy
-from carromlab.play import play_games
-from carromlab.plot import draw_intervals, draw_position
-from carromlab.plot.shotmap import draw_shotmap, draw_shotmap_on_board
-from carromlab.registry import standard_position
 
 # %% [markdown]
 # ## Settings
@@ -79,12 +75,12 @@ print(f"QUICK = {QUICK}: n = {N} per cell, {GAMES} games; studies from {STUDIES}
 # speeds. The shot must hit a red first; every red down scores 1, a colour down is a foul.
 
 # %%
-opening = standard_position("carrooka-opening")
-brk = shot_map(opening, [-90.0], list(ANGLES), SPEEDS, skill="club", n=N, seed=SEED)
+opening = cl.standard_position("carrooka-opening")
+brk = cl.shot_map(opening, [-90.0], list(ANGLES), SPEEDS, skill="club", n=N, seed=SEED)
 fig, axes = plt.subplots(1, 2, figsize=(13, 5.5))
-draw_shotmap(brk, value="points", x="angle", y="speed", ax=axes[0])
+cl.draw_shotmap(brk, value="points", x="angle", y="speed", ax=axes[0])
 axes[0].set_title("expected points of the break (club)")
-draw_shotmap_on_board(brk, opening, value="points", ax=axes[1], ray_length=0.15)
+cl.draw_shotmap_on_board(brk, opening, value="points", ax=axes[1], ray_length=0.15)
 plt.show()
 display(
     brk.nlargest(5, "points")[
@@ -101,10 +97,10 @@ display(
 # Colours with no clear pot line from the striker have no value.
 
 # %%
-mid = standard_position("carrooka-midgame")
+mid = cl.standard_position("carrooka-midgame")
 choice = nominations(mid, skill="club", n=N, seed=SEED)
 display(choice.round(3))
-ax = draw_position(mid, labels=True)
+ax = cl.draw_position(mid, labels=True)
 ax.set_title("carrooka-midgame: the striker lies below the centre")
 plt.show()
 
@@ -117,7 +113,9 @@ plt.show()
 # of every turn.
 
 # %%
-records = play_games([PLAYER, PLAYER], CarrookaGameConfig(), skill="club", seed=SEED, games=GAMES)
+records = cl.play_games(
+    [PLAYER, PLAYER], CarrookaGameConfig(), skill="club", seed=SEED, games=GAMES
+)
 games = pd.DataFrame([r.row for r in records])
 display(games.drop(columns=["turn_points"]))
 strokes = pd.concat([r.strokes for r in records], ignore_index=True)
@@ -151,7 +149,7 @@ first, bonus, breaks, carrookad = (
 if first is not None:
     display(first.round(3))
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.4))
-    draw_intervals(
+    cl.draw_intervals(
         first,
         "first_wins",
         "first_wins_lo",
@@ -161,7 +159,7 @@ if first is not None:
         ylabel="breaker's win rate",
     )
     if bonus is not None:
-        draw_intervals(
+        cl.draw_intervals(
             bonus,
             "after_foul",
             "after_foul_lo",
@@ -170,7 +168,9 @@ if first is not None:
             ylabel="points of a turn after a foul",
         )
     if breaks is not None:
-        draw_intervals(breaks, "break", "break_lo", "break_hi", ax=axes[2], ylabel="points a turn")
+        cl.draw_intervals(
+            breaks, "break", "break_lo", "break_hi", ax=axes[2], ylabel="points a turn"
+        )
     fig.tight_layout()
     plt.show()
 if bonus is not None:

@@ -40,17 +40,13 @@ import numpy as np
 import pandas as pd
 from IPython.display import display
 
-from carromlab.analysis import shot_map
+import carromlab as cl
 from carromlab.games.force_out.circle_scores import CircleScoresConfig
 from carromlab.games.force_out.machine import ForceOutConfig
 from carromlab.games.force_out.players import ForceOutGreedy
 from carromlab.games.force_out.rules import ForceOutTurn
 from carromlab.games.ring_pegs.players import RingPegsGreedy
 from carromlab.games.ring_pegs.rules import RingPegsConfig, RingPegsTurn, new_game
-from carromlab.play import play_games
-from carromlab.plot import draw_intervals
-from carromlab.plot.shotmap import draw_shotmap, draw_shotmap_on_board
-from carromlab.registry import standard_position
 
 # %% [markdown]
 # ## Settings
@@ -78,15 +74,17 @@ STUDIES = ROOT / "data" / "studies" / "company"
 # at 2 m/s: the probability of a force-out (the turn goes on) and of the penalty.
 
 # %%
-fo = standard_position("force-out-opening")
-fmap = shot_map(fo, ARC, list(AIMS), [2.0], skill="club", n=N, seed=SEED, turn=ForceOutTurn("red"))
+fo = cl.standard_position("force-out-opening")
+fmap = cl.shot_map(
+    fo, ARC, list(AIMS), [2.0], skill="club", n=N, seed=SEED, turn=ForceOutTurn("red")
+)
 fig, axes = plt.subplots(1, 3, figsize=(18, 5.5))
-draw_shotmap(fmap, value="p_continues", ax=axes[0])
+cl.draw_shotmap(fmap, value="p_continues", ax=axes[0])
 axes[0].set_title("P(force-out)")
-draw_shotmap(fmap, value="p_penalty", ax=axes[1])
+cl.draw_shotmap(fmap, value="p_penalty", ax=axes[1])
 axes[1].set_title("P(penalty: the shooting ring lost)")
 best = fmap.loc[fmap.groupby("placement")["p_continues"].idxmax()]
-draw_shotmap_on_board(best, fo, value="p_continues", ax=axes[2], ray_length=0.2)
+cl.draw_shotmap_on_board(best, fo, value="p_continues", ax=axes[2], ray_length=0.2)
 plt.show()
 
 # %% [markdown]
@@ -98,7 +96,7 @@ plt.show()
 
 # %%
 pegs_view = new_game().board_position()
-pmap = shot_map(
+pmap = cl.shot_map(
     pegs_view,
     [0.0],
     [a / 4 for a in range(352, 369)],
@@ -109,8 +107,8 @@ pmap = shot_map(
     turn=RingPegsTurn(1),
 )
 fig, axes = plt.subplots(1, 2, figsize=(13, 5))
-draw_shotmap(pmap, value="p_passed", x="angle", y="speed", ax=axes[0])
-draw_shotmap_on_board(pmap, pegs_view, value="p_passed", ax=axes[1], ray_length=0.3)
+cl.draw_shotmap(pmap, value="p_passed", x="angle", y="speed", ax=axes[0])
+cl.draw_shotmap_on_board(pmap, pegs_view, value="p_passed", ax=axes[1], ray_length=0.3)
 plt.show()
 
 # %% [markdown]
@@ -133,7 +131,7 @@ for spot_deg in (-90.0, -75.0, -60.0):
     view = pegs_view.replace(pieces=(*rings, Piece("shooter", "shooter", "p1", x0, y0)))
     towards = spot_deg + 180.0
     aims = [towards + d for d in np.arange(-25.0, 25.01, 2.5 if QUICK else 0.5)]
-    gmap = shot_map(view, [0.0], aims, [1.2], skill="club", n=N, seed=SEED, turn=RingPegsTurn(1))
+    gmap = cl.shot_map(view, [0.0], aims, [1.2], skill="club", n=N, seed=SEED, turn=RingPegsTurn(1))
     best = {f"gap {k}": gmap[f"p_gap.{k}"].max() for k in range(8)}
     rows.append({"spot (deg)": spot_deg, **best})
 display(pd.DataFrame(rows).round(3))
@@ -151,7 +149,7 @@ for name, player, config in (
     ("ring-pegs", PEGS, RingPegsConfig()),
     ("circle-scores", FORCE, CircleScoresConfig()),
 ):
-    recs = play_games([player, player], config, skill="club", seed=SEED, games=GAMES)
+    recs = cl.play_games([player, player], config, skill="club", seed=SEED, games=GAMES)
     rows[name] = pd.DataFrame([r.row for r in recs])
     print(name)
     display(rows[name])
@@ -174,6 +172,6 @@ if tables:
     fig, axes = plt.subplots(1, len(tables), figsize=(5 * len(tables), 3.4), squeeze=False)
     for ax, (name, table) in zip(axes[0], tables.items()):
         col = "turns_to_finish" if name == "ring-pegs" else "first_wins"
-        draw_intervals(table, col, f"{col}_lo", f"{col}_hi", ax=ax, ylabel=f"{name}: {col}")
+        cl.draw_intervals(table, col, f"{col}_lo", f"{col}_hi", ax=ax, ylabel=f"{name}: {col}")
     fig.tight_layout()
     plt.show()

@@ -38,13 +38,9 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import display
 
-from carromlab.analysis import shot_map
+import carromlab as cl
 from carromlab.games.carroms.machine import CarromsConfig
 from carromlab.games.carroms.players import CarromsGreedy
-from carromlab.play import play_games
-from carromlab.plot import draw_intervals, draw_position
-from carromlab.plot.shotmap import draw_shotmap, draw_shotmap_on_board
-from carromlab.registry import standard_position
 
 # %% [markdown]
 # ## Settings
@@ -78,12 +74,12 @@ STUDIES = ROOT / "data" / "studies" / "company"
 # black +5, opponent's ring -1, a forfeit -1).
 
 # %%
-opening = standard_position("carroms-opening")
-brk = shot_map(opening, PLACEMENTS, list(ANGLES), [4.0], skill="club", n=N, seed=SEED)
+opening = cl.standard_position("carroms-opening")
+brk = cl.shot_map(opening, PLACEMENTS, list(ANGLES), [4.0], skill="club", n=N, seed=SEED)
 fig, axes = plt.subplots(1, 2, figsize=(13, 5.5))
-draw_shotmap(brk, value="points", ax=axes[0])
+cl.draw_shotmap(brk, value="points", ax=axes[0])
 best = brk.loc[brk.groupby("placement")["points"].idxmax()]
-draw_shotmap_on_board(best, opening, value="points", ax=axes[1], ray_length=0.25)
+cl.draw_shotmap_on_board(best, opening, value="points", ax=axes[1], ray_length=0.25)
 plt.show()
 display(brk.nlargest(5, "points")[["placement", "angle", "points", "points_lo", "points_hi"]])
 
@@ -95,10 +91,10 @@ display(brk.nlargest(5, "points")[["placement", "angle", "points", "points_lo", 
 
 # %%
 config = CarromsConfig(target=TARGET)
-records = play_games([PLAYER, PLAYER], config, skill="club", seed=SEED, games=GAMES)
+records = cl.play_games([PLAYER, PLAYER], config, skill="club", seed=SEED, games=GAMES)
 games = pd.DataFrame([r.row for r in records])
 display(games)
-ax = draw_position(records[0].state.position)
+ax = cl.draw_position(records[0].state.position)
 ax.set_title("the last position of game 0")
 plt.show()
 
@@ -112,7 +108,7 @@ path = STUDIES / "carroms.csv"
 if path.exists():
     table = pd.read_csv(path)
     display(table.round(3))
-    draw_intervals(
+    cl.draw_intervals(
         table,
         "first_wins",
         "first_wins_lo",

@@ -35,12 +35,11 @@ import numpy as np
 import pandas as pd
 from IPython.display import display
 
+import carromlab as cl
 from carromlab.games.kooba.driver import play_kooba
 from carromlab.games.kooba.machine import KoobaConfig
 from carromlab.games.kooba.maps import aim_map
 from carromlab.games.kooba.players import KoobaGreedy
-from carromlab.plot import draw_intervals
-from carromlab.plot.kooba import draw_aim_map
 
 # %%
 QUICK = os.environ.get("CARROMLAB_QUICK") == "1"
@@ -62,9 +61,9 @@ STUDIES = ROOT / "data" / "studies" / "kooba"
 # %%
 club4 = aim_map(GRID, GRID, "club", sticks=4, n=N, seed=SEED)
 fig, axes = plt.subplots(1, 2, figsize=(13, 5.5))
-draw_aim_map(club4, "p_eye", ax=axes[0])
+cl.draw_aim_map(club4, "p_eye", ax=axes[0])
 axes[0].set_title("club, 4 sticks: P(Eye)")
-draw_aim_map(club4, "p_penalty", ax=axes[1])
+cl.draw_aim_map(club4, "p_penalty", ax=axes[1])
 axes[1].set_title("club, 4 sticks: P(Penalty Zone)")
 plt.show()
 
@@ -73,7 +72,7 @@ rows = []
 fig, axes = plt.subplots(1, 2, figsize=(13, 5.5))
 for ax, skill in zip(axes, ("club", "pro")):
     m = aim_map(GRID, GRID, skill, sticks=5, n=N, seed=SEED)
-    draw_aim_map(m, "p_inner_eye", ax=ax)
+    cl.draw_aim_map(m, "p_inner_eye", ax=ax)
     ax.set_title(f"{skill}, 5 sticks: P(Inner Eye)")
     best = m.loc[m["p_inner_eye"].idxmax()]
     rows.append({"skill": skill, **best[["aim_x", "aim_y", "p_inner_eye", "p_kooba"]].to_dict()})
@@ -103,7 +102,7 @@ if path.exists():
     seats = pd.read_csv(path)
     display(seats.round(3))
     fig, ax = plt.subplots(figsize=(10, 3.5))
-    draw_intervals(seats, "win", "win_lo", "win_hi", ax=ax, ylabel="seat's win rate")
+    cl.draw_intervals(seats, "win", "win_lo", "win_hi", ax=ax, ylabel="seat's win rate")
     ax.tick_params(axis="x", labelrotation=45)
     plt.show()
 for name in ("attack", "timing", "pro"):

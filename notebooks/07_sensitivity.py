@@ -37,15 +37,10 @@ import numpy as np
 import pandas as pd
 from matplotlib.colors import Normalize
 
-from carromlab.analysis import estimate, shot_map
-from carromlab.analysis.sensitivity import binned_rate, physics_draws
+import carromlab as cl
 from carromlab.games.icf.midgame import CUT_STRIKER_X
 from carromlab.games.icf.striker import baseline_y
-from carromlab.physics import Physics
-from carromlab.physics.priors import normal, uniform, vary_physics
-from carromlab.plot import draw_shotmap
-from carromlab.registry import standard_position
-from carromlab.shots import Shot
+from carromlab.physics.priors import normal, uniform
 
 # %% [markdown]
 # ## Settings
@@ -66,11 +61,11 @@ else:
     PLACEMENTS = np.linspace(-0.17, 0.15, 17)
     ANGLES = np.linspace(40, 140, 51)
     CHUNK = 4096
-FAST, SLOW = Physics(mu=0.06), Physics(mu=0.20)
+FAST, SLOW = cl.Physics(mu=0.06), cl.Physics(mu=0.20)
 
-pos = standard_position("icf-midgame")
+pos = cl.standard_position("icf-midgame")
 y0 = baseline_y(pos.board)
-cut = Shot(x=CUT_STRIKER_X, y=y0, angle=math.radians(65.94), speed=2.0)
+cut = cl.Shot(x=CUT_STRIKER_X, y=y0, angle=math.radians(65.94), speed=2.0)
 
 # %% [markdown]
 # ## 1. A fast board and a slow board
@@ -83,16 +78,16 @@ cut = Shot(x=CUT_STRIKER_X, y=y0, angle=math.radians(65.94), speed=2.0)
 # %%
 maps = {}
 for name, physics in (("fast (mu 0.06)", FAST), ("slow (mu 0.20)", SLOW)):
-    maps[name] = shot_map(
+    maps[name] = cl.shot_map(
         pos, PLACEMENTS, ANGLES, [2.0], n=N_CELL, seed=SEED, chunk=CHUNK, physics=physics
     )
 fig, axes = plt.subplots(1, 3, figsize=(17, 5))
 for ax, (name, df) in zip(axes, maps.items()):
-    draw_shotmap(df, value="points", ax=ax)
+    cl.draw_shotmap(df, value="points", ax=ax)
     ax.set_title(f"expected points, {name}")
 diff = maps["slow (mu 0.20)"].copy()
 diff["points"] = diff["points"] - maps["fast (mu 0.06)"]["points"]
-draw_shotmap(diff, value="points", ax=axes[2], norm=Normalize(-0.5, 0.5), mark_best=False)
+cl.draw_shotmap(diff, value="points", ax=axes[2], norm=Normalize(-0.5, 0.5), mark_best=False)
 axes[2].set_title("slow minus fast")
 fig.tight_layout()
 
@@ -115,12 +110,12 @@ print(best.to_string(float_format="%.3f"))
 # reaches the pocket) on the default board and under the prior.
 
 # %%
-prior = vary_physics(mu=uniform(0.06, 0.20), e_cushion=normal(0.70, 0.04))
-soft = Shot(x=cut.x, y=cut.y, angle=cut.angle, speed=1.3)
+prior = cl.vary_physics(mu=uniform(0.06, 0.20), e_cushion=normal(0.70, 0.04))
+soft = cl.Shot(x=cut.x, y=cut.y, angle=cut.angle, speed=1.3)
 rows = []
 for label, shot in (("cut 2.0 m/s", cut), ("soft cut 1.3 m/s", soft)):
-    for board, physics in (("default board", Physics()), ("prior", prior)):
-        df = estimate(pos, shot, n=N_EST, seed=SEED, chunk=CHUNK, physics=physics)
+    for board, physics in (("default board", cl.Physics()), ("prior", prior)):
+        df = cl.estimate(pos, shot, n=N_EST, seed=SEED, chunk=CHUNK, physics=physics)
         r = df[df["quantity"] == "capture:w1"].iloc[0]
         rows.append(
             {
@@ -141,8 +136,8 @@ pd.DataFrame(rows)
 # %%
 fig, ax = plt.subplots(figsize=(7, 4))
 for label, shot in (("cut 2.0 m/s", cut), ("soft cut 1.3 m/s", soft)):
-    draws = physics_draws(pos, shot, prior, n=N_DRAWS, seed=SEED, chunk=CHUNK, pieces=("w1",))
-    b = binned_rate(draws, "mu", "capture:w1", bins=7)
+    draws = cl.physics_draws(pos, shot, prior, n=N_DRAWS, seed=SEED, chunk=CHUNK, pieces=("w1",))
+    b = cl.binned_rate(draws, "mu", "capture:w1", bins=7)
     ax.errorbar(
         b["centre"],
         b["rate"],
@@ -172,7 +167,7 @@ aims = np.linspace(64.5, 67.5, 7 if QUICK else 25)
 fig, ax = plt.subplots(figsize=(7, 4))
 summary = []
 for mu_c in (0.0, 0.06, 0.15):
-    df = shot_map(
+    df = cl.shot_map(
         pos,
         [cut.x],
         aims,
@@ -180,7 +175,7 @@ for mu_c in (0.0, 0.06, 0.15):
         n=N_CELL * 4,
         seed=SEED,
         chunk=CHUNK,
-        physics=Physics(mu_contact=mu_c),
+        physics=cl.Physics(mu_contact=mu_c),
         pieces=("w1",),
     )
     p, lo, hi = df["p_capture:w1"], df["p_capture:w1_lo"], df["p_capture:w1_hi"]

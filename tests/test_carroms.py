@@ -134,7 +134,7 @@ def test_own_ring_pocketed_scores_one_and_the_turn_continues():
 
 def test_black_pocketed_scores_five_and_the_turn_continues():
     """RULES.md: "black 5"; decision 1 of ``carroms.py``: the black is nobody's, whoever
-    pockets it scores 5 and continues (here green); decision 4 of ``carroms_game.py``: it stays
+    pockets it scores 5 and continues (here green); decision 4 of ``games/carroms/machine.py``: it stays
     down."""
     res = evaluate(table(), GREEN, black=POCKET)
     assert res["continues"] and res["black_pocketed"] == 1 and res["points"] == 5.0
@@ -148,7 +148,7 @@ def test_black_pocketed_scores_five_and_the_turn_continues():
 
 def test_opponents_ring_alone_ends_the_turn_and_counts_for_the_opponent():
     """RULES.md: "opponent's ring alone -> turn ends and it counts for the opponent"; decision 3
-    of ``carroms_game.py``: it stays down among the opponent's pocketed rings."""
+    of ``games/carroms/machine.py``: it stays down among the opponent's pocketed rings."""
     res = evaluate(table(), RED, g1=POCKET)
     assert not res["continues"] and not res["foul"]
     assert (res["own_pocketed"], res["opponent_pocketed"]) == (0, 1)
@@ -201,7 +201,7 @@ def test_shooting_ring_pocketed_returns_the_stroke_and_forfeits_one_ring():
     """RULES.md: "shooting ring pocketed -> turn ends, rings pocketed on that shot go back to the
     centre and one previously pocketed ring is forfeited"; decision 2 of ``carroms.py``: nothing
     of that stroke counts (the opponent's ring and the black come back too); decision 2 of
-    ``carroms_game.py``: they go near the centre; the forfeited ring is the last one down."""
+    ``games/carroms/machine.py``: they go near the centre; the forfeited ring is the last one down."""
     st0 = state("r1", "r2", "black", "g1", "g2", down=(("r4", "r5"), ("g4",)), scores=(2, 1))
     res = evaluate(st0.position, st0.turn_state(), shooter=POCKET, r1=0, g2=1, black=3)
     assert res["foul"] and res["foul.shooter_pocketed"] and not res["foul.shooter_off"]
@@ -256,7 +256,7 @@ def test_shooting_ring_off_the_board_is_the_same_foul():
 
 
 def test_forfeit_may_take_an_own_ring_the_opponent_pocketed():
-    """Decision 3 of ``carroms_game.py``: a ring pocketed by the opponent counts for its owner
+    """Decision 3 of ``games/carroms/machine.py``: a ring pocketed by the opponent counts for its owner
     and is one of the owner's pocketed rings, so the owner may forfeit it later."""
     st0 = state("r1", "black", "g1", player=1, down=((), ("g2",)), scores=(0, 1))
     assert st0.turn_state() == CarromsTurn("green", 1)
@@ -266,7 +266,7 @@ def test_forfeit_may_take_an_own_ring_the_opponent_pocketed():
 
 
 def test_a_piece_knocked_off_the_board_comes_back_and_scores_nothing():
-    """Decision 5 of ``carroms_game.py`` (the book is silent): a ring or the black that leaves
+    """Decision 5 of ``games/carroms/machine.py`` (the book is silent): a ring or the black that leaves
     the board is not pocketed (``evaluate_carroms`` does not count it), scores nothing and
     comes back near the centre."""
     res = evaluate(table(), RED, black=OFF, r1=OFF)
@@ -318,7 +318,7 @@ def test_evaluate_is_vectorised_and_checks_the_disc_count():
     ids=["own-last-ring", "opponents-last-ring"],
 )
 def test_a_board_ends_when_one_colour_is_down_and_the_other_player_breaks(codes, scores):
-    """Decision 1 of ``carroms_game.py``: a board ends when all of one colour's rings are down;
+    """Decision 1 of ``games/carroms/machine.py``: a board ends when all of one colour's rings are down;
     the opening is racked again and the other player breaks the next board; the scores
     carry over."""
     st0 = state("r1", "black", "g1", down=(("r2", "r3"), ("g3",)), scores=(5, 2))
@@ -347,7 +347,7 @@ def test_a_board_ends_when_one_colour_is_down_and_the_other_player_breaks(codes,
 )
 def test_the_game_ends_when_a_player_reaches_30(player, scores, codes, winner):
     """RULES.md: "30 points wins" (``CarromsConfig.target``, 30 by default); decision 6 of
-    ``carroms_game.py`` for both reaching it in one stroke with equal scores."""
+    ``games/carroms/machine.py`` for both reaching it in one stroke with equal scores."""
     assert CarromsConfig().target == 30
     st = stroke(state(player=player, scores=scores), **codes)
     assert st.over and st.winner == winner and not st.unfinished
@@ -359,7 +359,7 @@ def test_the_game_ends_when_a_player_reaches_30(player, scores, codes, winner):
 
 @pytest.mark.parametrize("scores, winner", [((3, 4), None), ((4, 4), 0), ((3, 5), 1)])
 def test_max_boards_ends_the_game_on_the_higher_score(scores, winner):
-    """Decision 1 of ``carroms_game.py``: after ``max_boards`` boards the higher score wins and
+    """Decision 1 of ``games/carroms/machine.py``: after ``max_boards`` boards the higher score wins and
     equal scores are a draw (``winner`` None)."""
     config = CarromsConfig(max_boards=3)
     st0 = state("r1", "black", "g1", scores=scores, boards=2)

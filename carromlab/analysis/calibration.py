@@ -261,7 +261,7 @@ TWENTY_TOP_RATE = 0.65
 #: player about a third (35 %), a newcomer about one in five (20 %) [estimate].
 TWENTY_TARGETS = {"novice": 0.20, "club": 0.35, "expert": 0.50, "pro": TWENTY_TOP_RATE}
 #: Shot placement of the open twenty: the outer line's point straight South of the hole
-#: (degrees on the shooting arc; rules/crokinole_shooter.py). The line to the hole runs between
+#: (degrees on the shooting arc; rules/crokinole.py). The line to the hole runs between
 #: two pegs (pegs at 22.5 + k 45 deg).
 TWENTY_PLACEMENT = -90.0
 #: Shots per batch of the open-twenty runs (fixed: one compile; a numerical choice).

@@ -3,7 +3,7 @@ a generator that may yield :class:`~carromlab.analysis.asks.Ask` requests (noisy
 simulated), receives an :class:`~carromlab.analysis.asks.Answer` for each, and returns the
 :class:`~carromlab.shots.Shot` it plays (for a shooter on the South line). ``choose`` runs a
 plan on its own; whole-game play runs the plans of many games together, so the kernel sees
-one batch spanning all of them (``analysis/games.py``).
+one batch spanning all of them (``play/loop.py``).
 
 - :class:`RandomLegal`: a uniformly random legal placement (not on a coin), aim and speed.
 - :class:`Greedy`: the candidate shots of :func:`candidate_shots` on the shooter's own coins

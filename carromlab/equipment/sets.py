@@ -131,6 +131,13 @@ def game_set(variant: str) -> GameSet:
     """The game set of ``variant``; a clear error naming the known variants otherwise."""
     from carromlab.errors import CarromlabError
 
+    if variant not in GAME_SETS:
+        # A game outside this table brings its set with its description; the games register
+        # on first use of the registry, which this loads by name (a plug-in hook, not a layer
+        # import: equipment knows no game).
+        import importlib
+
+        importlib.import_module("carromlab.registry").game_names()
     try:
         return GAME_SETS[variant]
     except KeyError:

@@ -16,7 +16,7 @@ published):
 - the Aero's rotation is uniform (it tumbles in flight).
 
 One throw is written for one key; :func:`throw_batch` vmaps it (the one place throws are
-batched). Nothing here knows a rule: tags are the rules' business (rules/kooba_geometry.py).
+batched). Nothing here knows a rule: tags are the rules' business (games/kooba/geometry.py).
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ Decisions where seed 000 is silent (each documented, options where reasonable pe
    one bonus shot a turn. Potting on it continues the turn; a foul ends the turn and the bonus
    passes to the opponent.
 4. Carrooka'd: only on the first shot of a turn that follows a foul (the rule's "as a result of
-   a foul"), when no piece on has a clear line (:mod:`carrooka_striker`, decision 4). The
+   a foul"), when no piece on has a clear line (:mod:`~carromlab.games.carrooka.striker`, decision 4). The
    options: ``break_line`` (the striker to a break-line point with a clear line; the bonus is
    kept), ``counter`` (any piece as the piece on, for this shot and an immediate bonus shot;
    the bonus is kept), ``pass`` (the fouler plays the position as it is, without a bonus).

@@ -5,7 +5,7 @@ The fragment: "If it [the shooting ring] comes to rest in the largest circle are
 points. A ring dislodged and coming to rest outside the circle area counts 10 points."
 
 The kernel's disc 0 is the shooting ring, played from the outer circle's line on the
-shooter's side (as in Force Out: rules/crokinole_shooter.py); discs 1.. are the object rings.
+shooter's side (as in Force Out: rules/crokinole.py); discs 1.. are the object rings.
 
 Decisions (the digest's, each an option where it makes sense):
 

@@ -9,7 +9,7 @@ circle out of it - straight out from the centre and 30 deg either side, to 4 cm 
 line, past the pegs - from points of the South arc every 7.5 deg (or from where the Fast Play
 ring lies), adds random shots, screens them with ``n_screen`` noisy shots, re-estimates the
 best ``keep`` with ``n_eval`` and plays the best by the stroke value (``points``: +5 a
-opponent's ring out, -5 an own ring out or a ring given back; rules/force_out.py).
+opponent's ring out, -5 an own ring out or a ring given back; games/force_out/rules.py).
 """
 
 from __future__ import annotations

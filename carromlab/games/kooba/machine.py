@@ -6,7 +6,7 @@ Players are numbered in their order of play after the lag (player 0 = "player 1"
 rules, in the North run; the others clockwise: East, South, West). A marker's place is a step
 number: 0 Home, 1-5 the run's steps (outside in), 6 the Lock. Each shot is given to
 :func:`apply_shot` as its tags (:class:`ShotTags`, computed from where the Aero landed by
-rules/kooba_geometry.py); the machine keeps the turn's pending moves and applies them after
+games/kooba/geometry.py); the machine keeps the turn's pending moves and applies them after
 the third shot.
 
 The rules as applied:

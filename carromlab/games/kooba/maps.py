@@ -1,5 +1,5 @@
 """KOOBA aim-point heat maps: for a grid of aim points, the chance of each tag from ``n``
-noisy throws at a skill and a distance (physics/throw.py, rules/kooba_geometry.py).
+noisy throws at a skill and a distance (physics/throw.py, games/kooba/geometry.py).
 
 Throw ``i`` at aim cell ``c`` uses the key ``fold_in(fold_in(key(seed), c), i)``. The
 thrower stands on the seat's axis at ``sticks`` stick lengths from the board's centre

@@ -1,11 +1,11 @@
 """Whole KOOBA games: the lag, throws on the throw kernel, tags by exact geometry, the game
-machine (rules/kooba_game.py), and a greedy player.
+machine (games/kooba/machine.py), and a greedy player.
 
 Keys: throw ``k`` of game ``g`` (the lag's throws first) uses ``fold_in(fold_in(key(seed),
 g), k)``: a game depends only on the seed and its index.
 
 :class:`KoobaGreedy` aims by goal, from an aim map at its skill and distance
-(analysis/kooba_maps.py), computed once per seat:
+(games/kooba/maps.py), computed once per seat:
 
 - scoring (run not locked): the aim point with the most expected scores - P(Eye) (Pro: P(Inner
   Eye)), minus P(Penalty) under Pro, plus P(KOOBA) under Deuces;
