@@ -70,3 +70,25 @@ def test_no_loop_module_names_a_game():
         if m.startswith(("carromlab.play", "carromlab.analysis", "carromlab.registry")):
             named = graph.find_modules_directly_imported_by(m)
             assert not [n for n in named if n.startswith("carromlab.games")], m
+
+
+def test_the_games_satisfy_the_declared_interfaces():
+    """mypy checks tests/typing/contracts.py: every built-in machine is a GameMachine, every
+    player a Player, every driver a Driver (structural types: a wrong signature fails)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--follow-imports=silent",
+            "--ignore-missing-imports",
+            "--no-incremental",
+            "tests/typing/contracts.py",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]

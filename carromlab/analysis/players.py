@@ -48,7 +48,7 @@ Plan = Generator[Any, Any, Decision]
 class Player(Protocol):
     """Every game's players: ``plan(view, turn, seed)`` (see the module's docstring)."""
 
-    def plan(self, view: Any, turn: Any = None, seed: int = 0) -> Plan: ...
+    def plan(self, view: Any, turn: Any, seed: int = 0) -> Plan: ...
 
 
 def decided(value) -> Decision:

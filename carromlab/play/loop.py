@@ -19,12 +19,13 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from carromlab.analysis.asks import Evaluator
-from carromlab.analysis.players import decided
+from carromlab.analysis.players import Plan, decided
 from carromlab.errors import CarromlabError
 from carromlab.shots import Skill
 from carromlab.shots import skill as skill_named
@@ -43,21 +44,23 @@ class GameRecord:
 
 @dataclass
 class GameInPlay:
-    index: int
-    state: object
-    rng: np.random.Generator
-    k: int = 0
-    plan: object = None
-    asks: list | None = None
-    many: bool = False
-    executing: bool = False
-    seat: int = 0
-    view: object = None
-    turn: object = None
-    stroke_seed: int = 0
-    note: dict | None = None  # what the player's decision noted (Carrooka'd options)
-    strokes: list = field(default_factory=list)
-    boards: list = field(default_factory=list)
+    """One game while the loop plays it (what a driver reads and writes)."""
+
+    index: int  #: the game's index (its seeds derive from it)
+    state: Any  #: the game machine's state (KOOBA: the driver's record of the game)
+    rng: np.random.Generator  #: the game's generator for what the rules leave to chance
+    k: int = 0  #: strokes executed so far
+    plan: Plan | None = None  #: the player's plan for the stroke in hand
+    asks: list[Any] | None = None  #: the asks waiting for the next kernel batch
+    many: bool = False  #: the plan yielded a list of asks (it receives a list of answers)
+    executing: bool = False  #: the asks are the stroke's execution, not the plan's
+    seat: int = 0  #: who is on strike (KOOBA: the entrant)
+    view: Any = None  #: what the player on strike sees
+    turn: Any = None  #: the rules' turn state of the stroke
+    stroke_seed: int = 0  #: the stroke's seed (:func:`stroke_seed`)
+    note: dict | None = None  #: what the player's decision noted (Carrooka'd options)
+    strokes: list[dict] = field(default_factory=list)  #: one row per executed stroke
+    boards: list[dict] = field(default_factory=list)  #: one row per finished board
 
 
 def _seat_skills(skill, n_seats: int) -> list[Skill]:

@@ -668,25 +668,6 @@ def _end_board(
     )
 
 
-__all__ = [
-    "PLACEMENT_MODES",
-    "SEATS_DOUBLES",
-    "SEATS_SINGLES",
-    "TIE_RULES",
-    "IcfBoardState",
-    "IcfGameConfig",
-    "IcfGameState",
-    "StrokeRecord",
-    "apply_stroke",
-    "board_position",
-    "nearest_free_spot",
-    "new_board",
-    "new_game",
-    "place_returned",
-    "side_of",
-]
-
-
 def apply(
     state: IcfGameState,
     outcome: StrokeOutcome,
@@ -707,3 +688,23 @@ def apply(
         placement=rng if config.placement == "random" else None,
         final_xy=outcome.final_xy,
     )
+
+
+__all__ = [
+    "PLACEMENT_MODES",
+    "SEATS_DOUBLES",
+    "SEATS_SINGLES",
+    "TIE_RULES",
+    "IcfBoardState",
+    "IcfGameConfig",
+    "IcfGameState",
+    "StrokeRecord",
+    "apply",
+    "apply_stroke",
+    "board_position",
+    "nearest_free_spot",
+    "new_board",
+    "new_game",
+    "place_returned",
+    "side_of",
+]
