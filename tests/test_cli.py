@@ -283,43 +283,8 @@ def test_carrooka_best_searches_from_where_the_striker_lies(capsys):
     assert 130 < row["angle"] < 160 and row["points"] > 2.5
 
 
-@pytest.mark.parametrize(
-    "variant", ["force-out", "force-out-fast", "carroms", "circle-scores", "ring-pegs"]
-)
-def test_play_company_games_write_one_row_per_game(capsys, tmp_path, variant):
-    """`carromlab play --variant carroms|force-out|force-out-fast|ring-pegs|circle-scores`:
-    one row per game (scores, winner, turns)."""
-    from carromlab.analysis.results import read_parquet
-
-    args = ["play", "--variant", variant, "--policy", "random", "--games", "2", "--seed", "4"]
-    args += ["--target", "8"] if variant == "carroms" else []
-    if variant == "ring-pegs":  # random players rarely pass the pegged circle
-        args[args.index("random")] = "greedy"
-        args += ["--skill", "pro"]
-    code, out, _ = run(capsys, *args, "--out", str(tmp_path))
-    assert code == 0 and "wrote 2 games" in out
-    games = read_parquet(tmp_path / "games.parquet")
-    assert len(games) == 2 and games["finished"].all()
-    assert {"score_0", "score_1", "winner", "turns_0", "turns_1"} <= set(games.columns)
-    assert games.attrs["config"]["variant"] == variant
-    if variant.startswith("force-out"):
-        assert games.attrs["config"]["rules"]["fast"] is (variant == "force-out-fast")
-
-
-def test_play_kooba_writes_one_row_per_game(capsys, tmp_path):
-    """`carromlab play --variant kooba --games N --seed S --out DIR`: whole games between
-    greedy players, one row per game (winner, rounds, markers, turns)."""
-    from carromlab.analysis.results import read_parquet
-
-    args = ["play", "--variant", "kooba", "--games", "2", "--seed", "1", "--players", "3"]
-    code, out, _ = run(capsys, *args, "--out", str(tmp_path))
-    assert code == 0 and "wrote 2 games" in out
-    games = read_parquet(tmp_path / "games.parquet")
-    assert len(games) == 2 and games["finished"].all()
-    assert {"winner", "rounds", "turns_0", "turns_2", "marker_1"} <= set(games.columns)
-    assert games.attrs["config"]["rules"]["n_players"] == 3
-    code, out, _ = run(capsys, *args, "--out", str(tmp_path))
-    assert code == 0 and "resuming: 2 of 2" in out
+# Whole games of every variant through `carromlab play` (one row per game with the run's
+# configuration, resumable): tests/test_conformance.py, one test over the registry.
 
 
 def test_estimate_and_shotmap_kooba(capsys, tmp_path):
@@ -350,3 +315,26 @@ def test_estimate_and_shotmap_kooba(capsys, tmp_path):
     assert code != 0 and "--aim must be X,Y" in err
     code, _, err = run(capsys, "estimate", "--aim", "0,0")
     assert code != 0 and "--aim is for kooba" in err
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["play", "--variant", "carrooka", "--boards", "3"], "--boards is for icf, not carrooka"),
+        (["play", "--variant", "carrooka", "--tie", "sudden"], "--tie (carrooka) must be one of"),
+        (["play", "--variant", "circle-scores", "--rounds", "2"], "not an option of circle-scores"),
+        (["play", "--variant", "icf", "--boards", "many"], "--boards (icf) must be int"),
+        (["play", "--variant", "icf", "--boards"], "--boards needs a value"),
+        (["play", "--variant", "kooba", "--policy", "random"], "use greedy"),
+        (["play", "--variant", "force"], "unknown game or variant 'force'"),
+        (["estimate", "--nominate", "red"], "--nominate is for carrooka, not icf"),
+        (["estimate", "--variant", "kooba", "--seat", "X"], "--seat (kooba) must be one of"),
+        (["shotmap", "--variant", "icf", "--wobble", "1"], "no such option --wobble"),
+    ],
+)
+def test_game_options_are_checked_before_any_work(capsys, args, needle):
+    """Each game's own options come from its description: one line for an option of another
+    game, a bad value or an unknown game, before anything is simulated."""
+    code, _, err = run(capsys, *args)
+    assert code == 2 and err.startswith("error: ") and needle in err, err
+    assert len(err.strip().splitlines()) == 1
