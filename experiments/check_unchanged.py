@@ -1,0 +1,575 @@
+"""Behaviour-unchanged check: replay the first games of every committed study arm, and the
+demo's shot map, and compare them exactly with what is on disk.
+
+Studies: every arm folder under ``data/studies/`` (written by ``icf_balance.py``,
+``carrooka_balance.py``, ``company_balance.py`` and ``kooba_balance.py``) is replayed for games
+``0..K-1`` with the arm's stored seed (and skill), through the study script's own ``arms`` /
+``ARMS`` / ``TIMING`` and ``run_arm`` (the scripts are loaded by file path, so this check does
+not depend on the package's module layout), into a temporary folder; the rows of
+``games.csv`` (and ``boards.csv``) of those games are compared, every column, exactly (values
+as read back from CSV), with
+
+- the committed rows (``data/studies/...``), and, with ``--against-baseline``,
+- the rows replayed at the baseline (``data/reference/replay/<arm>/``, written by
+  ``--write-baseline``), which shows the behaviour unchanged even for an arm whose committed
+  rows came from older code.
+
+``data/reference/unchanged_baseline.json`` (``--write-baseline``) records which arms
+reproduced their committed rows at the baseline: an arm that did must still do, and one that
+did not is reported but not counted as a failure (``--strict`` counts it).
+
+Demo: ``--demo`` runs the demo's shot map through the command line (``carromlab shotmap`` with
+the arguments of ``carromlab demo``; ``--demo-command demo`` runs ``carromlab demo`` itself)
+and compares ``shotmap.parquet`` (every column, exactly) with ``--demo-ref`` (written by
+``--write-demo-ref``).
+
+One line per check, ``same`` or ``DIFFERENT: ...``, then a JSON summary line; exit status 1
+when anything differs, 2 on bad arguments.
+
+    python experiments/check_unchanged.py --demo --write-baseline --write-demo-ref \\
+        data/reference/demo_shotmap.parquet              # once, on the unchanged code
+    python experiments/check_unchanged.py --demo --against-baseline   # after the change
+    python experiments/check_unchanged.py --only kooba/2p --games 4
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+STUDIES = ROOT / "data" / "studies"
+REFERENCE = ROOT / "data" / "reference"
+#: Run-metadata keys that describe the software, not the run (not compared).
+VERSION_KEYS = ("carromlab", "jax", "numpy", "pandas", "device", "devices")
+#: ``carromlab demo``'s shot map (cli.demo -> run_shotmap), as ``carromlab shotmap`` options.
+DEMO_SHOTMAP = [
+    "--position",
+    "icf-midgame",
+    "--variant",
+    "icf",
+    "--placements=-0.18:0.18:13",
+    "--angles=30:150:61",
+    "--speeds=2.0",
+    "--skill",
+    "club",
+    "--n",
+    "200",
+    "--seed",
+    "0",
+    "--chunk",
+    "4096",
+    "--value",
+    "points",
+]
+TABLES = ("games.csv", "boards.csv")
+
+
+def say(*parts) -> None:
+    print(*parts, flush=True)
+
+
+# --------------------------------------------------------------------------- arms
+
+
+def _script(name: str):
+    """An experiment script as a module, loaded by file path."""
+    path = ROOT / "experiments" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"_check_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses and pickling look the module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@dataclass
+class Arm:
+    """One committed arm: its path under data/studies and how to replay ``n`` games of it."""
+
+    path: str  # e.g. "icf_balance/queen/queen-3"
+    script: str
+    replay: object  # (folder, n, seed, skill) -> None
+
+    @property
+    def committed(self) -> Path:
+        return STUDIES / self.path
+
+
+def all_arms() -> list[Arm]:
+    """Every arm the study scripts define (whether or not it is committed), in their order."""
+    out: list[Arm] = []
+
+    icf = _script("icf_balance")
+    for study in icf.STUDIES:
+        for name, settings in icf.arms(study).items():
+            out.append(
+                Arm(
+                    f"icf_balance/{study}/{name}",
+                    "icf_balance",
+                    lambda f, n, seed, skill, s=settings, m=icf: m.run_arm(f, s, n, seed),
+                )
+            )
+
+    carrooka = _script("carrooka_balance")
+    for name, (skill_, rules) in carrooka.ARMS.items():
+        out.append(
+            Arm(
+                f"carrooka/{name}",
+                "carrooka_balance",
+                lambda f, n, seed, skill, s=skill_, r=rules, m=carrooka: m.run_arm(
+                    f, s, r, n, seed
+                ),
+            )
+        )
+
+    company = _script("company_balance")
+    for name in company.arms():
+        # fresh players and configs for each replay, as the script's main() makes them
+        out.append(
+            Arm(
+                f"company/{name}",
+                "company_balance",
+                lambda f, n, seed, skill, a=name, m=company: m.run_arm(f, *m.arms()[a], n, seed),
+            )
+        )
+
+    kooba = _script("kooba_balance")
+    for name in (*kooba.ARMS, *kooba.TIMING):
+        out.append(
+            Arm(
+                f"kooba/{name}",
+                "kooba_balance",
+                lambda f, n, seed, skill, a=name, m=kooba: m.run_arm(f, a, n, seed, skill),
+            )
+        )
+    return out
+
+
+def committed_folders() -> set[str]:
+    return {
+        str(p.parent.relative_to(STUDIES))
+        for p in STUDIES.rglob("config.json")
+        if (p.parent / "games.csv").exists()
+    }
+
+
+# --------------------------------------------------------------------------- comparing
+
+
+def read_rows(path: Path, games: int) -> pd.DataFrame:
+    """Rows of games ``0..games-1`` of a GameLog CSV as text, sorted by game (and board); a
+    line cut short at the end is dropped, as GameLog does."""
+    import io
+
+    if not path.exists():
+        return pd.DataFrame()
+    text = path.read_text()
+    text = text[: text.rfind("\n") + 1]
+    if not text.strip():
+        return pd.DataFrame()
+    df = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    df["_order"] = [
+        tuple(int(r[k]) for k in ("game", "board") if k in df.columns)
+        for r in df.to_dict("records")
+    ]
+    df = df[[o[0] < games for o in df["_order"]]]
+    return df.sort_values("_order", kind="stable").drop(columns="_order").reset_index(drop=True)
+
+
+def same_value(a: str, b: str) -> bool:
+    """Two CSV fields hold the same value: the same text, or numbers equal exactly."""
+    if a == b:
+        return True
+    try:
+        x, y = float(a), float(b)
+    except ValueError:
+        return False
+    return x == y or (math.isnan(x) and math.isnan(y))
+
+
+def first_difference(got: pd.DataFrame, want: pd.DataFrame, what: str) -> str | None:
+    """None when the tables (as text, :func:`read_rows`) hold the same values; else a short
+    description of the first difference (``got`` is the replay, ``want`` the reference)."""
+    if list(got.columns) != list(want.columns):
+        extra = [c for c in got.columns if c not in want.columns]
+        missing = [c for c in want.columns if c not in got.columns]
+        if extra or missing:
+            return f"{what}: columns differ (replay has {extra} extra, lacks {missing})"
+        return f"{what}: column order differs ({list(got.columns)} vs {list(want.columns)})"
+    g_games, w_games = list(got["game"]), list(want["game"])
+    if g_games != w_games:
+        gs, ws = set(g_games), set(w_games)
+        if gs != ws:
+            return (
+                f"{what}: games differ (replay only {sorted(gs - ws, key=int)}, "
+                f"reference only {sorted(ws - gs, key=int)})"
+            )
+        for g in sorted(gs, key=int):
+            gn, wn = g_games.count(g), w_games.count(g)
+            if gn != wn:
+                return f"{what}: game {g} has {gn} rows in the replay, {wn} in the reference"
+    for gr, wr in zip(got.to_dict("records"), want.to_dict("records")):
+        for col in got.columns:
+            if not same_value(gr[col], wr[col]):
+                where = f"game {gr['game']}" + (f" board {gr['board']}" if "board" in gr else "")
+                return f"{what}: {where} column {col!r}: replay {gr[col]!r}, reference {wr[col]!r}"
+    return None
+
+
+def compare_tables(replay: Path, reference: Path, games: int) -> str | None:
+    """First difference between the GameLog tables of two folders, for games ``0..games-1``."""
+    for name in TABLES:
+        got, want = read_rows(replay / name, games), read_rows(reference / name, games)
+        if not len(got) and not len(want):
+            continue
+        if name == "games.csv" and len(want) and want["game"].nunique() < games:
+            return (
+                f"{name}: the reference holds only {want['game'].nunique()} of games 0..{games - 1}"
+            )
+        diff = first_difference(got, want, name)
+        if diff:
+            return diff
+    return None
+
+
+def config_note(replay: Path, reference: Path) -> str | None:
+    """How the replay's run settings (config.json without versions) differ, if they do."""
+    try:
+        got = json.loads((replay / "config.json").read_text())
+        want = json.loads((reference / "config.json").read_text())
+    except FileNotFoundError:
+        return None
+    keys = sorted((set(got) | set(want)) - set(VERSION_KEYS))
+    differ = [k for k in keys if got.get(k) != want.get(k)]
+    return f"config.json differs in {differ}" if differ else None
+
+
+def _missing(v) -> bool:
+    return v is None or (isinstance(v, float) and math.isnan(v))
+
+
+def compare_frames(got: pd.DataFrame, want: pd.DataFrame) -> str | None:
+    """First difference of two whole tables (every column, exactly; NaN equals NaN)."""
+    if list(got.columns) != list(want.columns):
+        return f"columns differ: {list(got.columns)} vs {list(want.columns)}"
+    if len(got) != len(want):
+        return f"{len(got)} rows vs {len(want)} in the reference"
+    for col in got.columns:
+        a, b = got[col].to_numpy(), want[col].to_numpy()
+        if str(got[col].dtype) != str(want[col].dtype):
+            return f"column {col!r}: dtype {got[col].dtype} vs {want[col].dtype}"
+        if a.dtype.kind == "f":
+            eq = (a == b) | (np.isnan(a) & np.isnan(b))
+        else:
+            eq = np.array([bool(x == y) or (_missing(x) and _missing(y)) for x, y in zip(a, b)])
+        if not eq.all():
+            i = int(np.flatnonzero(~eq)[0])
+            return f"row {i} column {col!r}: {a[i]!r} vs reference {b[i]!r} ({int((~eq).sum())} rows differ)"
+    return None
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def carromlab_where() -> str:
+    import carromlab
+
+    return str(Path(carromlab.__file__).resolve().parent)
+
+
+def git_head() -> str:
+    if os.environ.get("CHECK_UNCHANGED_CODE"):  # code outside a checkout, e.g. a git archive
+        return os.environ["CHECK_UNCHANGED_CODE"]
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        return head + (" (with uncommitted changes)" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+
+
+def check_arm(arm: Arm, games: int, tmp: Path, args, baseline: dict) -> dict:
+    """Replay one arm and compare; a result dict."""
+    meta = json.loads((arm.committed / "config.json").read_text())
+    seed, skill = int(meta.get("seed", 0)), meta.get("skill", "club")
+    folder = tmp / arm.path
+    t0 = time.perf_counter()
+    arm.replay(folder, games, seed, skill)
+    took = time.perf_counter() - t0
+    result = {"arm": arm.path, "seconds": round(took, 1)}
+
+    diff = compare_tables(folder, arm.committed, games)
+    result["committed"] = "same" if diff is None else "different"
+    result["committed_difference"] = diff
+    note = config_note(folder, arm.committed)
+    if note:
+        result["committed_config"] = note
+    before = baseline.get("arms", {}).get(arm.path)
+    expected = before is not None and before.get("committed") == "different"
+    result["counted"] = diff is not None and (args.strict or not expected)
+    line = "same" if diff is None else f"DIFFERENT: {diff}"
+    if diff is not None and expected and not args.strict:
+        line += " [as at the baseline: not counted]"
+    if diff is None and before is not None and before.get("committed") == "different":
+        line += " [differed at the baseline]"
+    say(
+        f"  {arm.path} vs committed: {line}"
+        + (f" ({note})" if note else "")
+        + f" [{result['seconds']} s]"
+    )
+
+    if args.against_baseline:
+        ref = Path(args.reference) / "replay" / arm.path
+        if not (ref / "games.csv").exists():
+            bdiff = f"no baseline replay in {ref}"
+        else:
+            bdiff = compare_tables(folder, ref, games)
+        result["baseline"] = "same" if bdiff is None else "different"
+        result["baseline_difference"] = bdiff
+        bnote = config_note(folder, ref)
+        if bnote:
+            result["baseline_config"] = bnote
+        say(
+            f"  {arm.path} vs baseline replay: "
+            + ("same" if bdiff is None else f"DIFFERENT: {bdiff}")
+            + (f" ({bnote})" if bnote else "")
+        )
+        result["counted"] = result["counted"] or bdiff is not None
+
+    if args.write_baseline:
+        dest = Path(args.reference) / "replay" / arm.path
+        if dest.exists():
+            shutil.rmtree(dest)
+        dest.mkdir(parents=True)
+        for name in (*TABLES, "config.json"):
+            if (folder / name).exists():
+                shutil.copy2(folder / name, dest / name)
+    return result
+
+
+def cli_command() -> list[str]:
+    """The ``carromlab`` command of this interpreter (its console script, else ``-m``)."""
+    script = Path(sys.executable).parent / "carromlab"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "carromlab"]
+
+
+def check_demo(args, tmp: Path) -> dict:
+    out = tmp / "demo"
+    if args.demo_command == "demo":
+        cmd = [*cli_command(), "demo", "--out", str(out)]
+    else:
+        cmd = [*cli_command(), "shotmap", *DEMO_SHOTMAP, "--out", str(out)]
+    say(f"demo shot map: {' '.join(cmd)}")
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=ROOT)
+    took = round(time.perf_counter() - t0, 1)
+    result = {"arm": "demo/shotmap.parquet", "seconds": took, "command": args.demo_command}
+    path = out / "shotmap.parquet"
+    if proc.returncode != 0 or not path.exists():
+        result.update(committed="different", counted=True)
+        result["committed_difference"] = f"the command failed (exit status {proc.returncode})"
+        say(f"  demo: DIFFERENT: {result['committed_difference']}")
+        return result
+    got = pd.read_parquet(path)
+    if args.write_demo_ref:
+        dest = Path(args.write_demo_ref)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, dest)
+        say(f"  demo: wrote the reference {dest} ({len(got)} rows, {len(got.columns)} columns)")
+        result["wrote"] = str(dest)
+    ref = Path(args.demo_ref)
+    if not ref.exists():
+        result.update(committed="different", counted=True)
+        result["committed_difference"] = f"no reference {ref} (write one with --write-demo-ref)"
+    else:
+        diff = compare_frames(got, pd.read_parquet(ref))
+        result.update(committed="same" if diff is None else "different", counted=diff is not None)
+        result["committed_difference"] = diff
+    line = (
+        "same" if result["committed"] == "same" else f"DIFFERENT: {result['committed_difference']}"
+    )
+    say(f"  demo shot map vs {ref}: {line} ({took} s)")
+    return result
+
+
+def select(arms: list[Arm], only: str | None) -> list[Arm]:
+    if not only:
+        return arms
+    """The arms whose path contains one of the comma-separated patterns (a pattern that is an
+    arm's whole path selects that arm alone: ``carrooka/club`` is not ``club-no-bonus``)."""
+    paths = {a.path for a in arms}
+    patterns = [p for p in only.split(",") if p]
+    for p in patterns:
+        if not any(p in a.path for a in arms):
+            print(
+                f"error: --only {p!r} matches no arm; arms: {', '.join(a.path for a in arms)}",
+                file=sys.stderr,
+            )
+            raise SystemExit(2)
+
+    def chosen(path: str) -> bool:
+        return any(p == path if p in paths else p in path for p in patterns)
+
+    return [a for a in arms if chosen(a.path)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=2, help="games 0..K-1 of each arm (default 2)")
+    ap.add_argument("--only", help="comma-separated substrings of arm paths, e.g. kooba/2p,queen")
+    ap.add_argument("--no-studies", action="store_true", help="skip the study arms")
+    ap.add_argument("--list", action="store_true", help="list the arms and exit")
+    ap.add_argument("--demo", action="store_true", help="check the demo's shot map too")
+    ap.add_argument(
+        "--demo-command",
+        choices=("shotmap", "demo"),
+        default="shotmap",
+        help="shotmap: `carromlab shotmap` with the demo's arguments (default, cheaper); "
+        "demo: `carromlab demo` itself",
+    )
+    ap.add_argument("--demo-ref", default=str(REFERENCE / "demo_shotmap.parquet"))
+    ap.add_argument("--write-demo-ref", metavar="PATH", help="write the demo's shot map here")
+    ap.add_argument(
+        "--reference",
+        default=str(REFERENCE),
+        help="folder of the baseline: unchanged_baseline.json and replay/ (default data/reference)",
+    )
+    ap.add_argument(
+        "--write-baseline",
+        action="store_true",
+        help="record this run as the baseline (unchanged_baseline.json and the replayed rows)",
+    )
+    ap.add_argument(
+        "--against-baseline",
+        action="store_true",
+        help="also compare the replays with the baseline's replayed rows",
+    )
+    ap.add_argument(
+        "--strict",
+        action="store_true",
+        help="count arms that differed from their committed rows at the baseline too",
+    )
+    ap.add_argument("--keep", metavar="DIR", help="replay into DIR (kept) instead of a temp folder")
+    args = ap.parse_args(argv)
+    if args.games < 1:
+        ap.error("--games must be at least 1")
+
+    import matplotlib
+
+    matplotlib.use("Agg")  # the study scripts draw figures; none are drawn here
+
+    arms = all_arms()
+    on_disk = committed_folders()
+    unknown = sorted(on_disk - {a.path for a in arms})
+    arms = [a for a in arms if a.path in on_disk]
+    if args.list:
+        for a in arms:
+            say(a.path)
+        return 0
+    arms = [] if args.no_studies else select(arms, args.only)
+
+    base_path = Path(args.reference) / "unchanged_baseline.json"
+    baseline = {}
+    if base_path.exists() and not args.write_baseline:
+        baseline = json.loads(base_path.read_text())
+        if args.against_baseline and args.games > baseline.get("games", 0):
+            ap.error(f"--games {args.games} > the baseline's {baseline.get('games')} games")
+
+    say(
+        f"check_unchanged: carromlab from {carromlab_where()}, git {git_head()}; "
+        f"{len(arms)} arms x {args.games} games" + (", demo" if args.demo else "")
+    )
+    if unknown:
+        say(f"  committed folders no study script defines (not checked): {unknown}")
+    t_all = time.perf_counter()
+    results = []
+    with tempfile.TemporaryDirectory(prefix="check_unchanged_") as tmpdir:
+        tmp = Path(args.keep) if args.keep else Path(tmpdir)
+        for i, arm in enumerate(arms, 1):
+            say(f"[{i}/{len(arms)}] {arm.path} ({arm.script}) ...")
+            try:
+                results.append(check_arm(arm, args.games, tmp, args, baseline))
+            except Exception as e:  # a failing replay is a difference, not the end of the check
+                say(f"  {arm.path}: DIFFERENT: the replay failed: {type(e).__name__}: {e}")
+                results.append(
+                    {
+                        "arm": arm.path,
+                        "committed": "different",
+                        "committed_difference": f"replay failed: {type(e).__name__}: {e}",
+                        "counted": True,
+                    }
+                )
+        demo = check_demo(args, tmp) if args.demo else None
+
+    differing = [r["arm"] for r in results if r["counted"]]
+    if demo is not None and demo["counted"]:
+        differing.append(demo["arm"])
+    summary = {
+        "ok": not differing,
+        "games": args.games,
+        "arms": len(results),
+        "same_as_committed": [r["arm"] for r in results if r["committed"] == "same"],
+        "different_from_committed": [r["arm"] for r in results if r["committed"] != "same"],
+        "counted_differences": differing,
+        "demo": None if demo is None else demo["committed"],
+        "seconds": round(time.perf_counter() - t_all, 1),
+    }
+    if args.against_baseline:
+        summary["different_from_baseline"] = [
+            r["arm"] for r in results if r.get("baseline", "same") != "same"
+        ]
+    if args.write_baseline:
+        record = {
+            "written_by": "experiments/check_unchanged.py --write-baseline",
+            "git": git_head(),
+            "carromlab": carromlab_where(),
+            "games": args.games,
+            "when": time.strftime("%Y-%m-%d %H:%M:%S"),
+            "arms": {
+                r["arm"]: {
+                    k: r.get(k)
+                    for k in ("committed", "committed_difference", "committed_config", "seconds")
+                    if r.get(k) is not None
+                }
+                for r in results
+            },
+        }
+        if demo is not None:
+            record["demo"] = {k: demo.get(k) for k in ("command", "committed", "seconds")}
+        if base_path.exists() and args.only:  # a partial run updates the arms it ran
+            old = json.loads(base_path.read_text())
+            if old.get("games") == args.games:
+                record["arms"] = {**old.get("arms", {}), **record["arms"]}
+        base_path.parent.mkdir(parents=True, exist_ok=True)
+        base_path.write_text(json.dumps(record, indent=1) + "\n")
+        say(f"wrote the baseline {base_path} and the replayed rows under {base_path.parent}/replay")
+    print(json.dumps(summary), flush=True)
+    return 1 if differing else 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    sys.exit(main())
