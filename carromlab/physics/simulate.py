@@ -2,19 +2,36 @@
 
 ``make_simulator(table, n_pieces, max_events)`` builds ``simulate(discs, physics)`` for one
 shot; ``make_batch_simulator`` vmaps it over a batch of shots and jits the whole: the only
-place where shots are batched.
+place where shots are batched (``make_lane_simulator``: a queue of shots in refilling lanes).
 
-One shot is a bounded ``lax.while_loop`` over events. The state keeps, for every pair, the time
-to its next contact (``pair_t``: the N(N-1)/2 pairs i < j in lexicographic order, plus one
-always-infinite slot that absorbs a disc's pairing with itself) and, for every disc, the time to its next
-one-disc event (``disc_t``: capture, ditch, cushion/rail/post) with its code. Each
-iteration takes the earliest, moves every disc analytically to that instant, resolves the
-event, and recomputes only the rows of the one or two discs whose motion changed; the others
-stay valid because a disc's trajectory changes only at its own events. Times are kept
-relative to now (every cache is shifted by the step), so float32 keeps its precision late in
-a shot. A disc coming to rest is not an event: pair times are solved across the first stop
-(the quartic up to it, then the closed form for the disc that slides on), and when no event is
-left every disc still sliding is advanced to rest.
+One shot is a bounded ``lax.while_loop`` over events, built in the manner of jax-md's
+simulate functions: ``make_machine(table, n_pieces, max_events, record)`` closes over what is
+static (the table's geometry, the disc count, the cap) and returns ``machine(discs, physics)``,
+which returns an ``EventLoop(init, running, apply, finish)`` over a typed state:
+``init()`` the ``KernelState`` at the start, ``running(state)`` whether an event is left,
+``apply(state)`` one event, ``finish(state)`` the ``ShotOutcome`` (and the ``Trace``).
+
+**The state** (``KernelState``, a frozen dataclass pytree; every field's shape and meaning in
+its docstring): now ``t``; every disc's position, velocity, ``alive``, and its speed and unit
+direction (``v``, ``ux``, ``uy``); for every pair the time to its next contact (``pair_t``:
+the N(N-1)/2 pairs i < j in lexicographic order, plus one always-infinite slot that absorbs a
+disc's pairing with itself); for every disc the time to its next one-disc event (``disc_t``:
+capture, ditch, cushion/rail/post) with its code (``disc_k``); the outcome's bookkeeping
+(captures and their order, the shooter's first contact, contact counts, ``n_events``,
+``done``); and with ``record=True`` the ``Trace`` rows so far.
+
+**The steps** of ``apply``, each a small function over the state: ``next_event`` takes the
+earliest pair contact or one-disc event; ``advance`` moves every disc analytically to that
+instant; ``resolve_pair`` applies a pair contact's impulse (restitution, contact friction,
+sticking); ``resolve_disc`` a one-disc event (a wall's reflection, or a capture / the ditch);
+``tally`` counts the contacts and keeps the shooter's first; ``refresh`` shifts the cached
+times to the new now and recomputes only the rows of the one or two discs whose motion
+changed (the others stay valid because a disc's trajectory changes only at its own events);
+``record_row`` writes the trace row. Times are kept relative to now (every cache is shifted by
+the step), so float32 keeps its precision late in a shot. A disc coming to rest is not an
+event: pair times are solved across the first stop (the quartic up to it, then the closed form
+for the disc that slides on), and when no event is left every disc still sliding is advanced
+to rest and the state is ``done``.
 
 Simultaneous events resolve deterministically: pairs before one-disc events, then the lowest
 index (a pair (i, j) with i < j by i * N + j). Touching discs that approach have a contact at
@@ -25,8 +42,10 @@ fixed order, until no touching pair approaches (or the event cap is reached: ``t
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import partial
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -152,6 +171,143 @@ class Trace:
     n: jax.Array  # valid rows
 
 
+@jax.tree_util.register_dataclass
+@dataclass(frozen=True)
+class KernelState:
+    """One shot's event-loop state: the carry of :func:`make_machine`'s loop.
+
+    N discs (``Discs`` order: disc 0 is the shooter), P = N(N-1)/2 pairs, C the table's
+    captures; "float" is the discs' dtype (float32, or float64 under ``jax_enable_x64``). Under
+    ``vmap`` every field gains the batch's leading axis. Every cached time (``pair_t``,
+    ``disc_t``) is relative to ``t``: each step subtracts the time it advanced.
+
+    Attributes:
+        t: () float. Now: seconds since the shot began (the outcome's ``t_end``).
+        x: (N,) float. Centres at ``t`` (m).
+        y: (N,) float.
+        vx: (N,) float. Velocities at ``t`` (m/s); 0 for a disc at rest or off the surface.
+        vy: (N,) float.
+        alive: (N,) bool. On the surface (False: captured, gone over the edge, or padding).
+        v: (N,) float. Speed, ``hypot(vx, vy)``: cached with ``ux``, ``uy`` because every disc
+            slides on along its direction until its next event.
+        ux: (N,) float. Unit direction of motion (0, 0 at rest).
+        uy: (N,) float.
+        pair_t: (P + 1,) float. Time to each pair's next contact (inf: none). Slot p holds the
+            pair (i, j), i < j, in lexicographic order; the last slot, where a disc's pairing
+            with itself lands, is always inf.
+        disc_t: (N,) float. Time to each disc's next one-disc event (inf: none).
+        disc_k: (N,) int32. That event's code: c < C a capture, C the ditch, C + 1 + w wall w
+            (``Table.cushion_names`` order: segments, rails, posts).
+        capture: (N,) int32. -1 on the board, else the capture code the disc left by.
+        capture_time: (N,) float. When it left (s since the start); NaN: still on the board.
+        capture_order: (N,) int32. 0, 1, ... in the order discs left; -1: still on the board.
+        n_captured: () int32. Discs that have left.
+        first_contact_kind: () int32. The shooter's first contact: ``FIRST_NONE`` (none yet),
+            ``FIRST_PIECE`` or ``FIRST_WALL``.
+        first_contact: () int32. Its piece index or wall index; -1 none.
+        first_piece: () int32. The first piece the shooter touched (after any walls); -1 none.
+        first_x: () float. Where the shooter was at its first contact; NaN: none yet.
+        first_y: () float.
+        contacts: (N,) int32. Contacts (pairs and walls) each disc took part in.
+        n_piece_contacts: () int32. Pair contacts resolved.
+        n_wall_contacts: () int32. Wall contacts resolved.
+        n_events: () int32. Events resolved (the final slide to rest is not one).
+        done: () bool. No event was left: every disc has come to rest.
+        trace: with ``record=True`` the ``Trace`` so far (rows ``0 .. trace.n - 1`` written),
+            else None.
+    """
+
+    t: jax.Array
+    x: jax.Array
+    y: jax.Array
+    vx: jax.Array
+    vy: jax.Array
+    alive: jax.Array
+    v: jax.Array
+    ux: jax.Array
+    uy: jax.Array
+    pair_t: jax.Array
+    disc_t: jax.Array
+    disc_k: jax.Array
+    capture: jax.Array
+    capture_time: jax.Array
+    capture_order: jax.Array
+    n_captured: jax.Array
+    first_contact_kind: jax.Array
+    first_contact: jax.Array
+    first_piece: jax.Array
+    first_x: jax.Array
+    first_y: jax.Array
+    contacts: jax.Array
+    n_piece_contacts: jax.Array
+    n_wall_contacts: jax.Array
+    n_events: jax.Array
+    done: jax.Array
+    trace: Trace | None = None
+
+
+@dataclass(frozen=True)
+class _Kinematics:
+    """Every disc's motion at one instant, shared by the event solvers: positions, velocities,
+    speed ``v`` and unit direction ``ux``, ``uy``, ``alive``, and ``moving`` (alive, not
+    static, speed > 0). All (N,)."""
+
+    x: jax.Array
+    y: jax.Array
+    vx: jax.Array
+    vy: jax.Array
+    v: jax.Array
+    ux: jax.Array
+    uy: jax.Array
+    alive: jax.Array
+    moving: jax.Array
+
+
+@dataclass(frozen=True)
+class _Event:
+    """The event one step resolves (:func:`make_machine`'s ``next_event``).
+
+    Attributes:
+        step: () float. Time from now to the event; when none is left (``finished``), the time
+            for the last sliding disc to come to rest.
+        finished: () bool. No event left.
+        is_pair: () bool. The earliest is a pair contact (pairs win ties).
+        i: () int. The pair's discs, i < j; both k for a one-disc event.
+        j: () int.
+        k: () int. The disc with the earliest one-disc event (whatever ``is_pair``).
+        code: () int32. Disc k's one-disc event code (``KernelState.disc_k``).
+        oh_i: (N,) bool. One-hot of disc i (selects cost less than scatters under vmap).
+        oh_j: (N,) bool.
+        oh_k: (N,) bool.
+    """
+
+    step: jax.Array
+    finished: jax.Array
+    is_pair: jax.Array
+    i: jax.Array
+    j: jax.Array
+    k: jax.Array
+    code: jax.Array
+    oh_i: jax.Array
+    oh_j: jax.Array
+    oh_k: jax.Array
+
+
+class EventLoop(NamedTuple):
+    """One shot's event loop, as ``machine(discs, physics)`` of :func:`make_machine` returns
+    it: ``init()`` the state at the start, ``running(state)`` whether an event is left to
+    resolve (not done, under the event cap), ``apply(state)`` resolves one event, and
+    ``finish(state)`` the outcome (``(outcome, trace)`` with ``record=True``). Run it with
+    ``finish(lax.while_loop(running, apply, init()))`` or any other driver
+    (:func:`make_lane_simulator`). The order is the former ``(init_state, cond, body, finish)``,
+    so positional unpacking still works."""
+
+    init: Callable[[], KernelState]
+    running: Callable[[KernelState], jax.Array]
+    apply: Callable[[KernelState], KernelState]
+    finish: Callable[[KernelState], ShotOutcome | tuple[ShotOutcome, Trace]]
+
+
 def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: bool = False):
     """Build ``simulate(discs, physics) -> ShotOutcome`` for one shot on ``table``.
 
@@ -161,17 +317,21 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: b
     machine = make_machine(table, n_pieces, max_events, record)
 
     def simulate(d: Discs, physics: Physics):
-        init_state, cond, body, finish = machine(d, physics)
-        return finish(jax.lax.while_loop(cond, body, init_state()))
+        loop = machine(d, physics)
+        return loop.finish(jax.lax.while_loop(loop.running, loop.apply, loop.init()))
 
     return simulate
 
 
 def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: bool = False):
-    """Build ``machine(discs, physics) -> (init_state, cond, body, finish)``: one shot's event
-    loop in pieces (``init_state()`` the loop state, ``cond``/``body`` one event, ``finish``
-    the outcome), so that drivers other than one ``while_loop`` can run it
-    (:func:`make_lane_simulator`)."""
+    """Build ``machine(discs, physics) -> EventLoop(init, running, apply, finish)``: one shot's
+    event loop over a :class:`KernelState`, in pieces, so that drivers other than one
+    ``while_loop`` can run it (:func:`make_lane_simulator`).
+
+    The table's geometry, the disc count, the event cap and ``record`` are static (closed over
+    here); the discs and ``physics`` are traced (closed over by ``machine``). ``apply`` is the
+    steps below in order: ``next_event``, ``advance``, ``resolve_pair``, ``resolve_disc``,
+    ``tally``, ``refresh``, ``record_row`` (with ``record=True``), then the event count."""
     walls = _walls(table)
     n_walls = len(walls.kind)
     n_seg, n_rail = len(table.segments), len(table.rails)
@@ -190,7 +350,7 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
     slot_i = np.append(pair_i, 0).astype(np.int32)
     slot_j = np.append(pair_j, 0).astype(np.int32)
 
-    def machine(d: Discs, physics: Physics):
+    def machine(d: Discs, physics: Physics) -> EventLoop:
         dt_ = d.x.dtype
         # Contact tolerance (m): discs whose gap is at most this touch. About 30 float32 ulps
         # of a coordinate on a 0.74 m board; the quartic converges to half of it.
@@ -211,18 +371,20 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
             safe = jnp.where(v > 0, v, 1.0)
             return v, vx / safe, vy / safe
 
-        # ----------------------------------------------------------- one-disc events
-        def kinematics(x, y, vx, vy, alive):
+        # ----------------------------------------------------------- the event solvers
+        def kinematics(x, y, vx, vy, alive) -> _Kinematics:
             """Positions, speeds and unit directions of every disc (shared by the solvers)."""
             v, ux, uy = speed_dir(vx, vy)
             moving = alive & (v > 0) & ~d.static
-            return dict(x=x, y=y, vx=vx, vy=vy, v=v, ux=ux, uy=uy, alive=alive, moving=moving)
+            return _Kinematics(
+                x=x, y=y, vx=vx, vy=vy, v=v, ux=ux, uy=uy, alive=alive, moving=moving
+            )
 
-        def disc_event(i, kin):
+        def disc_event(i, kin: _Kinematics):
             """(time, code) of disc i's next one-disc event."""
-            px, py, r = kin["x"][i], kin["y"][i], d.radius[i]
-            v, ux, uy = kin["v"][i], kin["ux"][i], kin["uy"][i]
-            moving = kin["moving"][i]
+            px, py, r = kin.x[i], kin.y[i], d.radius[i]
+            v, ux, uy = kin.v[i], kin.ux[i], kin.uy[i]
+            moving = kin.moving[i]
             paths = []
             if n_caps:
                 paths.append(jax.vmap(lambda c: ev.path_to_capture(px, py, ux, uy, v, a, c))(caps))
@@ -253,13 +415,12 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
             t = ev.time_for_path(s[k], v, a)
             return jnp.where(moving, t, ev.INF), k
 
-        # ----------------------------------------------------------- pair rows
-        def pair_row(i, kin):
+        def pair_row(i, kin: _Kinematics):
             """Time to the next contact of disc i with every disc j (relative, inf if none)."""
-            x, y, vx, vy, alive = kin["x"], kin["y"], kin["vx"], kin["vy"], kin["alive"]
-            vi, uxi, uyi = kin["v"][i], kin["ux"][i], kin["uy"][i]
-            vj, uxj, uyj = kin["v"], kin["ux"], kin["uy"]
-            mi, mj = kin["moving"][i], kin["moving"]
+            x, y, vx, vy, alive = kin.x, kin.y, kin.vx, kin.vy, kin.alive
+            vi, uxi, uyi = kin.v[i], kin.ux[i], kin.uy[i]
+            vj, uxj, uyj = kin.v, kin.ux, kin.uy
+            mi, mj = kin.moving[i], kin.moving
             reach = d.radius[i] + d.radius
             d0x, d0y = x - x[i], y - y[i]
             wx, wy = vx - vx[i], vy - vy[i]
@@ -311,87 +472,59 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
             valid = alive[i] & alive & (idx != i)
             return jnp.where(valid, t, ev.INF)
 
-        # ----------------------------------------------------------- the loop
-        def init_state():
-            x, y, vx, vy, alive = d.x, d.y, d.vx, d.vy, d.alive
-            kin = kinematics(x, y, vx, vy, alive)
-            full = jax.vmap(lambda i: pair_row(i, kin))(idx)
-            pair_t = jnp.concatenate([full[pair_i, pair_j], jnp.full((1,), ev.INF, dt_)])
-            disc_t, disc_k = jax.vmap(lambda i: disc_event(i, kin))(idx)
-            return dict(
-                t=jnp.zeros((), dt_),
-                x=x,
-                y=y,
-                vx=vx,
-                vy=vy,
-                alive=alive,
-                pair_t=pair_t,
-                disc_t=disc_t,
-                disc_k=disc_k.astype(jnp.int32),
-                v=kin["v"],
-                ux=kin["ux"],
-                uy=kin["uy"],
-                capture=jnp.full(n, -1, jnp.int32),
-                capture_time=jnp.full(n, jnp.nan, dt_),
-                capture_order=jnp.full(n, -1, jnp.int32),
-                n_captured=jnp.zeros((), jnp.int32),
-                first_kind=jnp.zeros((), jnp.int32),
-                first=jnp.full((), -1, jnp.int32),
-                first_piece=jnp.full((), -1, jnp.int32),
-                first_x=jnp.full((), jnp.nan, dt_),
-                first_y=jnp.full((), jnp.nan, dt_),
-                contacts=jnp.zeros(n, jnp.int32),
-                n_pc=jnp.zeros((), jnp.int32),
-                n_wc=jnp.zeros((), jnp.int32),
-                n_events=jnp.zeros((), jnp.int32),
-                done=jnp.zeros((), bool),
-                **(
-                    {
-                        "trace": {
-                            "t": jnp.zeros(max_events + 2, dt_),
-                            **{
-                                key: jnp.zeros((max_events + 2, n), dt_).at[0].set(val)
-                                for key, val in (("x", x), ("y", y), ("vx", vx), ("vy", vy))
-                            },
-                            "alive": jnp.zeros((max_events + 2, n), bool).at[0].set(alive),
-                            "event_i": jnp.full(max_events + 2, -1, jnp.int32),
-                            "event_j": jnp.full(max_events + 2, -1, jnp.int32),
-                            "event_code": jnp.full(max_events + 2, -1, jnp.int32),
-                        }
-                    }
-                    if record
-                    else {}
-                ),
-            )
-
-        def cond(s):
-            return ~s["done"] & (s["n_events"] < max_events)
-
-        def body(s):
-            flat = jnp.argmin(s["pair_t"])
-            tp = s["pair_t"][flat]
-            k = jnp.argmin(s["disc_t"])
-            tq = s["disc_t"][k]
+        # ----------------------------------------------------------- the steps of one event
+        def next_event(s: KernelState) -> _Event:
+            """The earliest event: the earliest pair contact against the earliest one-disc
+            event (pairs win ties; argmin takes the lowest slot / disc). When none is left,
+            the step is the time the last sliding disc needs to come to rest."""
+            flat = jnp.argmin(s.pair_t)
+            tp = s.pair_t[flat]
+            k = jnp.argmin(s.disc_t)
+            tq = s.disc_t[k]
             is_pair = tp <= tq
             step = jnp.minimum(tp, tq)
             finished = ~jnp.isfinite(step)
             # No event left: the discs still sliding come to rest; advance to the last stop.
-            step = jnp.where(finished, jnp.max(s["v"]) / a, step)
+            step = jnp.where(finished, jnp.max(s.v) / a, step)
             # pair slot -> (i, j); the dummy slot (and one-disc events) -> (k, k)
             i = jnp.where(is_pair, jnp.asarray(slot_i)[flat], k)
             j = jnp.where(is_pair, jnp.asarray(slot_j)[flat], k)
+            return _Event(
+                step=step,
+                finished=finished,
+                is_pair=is_pair,
+                i=i,
+                j=j,
+                k=k,
+                code=s.disc_k[k],
+                oh_i=idx == i,
+                oh_j=idx == j,
+                oh_k=idx == k,
+            )
 
-            # advance every disc to the event
-            v, ux, uy = s["v"], s["ux"], s["uy"]
+        def advance(s: KernelState, e: _Event) -> KernelState:
+            """Every disc slides along its direction to the event (a disc whose stop comes
+            first rests there); ``t``, ``x``, ``y``, ``vx``, ``vy`` move on. ``v``, ``ux``,
+            ``uy`` and the cached times are left for ``refresh``."""
+            v, ux, uy, step = s.v, s.ux, s.uy, e.step
             tau = jnp.minimum(step, jnp.where(v > 0, v / a, 0.0))  # at rest: 0 (also a = 0)
             dist = v * tau - 0.5 * a * tau * tau
-            x = s["x"] + ux * dist
-            y = s["y"] + uy * dist
             vnew = jnp.where(tau < step, 0.0, jnp.maximum(v - a * tau, 0.0))
-            vx, vy = ux * vnew, uy * vnew
-            alive = s["alive"]
+            return replace(
+                s,
+                t=s.t + step,
+                x=s.x + ux * dist,
+                y=s.y + uy * dist,
+                vx=ux * vnew,
+                vy=uy * vnew,
+            )
 
-            # pair contact: smooth impulse along the line of centres
+        def resolve_pair(s: KernelState, e: _Event) -> tuple[KernelState, jax.Array]:
+            """A pair contact (i, j): an impulse along the line of centres with restitution,
+            contact friction, and sticking when slow. Returns the state with the new ``vx``,
+            ``vy`` and whether a contact happened (a pair event whose discs touch and close;
+            otherwise the velocities stay)."""
+            i, j, x, y, vx, vy = e.i, e.j, s.x, s.y, s.vx, s.vy
             nx, ny = x[j] - x[i], y[j] - y[i]
             nd = jnp.sqrt(nx * nx + ny * ny)
             nx, ny = nx / jnp.maximum(nd, tol), ny / jnp.maximum(nd, tol)
@@ -399,10 +532,10 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
             # Accept up to 2 tol: the solvers aim at tol / 2 (the quartic) or call a pair within
             # tol touching (time 0), so rounding between the two never stalls a contact.
             touching = nd - (d.radius[i] + d.radius[j]) <= 2 * tol
-            hit_pair = is_pair & ~finished & (w > 0) & touching & (i != j)
-            e = jnp.where(d.hard[i] | d.hard[j], physics.e_striker, physics.e_piece)
+            hit_pair = e.is_pair & ~e.finished & (w > 0) & touching & (i != j)
+            el = jnp.where(d.hard[i] | d.hard[j], physics.e_striker, physics.e_piece)
             inv_i, inv_j = d.inv_mass[i], d.inv_mass[j]
-            jimp = jnp.where(hit_pair, (1 + e) * w / (inv_i + inv_j), 0.0)
+            jimp = jnp.where(hit_pair, (1 + el) * w / (inv_i + inv_j), 0.0)
             # contact friction (Physics.mu_contact, 0 = smooth): a tangential impulse that
             # stops the contact point's sliding (solid discs with no spin before: 1/3 of the
             # centres' tangential speed difference, in reduced mass) or Coulomb-limited
@@ -420,19 +553,23 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
             vcy = (inv_j * vy[i] + inv_i * vy[j]) / (inv_i + inv_j)
             vxi, vxj = jnp.where(stick, vcx, vxi), jnp.where(stick, vcx, vxj)
             vyi, vyj = jnp.where(stick, vcy, vyi), jnp.where(stick, vcy, vyj)
-            # one-hot selects update the per-disc arrays (cheaper than scatters under vmap)
-            oh_i, oh_j, oh_k = idx == i, idx == j, idx == k
-            vx = jnp.where(oh_i, vxi, jnp.where(oh_j, vxj, vx))
-            vy = jnp.where(oh_i, vyi, jnp.where(oh_j, vyj, vy))
+            vx = jnp.where(e.oh_i, vxi, jnp.where(e.oh_j, vxj, vx))
+            vy = jnp.where(e.oh_i, vyi, jnp.where(e.oh_j, vyj, vy))
+            return replace(s, vx=vx, vy=vy), hit_pair
 
-            # one-disc event of disc k
-            code = s["disc_k"][k]
-            disc_ev = ~is_pair & ~finished
+        def resolve_disc(s: KernelState, e: _Event) -> tuple[KernelState, jax.Array, jax.Array]:
+            """Disc k's one-disc event: a wall (cushion, rail, post) reflects its normal
+            velocity (restitution; circular rails at least ``Physics.rail_graze``); a capture
+            or the ditch takes it off the surface (``alive``, ``capture*``, ``n_captured``).
+            Returns the state, whether a wall contact happened and the wall's index."""
+            k, code, oh_k, vx, vy = e.k, e.code, e.oh_k, s.vx, s.vy
+            disc_ev = ~e.is_pair & ~e.finished
             is_cap = disc_ev & (code < code_ditch)
             is_ditch = disc_ev & (code == code_ditch)
             is_wall = disc_ev & (code >= code_wall0)
             wk = jnp.clip(code - code_wall0, 0, max(n_walls - 1, 0))
             if n_walls:
+                x, y = s.x, s.y
                 g = wall_geom[wk]
                 kind = wall_kind[wk]
                 seg_len = jnp.sqrt((g[2] - g[0]) ** 2 + (g[3] - g[1]) ** 2)
@@ -455,120 +592,185 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
                 hit_wall = jnp.zeros((), bool)
             gone = is_cap | is_ditch
             gone_k = oh_k & gone
-            vx = jnp.where(gone_k, 0.0, vx)
-            vy = jnp.where(gone_k, 0.0, vy)
-            alive = alive & ~gone_k
-            t_now = s["t"] + step
-            capture = jnp.where(gone_k, code, s["capture"])
-            capture_time = jnp.where(gone_k, t_now, s["capture_time"])
-            capture_order = jnp.where(gone_k, s["n_captured"], s["capture_order"])
-
-            # bookkeeping of contacts and the shooter's first contact
-            touched = ((oh_i | oh_j) & hit_pair) | (oh_k & hit_wall & ~is_pair)
-            contacts = s["contacts"] + touched.astype(jnp.int32)
-            no_first = s["first_kind"] == FIRST_NONE
-            first_pair = no_first & hit_pair & ((i == 0) | (j == 0))
-            first_wall = no_first & hit_wall & (k == 0)
-            first_kind = jnp.where(
-                first_pair, FIRST_PIECE, jnp.where(first_wall, FIRST_WALL, s["first_kind"])
+            s = replace(
+                s,
+                vx=jnp.where(gone_k, 0.0, vx),
+                vy=jnp.where(gone_k, 0.0, vy),
+                alive=s.alive & ~gone_k,
+                capture=jnp.where(gone_k, code, s.capture),
+                capture_time=jnp.where(gone_k, s.t, s.capture_time),
+                capture_order=jnp.where(gone_k, s.n_captured, s.capture_order),
+                n_captured=s.n_captured + gone.astype(jnp.int32),
             )
-            first = jnp.where(first_pair, i + j, jnp.where(first_wall, wk, s["first"]))
-            first = first.astype(jnp.int32)
-            at_first = first_pair | first_wall
-            first_x = jnp.where(at_first, x[0], s["first_x"])
-            first_y = jnp.where(at_first, y[0], s["first_y"])
-            shooter_pair = hit_pair & ((i == 0) | (j == 0)) & (s["first_piece"] < 0)
-            first_piece = jnp.where(shooter_pair, i + j, s["first_piece"]).astype(jnp.int32)
+            return s, hit_wall, wk
 
-            # shift the caches to the new now, recompute the rows of i and j
-            pair_t = s["pair_t"] - step
-            disc_t = s["disc_t"] - step
-            kin = kinematics(x, y, vx, vy, alive)
+        def tally(s: KernelState, e: _Event, hit_pair, hit_wall, wk) -> KernelState:
+            """Counts the contacts (per disc, pairs, walls) and keeps the shooter's (disc 0)
+            first contact, first piece and where it was then."""
+            i, j = e.i, e.j
+            touched = ((e.oh_i | e.oh_j) & hit_pair) | (e.oh_k & hit_wall & ~e.is_pair)
+            no_first = s.first_contact_kind == FIRST_NONE
+            first_pair = no_first & hit_pair & ((i == 0) | (j == 0))
+            first_wall = no_first & hit_wall & (e.k == 0)
+            first_kind = jnp.where(
+                first_pair, FIRST_PIECE, jnp.where(first_wall, FIRST_WALL, s.first_contact_kind)
+            )
+            first = jnp.where(first_pair, i + j, jnp.where(first_wall, wk, s.first_contact))
+            at_first = first_pair | first_wall
+            shooter_pair = hit_pair & ((i == 0) | (j == 0)) & (s.first_piece < 0)
+            return replace(
+                s,
+                contacts=s.contacts + touched.astype(jnp.int32),
+                first_contact_kind=first_kind,
+                first_contact=first.astype(jnp.int32),
+                first_x=jnp.where(at_first, s.x[0], s.first_x),
+                first_y=jnp.where(at_first, s.y[0], s.first_y),
+                first_piece=jnp.where(shooter_pair, i + j, s.first_piece).astype(jnp.int32),
+                n_piece_contacts=s.n_piece_contacts + hit_pair.astype(jnp.int32),
+                n_wall_contacts=s.n_wall_contacts + hit_wall.astype(jnp.int32),
+            )
+
+        def refresh(s: KernelState, e: _Event) -> KernelState:
+            """Shifts the cached times to the new now and recomputes the rows of the only
+            discs whose motion changed, i and j (k, k for a one-disc event): their pair times
+            and one-disc events, and every disc's ``v``, ``ux``, ``uy``."""
+            i, j = e.i, e.j
+            pair_t = s.pair_t - e.step
+            disc_t = s.disc_t - e.step
+            kin = kinematics(s.x, s.y, s.vx, s.vy, s.alive)
             both = jnp.stack([i, j])
             rows = jax.vmap(lambda m: pair_row(m, kin))(both)
             slots = jnp.asarray(slot)
             # (the pair (i, i) lands in the dummy slot, always inf)
             pair_t = pair_t.at[slots[i]].set(rows[0]).at[slots[j]].set(rows[1])
             tk, kk = jax.vmap(lambda m: disc_event(m, kin))(both)
-            disc_t = jnp.where(oh_i, tk[0], jnp.where(oh_j, tk[1], disc_t))
             kk = kk.astype(jnp.int32)
-            disc_k = jnp.where(oh_i, kk[0], jnp.where(oh_j, kk[1], s["disc_k"]))
+            return replace(
+                s,
+                pair_t=pair_t,
+                disc_t=jnp.where(e.oh_i, tk[0], jnp.where(e.oh_j, tk[1], disc_t)),
+                disc_k=jnp.where(e.oh_i, kk[0], jnp.where(e.oh_j, kk[1], s.disc_k)),
+                v=kin.v,
+                ux=kin.ux,
+                uy=kin.uy,
+            )
 
-            new = dict(
-                t=t_now,
+        def record_row(s: KernelState, e: _Event) -> KernelState:
+            """Writes the state after the event into the trace's next row (``trace.n``)."""
+            tr = s.trace
+            row = s.n_events + 1
+            code = jnp.where(e.finished, -2, jnp.where(e.is_pair, -1, e.code))
+            trace = Trace(
+                t=tr.t.at[row].set(s.t),
+                x=tr.x.at[row].set(s.x),
+                y=tr.y.at[row].set(s.y),
+                vx=tr.vx.at[row].set(s.vx),
+                vy=tr.vy.at[row].set(s.vy),
+                alive=tr.alive.at[row].set(s.alive),
+                event_i=tr.event_i.at[row].set(e.i.astype(jnp.int32)),
+                event_j=tr.event_j.at[row].set(e.j.astype(jnp.int32)),
+                event_code=tr.event_code.at[row].set(code),
+                n=row + 1,
+            )
+            return replace(s, trace=trace)
+
+        # ----------------------------------------------------------- the loop's pieces
+        def init() -> KernelState:
+            """The state at the start: every pair row and one-disc event solved."""
+            x, y, vx, vy, alive = d.x, d.y, d.vx, d.vy, d.alive
+            kin = kinematics(x, y, vx, vy, alive)
+            full = jax.vmap(lambda i: pair_row(i, kin))(idx)
+            pair_t = jnp.concatenate([full[pair_i, pair_j], jnp.full((1,), ev.INF, dt_)])
+            disc_t, disc_k = jax.vmap(lambda i: disc_event(i, kin))(idx)
+            rows = max_events + 2  # the start, at most max_events events, the rest
+            trace = None
+            if record:
+                trace = Trace(
+                    t=jnp.zeros(rows, dt_),
+                    x=jnp.zeros((rows, n), dt_).at[0].set(x),
+                    y=jnp.zeros((rows, n), dt_).at[0].set(y),
+                    vx=jnp.zeros((rows, n), dt_).at[0].set(vx),
+                    vy=jnp.zeros((rows, n), dt_).at[0].set(vy),
+                    alive=jnp.zeros((rows, n), bool).at[0].set(alive),
+                    event_i=jnp.full(rows, -1, jnp.int32),
+                    event_j=jnp.full(rows, -1, jnp.int32),
+                    event_code=jnp.full(rows, -1, jnp.int32),
+                    n=jnp.ones((), jnp.int32),
+                )
+            return KernelState(
+                t=jnp.zeros((), dt_),
                 x=x,
                 y=y,
                 vx=vx,
                 vy=vy,
                 alive=alive,
+                v=kin.v,
+                ux=kin.ux,
+                uy=kin.uy,
                 pair_t=pair_t,
                 disc_t=disc_t,
-                disc_k=disc_k,
-                v=kin["v"],
-                ux=kin["ux"],
-                uy=kin["uy"],
-                capture=capture,
-                capture_time=capture_time,
-                capture_order=capture_order,
-                n_captured=s["n_captured"] + gone.astype(jnp.int32),
-                first_kind=first_kind,
-                first=first,
-                first_piece=first_piece,
-                first_x=first_x,
-                first_y=first_y,
-                contacts=contacts,
-                n_pc=s["n_pc"] + hit_pair.astype(jnp.int32),
-                n_wc=s["n_wc"] + hit_wall.astype(jnp.int32),
-                n_events=s["n_events"] + (~finished).astype(jnp.int32),
-                done=finished,
+                disc_k=disc_k.astype(jnp.int32),
+                capture=jnp.full(n, -1, jnp.int32),
+                capture_time=jnp.full(n, jnp.nan, dt_),
+                capture_order=jnp.full(n, -1, jnp.int32),
+                n_captured=jnp.zeros((), jnp.int32),
+                first_contact_kind=jnp.zeros((), jnp.int32),
+                first_contact=jnp.full((), -1, jnp.int32),
+                first_piece=jnp.full((), -1, jnp.int32),
+                first_x=jnp.full((), jnp.nan, dt_),
+                first_y=jnp.full((), jnp.nan, dt_),
+                contacts=jnp.zeros(n, jnp.int32),
+                n_piece_contacts=jnp.zeros((), jnp.int32),
+                n_wall_contacts=jnp.zeros((), jnp.int32),
+                n_events=jnp.zeros((), jnp.int32),
+                done=jnp.zeros((), bool),
+                trace=trace,
             )
+
+        def running(s: KernelState) -> jax.Array:
+            """An event is left to resolve: not done and under the event cap."""
+            return ~s.done & (s.n_events < max_events)
+
+        def apply(s: KernelState) -> KernelState:
+            """Resolves the next event (or, when none is left, lets every disc come to rest
+            and marks the state done). A done state has come to rest and resolves nothing;
+            vmap's while_loop keeps finished shots as they are."""
+            e = next_event(s)
+            s = advance(s, e)
+            s, hit_pair = resolve_pair(s, e)
+            s, hit_wall, wk = resolve_disc(s, e)
+            s = tally(s, e, hit_pair, hit_wall, wk)
+            s = refresh(s, e)
             if record:
-                row = s["n_events"] + 1
-                tr = s["trace"]
-                new["trace"] = {
-                    "t": tr["t"].at[row].set(t_now),
-                    "x": tr["x"].at[row].set(x),
-                    "y": tr["y"].at[row].set(y),
-                    "vx": tr["vx"].at[row].set(vx),
-                    "vy": tr["vy"].at[row].set(vy),
-                    "alive": tr["alive"].at[row].set(alive),
-                    "event_i": tr["event_i"].at[row].set(i.astype(jnp.int32)),
-                    "event_j": tr["event_j"].at[row].set(j.astype(jnp.int32)),
-                    "event_code": tr["event_code"]
-                    .at[row]
-                    .set(jnp.where(finished, -2, jnp.where(is_pair, -1, code))),
-                }
-            # A finished shot has come to rest and resolves nothing; vmap's while_loop keeps
-            # finished shots as they are.
-            return new
-
-        def finish(s):
-            """The outcome (and the trace) of a finished loop state."""
-            outcome = ShotOutcome(
-                x=s["x"],
-                y=s["y"],
-                alive=s["alive"],
-                capture=s["capture"],
-                capture_time=s["capture_time"],
-                capture_order=s["capture_order"],
-                first_contact_kind=s["first_kind"],
-                first_contact=s["first"],
-                first_piece=s["first_piece"],
-                first_x=s["first_x"],
-                first_y=s["first_y"],
-                contacts=s["contacts"],
-                n_piece_contacts=s["n_pc"],
-                n_wall_contacts=s["n_wc"],
-                n_events=s["n_events"],
-                t_end=s["t"],
-                truncated=~s["done"],
+                s = record_row(s, e)
+            return replace(
+                s, n_events=s.n_events + (~e.finished).astype(jnp.int32), done=e.finished
             )
-            if not record:
-                return outcome
-            # rows: the start, one per event, and the "at rest" row unless the cap stopped the loop
-            return outcome, Trace(**s["trace"], n=s["n_events"] + 1 + s["done"].astype(jnp.int32))
 
-        return init_state, cond, body, finish
+        def finish(s: KernelState):
+            """The outcome (and, with ``record=True``, the trace) of a finished loop state."""
+            outcome = ShotOutcome(
+                x=s.x,
+                y=s.y,
+                alive=s.alive,
+                capture=s.capture,
+                capture_time=s.capture_time,
+                capture_order=s.capture_order,
+                first_contact_kind=s.first_contact_kind,
+                first_contact=s.first_contact,
+                first_piece=s.first_piece,
+                first_x=s.first_x,
+                first_y=s.first_y,
+                contacts=s.contacts,
+                n_piece_contacts=s.n_piece_contacts,
+                n_wall_contacts=s.n_wall_contacts,
+                n_events=s.n_events,
+                t_end=s.t,
+                truncated=~s.done,
+            )
+            return (outcome, s.trace) if record else outcome
+
+        return EventLoop(init=init, running=running, apply=apply, finish=finish)
 
     return machine
 
@@ -612,18 +814,18 @@ def make_lane_simulator(
             return tmap(lambda a, b: a.at[ids].set(b, mode="drop"), tree, new)
 
         def init_one(d):
-            return machine(d, physics)[0]()
+            return machine(d, physics).init()
 
         def running_one(d, s):
-            return machine(d, physics)[1](s)
+            return machine(d, physics).running(s)
 
         def step_one(d, s):
-            _, cond, body, _ = machine(d, physics)
-            go = cond(s)
-            return tmap(lambda new, old: jnp.where(go, new, old), body(s), s)
+            loop = machine(d, physics)
+            go = loop.running(s)
+            return tmap(lambda new, old: jnp.where(go, new, old), loop.apply(s), s)
 
         def finish_one(d, s):
-            return machine(d, physics)[3](s)
+            return machine(d, physics).finish(s)
 
         lane_d = take(discs, jnp.arange(n_lanes))
         lane_s = jax.vmap(init_one)(lane_d)
