@@ -5,20 +5,10 @@ import subprocess
 import sys
 
 import pytest
+from cli_run import run
 
-from carromlab.cli import main
 from carromlab.position import Position
 from carromlab.registry import standard_names
-
-
-def run(capsys, *args):
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as e:
-        code = e.code or 0
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_positions_list_names_every_standard_position(capsys):

@@ -13,9 +13,9 @@ import pytest
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+from cli_run import run
 
 from carromlab.analysis.players import Player
-from carromlab.cli import main
 from carromlab.play import Driver, play_games
 from carromlab.plot import draw_position
 from carromlab.position import Position
@@ -44,16 +44,6 @@ MACHINES = {
     "ring-pegs": "carromlab.games.ring_pegs.rules",
     "kooba": "carromlab.games.kooba.machine",
 }
-
-
-def run(capsys, *args):
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_every_variant_has_a_short_game():

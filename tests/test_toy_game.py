@@ -4,8 +4,8 @@ plays through `carromlab play` and `carromlab estimate` and the conformance chec
 import json
 
 import pytest
+from cli_run import run
 
-from carromlab.cli import main
 from carromlab.errors import CarromlabError
 from carromlab.registry import get_game, standard_position, unregister_game
 
@@ -17,16 +17,6 @@ def toy():
     game = toy_game.register()
     yield game
     unregister_game(game.name)
-
-
-def run(capsys, *args):
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_the_toy_game_is_found_by_name_and_variant(toy):
