@@ -313,7 +313,8 @@ def _game_option_help(kind: str) -> str:
     for g in GAMES.values():
         for o in getattr(g, kind):
             flag = f"--{o.name}/--no-{o.name}" if isinstance(o.default, bool) else f"--{o.name}"
-            rows.append(f"{flag} ({g.name}, default {o.default!r}): {o.help}")
+            where = ", ".join(o.variants or g.variants)
+            rows.append(f"{flag} ({where}; default {o.default!r}): {o.help}")
     return "Each game's own options:\n\n" + "\n\n".join(rows) if rows else ""
 
 

@@ -65,7 +65,7 @@ GAME = register_game(
         default_position={"carroms": "carroms-opening"},
         analysis=_analysis,
         config=_config,
-        options=(Option("target", 30, "carroms: points that win the game.", minimum=1),),
+        options=(Option("target", 30, "Points that win the game.", minimum=1),),
         players={"greedy": _greedy, "random": _random},
         driver=_driver,
         default_grid=("-0.15:0.15:11", "30:150:61", "2.0"),

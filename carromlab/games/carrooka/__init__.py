@@ -98,17 +98,17 @@ GAME = register_game(
         analysis=_analysis,
         config=_config,
         options=(
-            Option("bonus", True, "carrooka: the bonus shot after a foul.", "bonus_shot"),
+            Option("bonus", True, "The bonus shot after a foul.", "bonus_shot"),
             Option(
                 "tie",
                 "respot_black",
-                "carrooka: respot_black or draw.",
+                "How a tie ends: respot_black or draw.",
                 choices=("respot_black", "draw"),
             ),
             Option(
                 "carrookad",
                 "choose",
-                "carrooka: choose, break_line, counter or pass (after a foul).",
+                "After a foul: choose, break_line, counter or pass.",
                 choices=("choose", "break_line", "counter", "pass"),
             ),
         ),
@@ -120,13 +120,13 @@ GAME = register_game(
             Option(
                 "striker",
                 "",
-                "carrooka: X,Y (m) where the striker lies (default: the position's, or in hand).",
+                "X,Y (m) where the striker lies (default: the position's, or in hand).",
                 type=str,
             ),
             Option(
                 "nominate",
                 "",
-                "carrooka: the piece on, red or the nominated colour (default red).",
+                "The piece on, red or the nominated colour (default red).",
                 type=str,
             ),
         ),

@@ -93,14 +93,14 @@ GAME = register_game(
             Option(
                 "rounds",
                 1,
-                "force-out: rounds a game.",
+                "Rounds a game.",
                 minimum=1,
                 variants=("force-out", "force-out-fast"),
             ),
             Option(
                 "shots",
                 5,
-                "circle-scores: shots per player.",
+                "Shots per player.",
                 minimum=1,
                 variants=("circle-scores",),
             ),

@@ -73,7 +73,7 @@ GAME = register_game(
             Option(
                 "boards",
                 8,
-                "icf: at most this many boards a game (laws: 8).",
+                "At most this many boards a game (laws: 8).",
                 "max_boards",
                 minimum=1,
             ),
