@@ -114,5 +114,6 @@ def test_estimate_answers_every_variant(game, variant, capsys):
     code, out, err = run(capsys, "estimate", "--variant", variant, "--n", "64", "--json")
     assert code == 0, err
     res = json.loads(out)
-    assert res["rows"] and all(0 <= r["lo"] <= r["hi"] for r in res["rows"] if r["n"])
+    assert res["rows"] and all(r["lo"] <= r["estimate"] <= r["hi"] for r in res["rows"])
+    assert all(0 <= r["lo"] and r["hi"] <= 1 for r in res["rows"] if r["kind"] == "probability")
     assert res["config"]["seed"] == 0

@@ -66,7 +66,8 @@ GAME = register_game(
             "icf-doubles-opening": lambda: _opening("icf-doubles"),
             "icf-midgame": _midgame,
         },
-        default_position={"icf": "icf-midgame", "icf-doubles": "icf-midgame"},
+        # the mid-game position is a singles game's; doubles analyses its opening (the break)
+        default_position={"icf": "icf-midgame", "icf-doubles": "icf-doubles-opening"},
         analysis=_analysis,
         config=_config,
         options=(
