@@ -180,6 +180,10 @@ def bench(
     peer: str = typer.Option(None, help="Also time the same shots in another engine: pymunk."),
     peer_shots: int = typer.Option(20, min=1, help="Shots given to the peer engine."),
     device: str = typer.Option("auto", help="auto, cpu or gpu."),
+    contacts: str = typer.Option(
+        "sequential",
+        help="break, cut: the kernel's contact model, sequential or cluster (docs/physics.md).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Time the physics kernel on a benchmark scenario (figures as JSON).
@@ -195,6 +199,12 @@ def bench(
     scenarios = ("break", "cut", "boards", "carrooka-games")
     if scenario not in scenarios:
         raise CarromlabError(f"unknown scenario {scenario!r}; use {', '.join(scenarios)}")
+    from carromlab.physics.simulate import CONTACT_MODELS
+
+    if contacts not in CONTACT_MODELS:
+        raise CarromlabError(
+            f"unknown contact model {contacts!r}; use {' or '.join(CONTACT_MODELS)}"
+        )
     if peer not in (None, "pymunk"):
         raise CarromlabError(f"unknown peer {peer!r}; the only peer is pymunk")
     if scenario in ("boards", "carrooka-games"):
@@ -209,7 +219,9 @@ def bench(
     elif peer:
         result = bench_with_peer(scenario, batch, peer_shots, chunk=chunk, seed=seed, progress=True)
     else:
-        result = run_bench(scenario, batch, chunk=chunk, seed=seed, progress=True)
+        result = run_bench(
+            scenario, batch, chunk=chunk, seed=seed, progress=True, contacts=contacts
+        )
     if as_json:
         typer.echo(json.dumps(result))
     else:

@@ -24,10 +24,11 @@ def scenario_template(sc) -> tuple[Table, Discs, Pieces]:
     return table, Discs.from_pieces(pieces), pieces
 
 
-def make_chunk_runner(sc, chunk: int, max_events: int = 512):
-    """A jitted ``run(keys) -> ShotOutcome`` for one chunk of noisy shots of scenario ``sc``."""
+def make_chunk_runner(sc, chunk: int, max_events: int = 512, contacts: str = "sequential"):
+    """A jitted ``run(keys) -> ShotOutcome`` for one chunk of noisy shots of scenario ``sc``
+    (``contacts``: the kernel's contact model)."""
     table, template, pieces = scenario_template(sc)
-    batch_sim = make_batch_simulator(table, pieces.n, max_events)
+    batch_sim = make_batch_simulator(table, pieces.n, max_events, contacts=contacts)
 
     devices = jax.devices()
 
@@ -64,6 +65,7 @@ def bench(
     seed: int = 0,
     max_events: int = 512,
     progress: bool = False,
+    contacts: str = "sequential",
 ) -> dict:
     """Simulate ``batch`` noisy shots of scenario ``name``; figures as a dict (JSON-ready).
 
@@ -77,7 +79,7 @@ def bench(
     # balanced chunks of at most ``chunk`` shots: the padding of the last one stays small
     n_chunks = -(-batch // chunk)
     chunk = -(-batch // n_chunks)
-    run = make_chunk_runner(sc, chunk, max_events)
+    run = make_chunk_runner(sc, chunk, max_events, contacts)
     t0 = time.perf_counter()
     jax.block_until_ready(run(shot_keys(seed, 0, chunk)))
     compile_s = time.perf_counter() - t0
@@ -101,6 +103,7 @@ def bench(
         "events_per_shot": {"mean": float(ev.mean()), "max": int(ev.max())},
         "truncated": truncated,
         "compile_s": compile_s,
+        "contacts": contacts,
         "device": device_name(),
         "dtype": str(jnp.result_type(float)),
         "jax_version": jax.__version__,

@@ -65,6 +65,15 @@ CONTACT_TOL = {4: 1e-6, 8: 1e-12}
 #: Choice: far below ``Physics.stick_speed`` (0.01 m/s); such a pair drifts together by at
 #: most a few micrometres before it stops (removed by ``physics/settle.py``).
 CLOSING_SPEED = 1e-5
+#: Contact models (a static choice of :func:`make_machine`): ``"sequential"`` resolves the
+#: contacts of one instant pair by pair, lowest index first (the default); ``"cluster"``
+#: solves every contact of a struck touching cluster together, without regard to labels
+#: (docs/physics.md, "Touching clusters").
+CONTACT_MODELS = ("sequential", "cluster")
+#: Cluster solve: Runge-Kutta steps per contact half-period of the cluster's stiffest contact
+#: (a lone pair's restitution to about 1e-5), and the cap on steps per solve.
+CLUSTER_STEPS = 24
+CLUSTER_MAX_STEPS = 20_000
 
 
 @jax.tree_util.register_dataclass
@@ -308,13 +317,20 @@ class EventLoop(NamedTuple):
     finish: Callable[[KernelState], ShotOutcome | tuple[ShotOutcome, Trace]]
 
 
-def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: bool = False):
+def make_simulator(
+    table: Table,
+    n_pieces: int,
+    max_events: int = 512,
+    record: bool = False,
+    contacts: str = "sequential",
+):
     """Build ``simulate(discs, physics) -> ShotOutcome`` for one shot on ``table``.
 
     With ``record=True`` it returns ``(ShotOutcome, Trace)``: the state after every event, for
     drawing a few shots (memory grows with ``max_events``, so keep batches small).
+    ``contacts`` is the contact model (:data:`CONTACT_MODELS`).
     """
-    machine = make_machine(table, n_pieces, max_events, record)
+    machine = make_machine(table, n_pieces, max_events, record, contacts)
 
     def simulate(d: Discs, physics: Physics):
         loop = machine(d, physics)
@@ -323,7 +339,13 @@ def make_simulator(table: Table, n_pieces: int, max_events: int = 512, record: b
     return simulate
 
 
-def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: bool = False):
+def make_machine(
+    table: Table,
+    n_pieces: int,
+    max_events: int = 512,
+    record: bool = False,
+    contacts: str = "sequential",
+):
     """Build ``machine(discs, physics) -> EventLoop(init, running, apply, finish)``: one shot's
     event loop over a :class:`KernelState`, in pieces, so that drivers other than one
     ``while_loop`` can run it (:func:`make_lane_simulator`).
@@ -331,7 +353,12 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
     The table's geometry, the disc count, the event cap and ``record`` are static (closed over
     here); the discs and ``physics`` are traced (closed over by ``machine``). ``apply`` is the
     steps below in order: ``next_event``, ``advance``, ``resolve_pair``, ``resolve_disc``,
-    ``tally``, ``refresh``, ``record_row`` (with ``record=True``), then the event count."""
+    ``tally``, ``refresh``, ``record_row`` (with ``record=True``), then the event count. With
+    ``contacts="cluster"`` a pair contact whose discs touch others is solved with its whole
+    touching cluster (``solve_cluster``, after ``resolve_pair``), and the cluster's rows are
+    all refreshed."""
+    if contacts not in CONTACT_MODELS:
+        raise ValueError(f"contacts must be one of {', '.join(CONTACT_MODELS)}, not {contacts!r}")
     walls = _walls(table)
     n_walls = len(walls.kind)
     n_seg, n_rail = len(table.segments), len(table.rails)
@@ -630,6 +657,28 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
                 n_wall_contacts=s.n_wall_contacts + hit_wall.astype(jnp.int32),
             )
 
+        def tally_cluster(s: KernelState, imp) -> KernelState:
+            """A cluster solve's contacts: every contact that took an impulse counts (for its
+            two discs and the pair total); the shooter's first contact, when it is in the
+            cluster, is its strongest (labels play no part)."""
+            pi_, pj_ = jnp.asarray(pair_i), jnp.asarray(pair_j)
+            hit = imp > 0
+            per_disc = jnp.zeros(n, jnp.int32).at[pi_].add(hit).at[pj_].add(hit)
+            mine = hit & (pi_ == 0)
+            strongest = jnp.argmax(jnp.where(mine, imp, -1.0))
+            other = pj_[strongest].astype(jnp.int32)
+            first = (s.first_contact_kind == FIRST_NONE) & mine.any()
+            return replace(
+                s,
+                contacts=s.contacts + per_disc,
+                n_piece_contacts=s.n_piece_contacts + hit.sum().astype(jnp.int32),
+                first_contact_kind=jnp.where(first, FIRST_PIECE, s.first_contact_kind),
+                first_contact=jnp.where(first, other, s.first_contact),
+                first_x=jnp.where(first, s.x[0], s.first_x),
+                first_y=jnp.where(first, s.y[0], s.first_y),
+                first_piece=jnp.where(mine.any() & (s.first_piece < 0), other, s.first_piece),
+            )
+
         def refresh(s: KernelState, e: _Event) -> KernelState:
             """Shifts the cached times to the new now and recomputes the rows of the only
             discs whose motion changed, i and j (k, k for a one-disc event): their pair times
@@ -654,6 +703,121 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
                 ux=kin.ux,
                 uy=kin.uy,
             )
+
+        def touching(x, y, alive):
+            """(N, N) discs whose gap is within the contact tolerance (both alive, not both
+            static, not a disc with itself)."""
+            gap = jnp.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :])
+            gap = gap - (d.radius[:, None] + d.radius[None, :])
+            both = alive[:, None] & alive[None, :] & ~(d.static[:, None] & d.static[None, :])
+            return (gap <= 2 * tol) & both & ~jnp.eye(n, dtype=bool)
+
+        def solve_cluster(s: KernelState, e: _Event, hit_pair):
+            """The "cluster" model (docs/physics.md): when the struck pair (i, j) touches a
+            third disc, the connected set of touching discs is found and all its contacts are
+            solved together: a linear spring and dashpot per contact over the frozen geometry,
+            damped so that a lone pair has its restitution, integrated by Runge-Kutta until no
+            contact is compressed or closing. Returns the velocities, each pair slot's impulse
+            and whether a cluster was solved (otherwise the pair's own impulse stands)."""
+            x, y = s.x, s.y
+            pi_, pj_ = jnp.asarray(pair_i), jnp.asarray(pair_j)
+            gap_row = jnp.hypot(x - x[e.i], y - y[e.i]) - d.radius - d.radius[e.i]
+            gap_row2 = jnp.hypot(x - x[e.j], y - y[e.j]) - d.radius - d.radius[e.j]
+            third = (
+                ((gap_row <= 2 * tol) | (gap_row2 <= 2 * tol)) & s.alive & ~e.oh_i & ~e.oh_j
+            ).any()
+            start = hit_pair & third
+
+            def grow(c):
+                reach, _, adj = c
+                new = reach | (adj & reach[None, :]).any(axis=1)
+                return new, (new != reach).any(), adj
+
+            adj = jnp.where(start, touching(x, y, s.alive), False)
+            reach, _, _ = jax.lax.while_loop(lambda c: c[1], grow, (e.oh_i | e.oh_j, start, adj))
+            edge = reach[pi_] & reach[pj_] & adj[pi_, pj_]
+            nx, ny = x[pj_] - x[pi_], y[pj_] - y[pi_]
+            nd = jnp.maximum(jnp.hypot(nx, ny), tol)
+            nx, ny = nx / nd, ny / nd
+            inv_i, inv_j = d.inv_mass[pi_], d.inv_mass[pj_]
+            w0 = (s.vx[pi_] - s.vx[pj_]) * nx + (s.vy[pi_] - s.vy[pj_]) * ny
+            fast = (jnp.where(edge, w0, 0.0) >= physics.stick_speed).any()
+            solve = start & (reach.sum() >= 3) & fast
+            el = jnp.where(d.hard[pi_] | d.hard[pj_], physics.e_striker, physics.e_piece)
+            le = jnp.log(jnp.clip(el, 1e-6, 1.0))
+            zeta = -le / jnp.sqrt(jnp.pi**2 + le**2)
+            m_c = 1.0 / jnp.maximum(inv_i + inv_j, 1e-30)
+            eta = 2.0 * zeta * jnp.sqrt(m_c)  # stiffness 1: time alone scales with it
+            omega = jnp.sqrt(1.0 / m_c) * jnp.sqrt(jnp.maximum(1.0 - zeta**2, 1e-6))
+            h0 = jnp.pi / jnp.max(jnp.where(edge, omega, 0.0) + 1e-30) / CLUSTER_STEPS
+
+            def push(vx, vy, f):
+                fx, fy = f * nx, f * ny
+                vx = vx + jnp.zeros(n, dt_).at[pj_].add(fx * inv_j).at[pi_].add(-fx * inv_i)
+                vy = vy + jnp.zeros(n, dt_).at[pj_].add(fy * inv_j).at[pi_].add(-fy * inv_i)
+                return vx, vy
+
+            def rates(vx, vy, delta, on):
+                w = (vx[pi_] - vx[pj_]) * nx + (vy[pi_] - vy[pj_]) * ny
+                f = jnp.where(on, delta + eta * w, 0.0)
+                ax, ay = push(jnp.zeros(n, dt_), jnp.zeros(n, dt_), f)
+                return ax, ay, jnp.where(on, w, 0.0), f
+
+            def rk4(vx, vy, delta, on, h):
+                k1 = rates(vx, vy, delta, on)
+                k2 = rates(vx + h / 2 * k1[0], vy + h / 2 * k1[1], delta + h / 2 * k1[2], on)
+                k3 = rates(vx + h / 2 * k2[0], vy + h / 2 * k2[1], delta + h / 2 * k2[2], on)
+                k4 = rates(vx + h * k3[0], vy + h * k3[1], delta + h * k3[2], on)
+                out = [
+                    a0 + h / 6 * (b1 + 2 * b2 + 2 * b3 + b4)
+                    for a0, b1, b2, b3, b4 in zip((vx, vy, delta, 0.0), k1, k2, k3, k4)
+                ]
+                return out
+
+            def engaged(c):
+                vx, vy, delta = c[0], c[1], c[2]
+                w = (vx[pi_] - vx[pj_]) * nx + (vy[pi_] - vy[pj_]) * ny
+                return edge & ((delta > 0) | (w > CLOSING_SPEED))
+
+            def go(c):
+                return solve & engaged(c).any() & (c[4] < CLUSTER_MAX_STEPS)
+
+            def step(c):
+                vx, vy, delta, imp, k = c
+                on = engaged(c)
+                nvx, nvy, nde, di = rk4(vx, vy, delta, on, h0)
+                opens = on & (nde < 0)
+                frac = jnp.min(jnp.where(opens, delta / jnp.where(opens, delta - nde, 1.0), 1.0))
+                cut = opens.any()
+                cvx, cvy, cde, cdi = rk4(vx, vy, delta, on, h0 * frac)
+                nvx, nvy = jnp.where(cut, cvx, nvx), jnp.where(cut, cvy, nvy)
+                nde, di = jnp.where(cut, cde, nde), jnp.where(cut, cdi, di)
+                tiny = 1e-6 * jnp.max(jnp.abs(nde)) if dt_ == jnp.float32 else 0.0
+                nde = jnp.where(on & (nde > tiny), nde, 0.0)
+                return nvx, nvy, nde, imp + di, k + 1
+
+            zero = jnp.zeros(n_pairs, dt_)
+            c = (s.vx, s.vy, zero, zero, jnp.zeros((), jnp.int32))
+            vx, vy, _, imp, _ = jax.lax.while_loop(go, step, c)
+            vx = jnp.where(solve, vx, s.vx)
+            vy = jnp.where(solve, vy, s.vy)
+            return vx, vy, jnp.where(solve & edge, imp, 0.0), solve
+
+        def full_refresh(s: KernelState, todo) -> KernelState:
+            """Every pair row and one-disc event recomputed (after a cluster solve); run only
+            when ``todo`` (a loop of at most one pass, so a batch pays for it only at the
+            events where some shot needs it)."""
+
+            def body(c):
+                s, _ = c
+                kin = kinematics(s.x, s.y, s.vx, s.vy, s.alive)
+                full = jax.vmap(lambda m: pair_row(m, kin))(idx)
+                pair_t = jnp.concatenate([full[pair_i, pair_j], jnp.full((1,), ev.INF, dt_)])
+                disc_t, disc_k = jax.vmap(lambda m: disc_event(m, kin))(idx)
+                s = replace(s, pair_t=pair_t, disc_t=disc_t, disc_k=disc_k.astype(jnp.int32))
+                return s, jnp.zeros((), bool)
+
+            return jax.lax.while_loop(lambda c: c[1], body, (s, todo))[0]
 
         def record_row(s: KernelState, e: _Event) -> KernelState:
             """Writes the state after the event into the trace's next row (``trace.n``)."""
@@ -737,10 +901,19 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
             vmap's while_loop keeps finished shots as they are."""
             e = next_event(s)
             s = advance(s, e)
+            before = s
             s, hit_pair = resolve_pair(s, e)
+            if contacts == "cluster":
+                vx, vy, imp, solved = solve_cluster(before, e, hit_pair)
+                s = replace(s, vx=jnp.where(solved, vx, s.vx), vy=jnp.where(solved, vy, s.vy))
+                hit_pair = hit_pair & ~solved
             s, hit_wall, wk = resolve_disc(s, e)
             s = tally(s, e, hit_pair, hit_wall, wk)
+            if contacts == "cluster":
+                s = tally_cluster(s, imp)
             s = refresh(s, e)
+            if contacts == "cluster":
+                s = full_refresh(s, solved)
             if record:
                 s = record_row(s, e)
             return replace(
@@ -776,18 +949,27 @@ def make_machine(table: Table, n_pieces: int, max_events: int = 512, record: boo
 
 
 def make_batch_simulator(
-    table: Table, n_pieces: int, max_events: int = 512, per_shot_physics: bool = False
+    table: Table,
+    n_pieces: int,
+    max_events: int = 512,
+    per_shot_physics: bool = False,
+    contacts: str = "sequential",
 ):
     """``simulate(discs, physics)`` over a batch of shots (leading axis of every Discs array);
     vmapped and jitted here, the one place where shots are batched. With
     ``per_shot_physics`` every field of ``physics`` has the batch's leading axis too (one set
     of parameters per shot: physics/priors.py)."""
-    one = make_simulator(table, n_pieces, max_events)
+    one = make_simulator(table, n_pieces, max_events, contacts=contacts)
     return jax.jit(jax.vmap(one, in_axes=(0, 0 if per_shot_physics else None)))
 
 
 def make_lane_simulator(
-    table: Table, n_pieces: int, max_events: int = 512, lanes: int = 128, steps: int = 2
+    table: Table,
+    n_pieces: int,
+    max_events: int = 512,
+    lanes: int = 128,
+    steps: int = 2,
+    contacts: str = "sequential",
 ):
     """``simulate(discs, physics)`` over a queue of shots (leading axis) with ``lanes`` of
     them in flight at once; jitted, returns a ``ShotOutcome`` per shot like
@@ -799,7 +981,7 @@ def make_lane_simulator(
     starts that many new shots), after every ``steps`` events. A shot's numbers do not depend
     on its lane or on the other shots.
     """
-    machine = make_machine(table, n_pieces, max_events)
+    machine = make_machine(table, n_pieces, max_events, contacts=contacts)
 
     def run(discs: Discs, physics: Physics) -> ShotOutcome:
         q = discs.x.shape[0]
@@ -867,17 +1049,23 @@ def make_lane_simulator(
 
 @functools.lru_cache(maxsize=32)
 def batch_simulator_for(
-    layout, n_pieces: int, max_events: int = 512, per_shot_physics: bool = False
+    layout,
+    n_pieces: int,
+    max_events: int = 512,
+    per_shot_physics: bool = False,
+    contacts: str = "sequential",
 ):
     """:func:`make_batch_simulator` for a board layout (hashable), cached: every caller with
     the same layout, disc count and cap shares one jitted (and so once-compiled) simulator."""
     table = Table.from_layout(layout)
-    return make_batch_simulator(table, n_pieces, max_events, per_shot_physics)
+    return make_batch_simulator(table, n_pieces, max_events, per_shot_physics, contacts)
 
 
 @functools.lru_cache(maxsize=32)
-def lane_simulator_for(layout, n_pieces: int, max_events: int = 512, lanes: int = 64):
+def lane_simulator_for(
+    layout, n_pieces: int, max_events: int = 512, lanes: int = 64, contacts: str = "sequential"
+):
     """:func:`make_lane_simulator` for a board layout, cached like :func:`batch_simulator_for`."""
     return make_lane_simulator(
-        Table.from_layout(layout), n_pieces, max_events, lanes=lanes, steps=1
+        Table.from_layout(layout), n_pieces, max_events, lanes=lanes, steps=1, contacts=contacts
     )

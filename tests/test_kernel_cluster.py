@@ -1,0 +1,91 @@
+"""The kernel's "cluster" contact model (``make_simulator(..., contacts="cluster")``, opt-in;
+docs/physics.md, "Touching clusters"): a struck touching cluster solved as a whole, so the
+outcome does not depend on how a position lists its pieces; the same model as the float64
+reference's ``contacts="cluster"``. Float32 here (the default dtype)."""
+
+from __future__ import annotations
+
+import math
+
+import jax
+import numpy as np
+import pytest
+from disc_helpers import make_pieces
+
+from carromlab.equipment import IcfBoard
+from carromlab.physics import Physics, Table
+from carromlab.physics.reference import simulate_reference
+from carromlab.physics.simulate import Discs, make_simulator
+
+COIN = (0.0155, 0.00525, "coin")
+STRIKER = (0.02065, 0.015, "striker")
+R = COIN[0]
+TRIANGLE = {"w1": (0.0, 0.0), "w2": (-R, math.sqrt(3) * R), "w3": (R, math.sqrt(3) * R)}
+TABLE = Table.from_layout(IcfBoard().layout)
+
+
+@pytest.fixture(scope="module")
+def cluster_sim():
+    return jax.jit(make_simulator(TABLE, 4, 512, record=True, contacts="cluster"))
+
+
+def _rows(order, speed=3.0, x0=0.0):
+    rows = [(x0, -0.2526, 0.0, speed, STRIKER)]
+    return rows + [(*TRIANGLE[c], 0.0, 0.0, COIN) for c in order]
+
+
+def _ends(sim, order, **kw):
+    out, trace = sim(Discs.from_pieces(make_pieces(_rows(order, **kw))), Physics())
+    assert not bool(out.truncated)
+    ends = {c: (float(out.x[k + 1]), float(out.y[k + 1])) for k, c in enumerate(order)}
+    return out, trace, ends
+
+
+def test_the_triangle_is_a_mirror_in_every_listing(cluster_sim):
+    runs = [_ends(cluster_sim, o)[2] for o in (("w1", "w2", "w3"), ("w2", "w3", "w1"))]
+    for ends in runs:
+        assert abs(ends["w1"][0]) < 1e-4
+        assert ends["w2"][0] == pytest.approx(-ends["w3"][0], abs=1e-4)
+        assert ends["w2"][1] == pytest.approx(ends["w3"][1], abs=1e-4)
+    for c in TRIANGLE:
+        assert runs[0][c] == pytest.approx(runs[1][c], abs=1e-4)
+
+
+def test_kernel_and_reference_agree_on_the_triangle(cluster_sim):
+    order = ("w1", "w2", "w3")
+    out, _, ends = _ends(cluster_sim, order)
+    ref = simulate_reference(TABLE, make_pieces(_rows(order)), dt=1e-3, contacts="cluster")
+    for k, c in enumerate(order):
+        assert ends[c] == pytest.approx((ref.x[k + 1], ref.y[k + 1]), abs=1e-3)
+    assert (np.asarray(out.capture)[1:] < 0).all() and (ref.capture_index[1:] < 0).all()
+
+
+def test_the_cluster_solve_keeps_momentum_and_loses_energy(cluster_sim):
+    """At the striker's impact every disc's velocity changes at one instant: the total
+    momentum is the striker's before it, and the kinetic energy does not rise."""
+    out, trace, _ = _ends(cluster_sim, ("w1", "w2", "w3"), speed=4.0, x0=0.004)
+    m = np.array([STRIKER[1], COIN[1], COIN[1], COIN[1]])
+    first = int(np.flatnonzero(np.asarray(trace.event_code) == -1)[0])  # the first pair event
+    vx, vy = np.asarray(trace.vx[first]), np.asarray(trace.vy[first])
+    t = float(trace.t[first])
+    v_in = 4.0 - Physics().mu * Physics().g * t  # the striker's speed when it arrives
+    assert (m * vx).sum() == pytest.approx(0.0, abs=1e-6)
+    assert (m * vy).sum() == pytest.approx(m[0] * v_in, rel=1e-5)
+    assert (m * (vx**2 + vy**2)).sum() <= m[0] * v_in**2 * (1 + 1e-5)
+    assert int(out.n_piece_contacts) >= 3  # the striker and the coins it pressed together
+
+
+def test_a_lone_pair_is_the_sequential_model_exactly():
+    """No third disc touches: the cluster model resolves the pair as the sequential one does
+    (the same compiled arithmetic), so open play keeps its numbers."""
+    rows = [(0.0, -0.25, 0.3, 2.0, STRIKER), (0.05, 0.0, 0.0, 0.0, COIN)]
+    d = Discs.from_pieces(make_pieces(rows))
+    a = jax.jit(make_simulator(TABLE, 2, 512))(d, Physics())
+    b = jax.jit(make_simulator(TABLE, 2, 512, contacts="cluster"))(d, Physics())
+    for f in ("x", "y", "capture", "n_piece_contacts", "n_events"):
+        assert np.array_equal(np.asarray(getattr(a, f)), np.asarray(getattr(b, f))), f
+
+
+def test_an_unknown_contact_model_is_refused():
+    with pytest.raises(ValueError, match="contacts must be one of"):
+        make_simulator(TABLE, 2, 512, contacts="soft")
