@@ -229,7 +229,11 @@ class CarrookaGreedy:
         )
         return (value, turns[k], shot) if np.isfinite(value) else (value, None, None)
 
-    def plan(self, state, config: CarrookaGameConfig, seed: int = 0):
+    def plan(self, view, turn: CarrookaGameConfig, seed: int = 0):
+        """The player interface (:mod:`carromlab.analysis.players`): ``view`` is the game's
+        state (the phase and the Carrooka'd options matter, not only the pieces), ``turn``
+        its rule configuration."""
+        state, config = view, turn
         rng = np.random.default_rng(np.random.SeedSequence([seed, 13]))
         seeds = np.random.SeedSequence([seed, 7]).generate_state(4) >> 8
         if is_carrookad(state):
@@ -315,7 +319,9 @@ class CarrookaRandom:
     property tests); Carrooka'd, it takes ``option`` (break line when possible, else a
     counter)."""
 
-    def plan(self, state, config: CarrookaGameConfig, seed: int = 0):
+    def plan(self, view, turn: CarrookaGameConfig, seed: int = 0):
+        """As :meth:`CarrookaGreedy.plan`: ``view`` the game's state, ``turn`` its rules."""
+        state, config = view, turn
         rng = np.random.default_rng(np.random.SeedSequence([seed, 17]))
         if is_carrookad(state):
             on = shot_turns(state)[0]
