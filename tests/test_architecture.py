@@ -73,7 +73,7 @@ def test_no_loop_module_names_a_game():
 
 
 def test_the_games_satisfy_the_declared_interfaces():
-    """mypy checks tests/typing/contracts.py: every built-in machine is a GameMachine, every
+    """mypy checks tests/typecheck/contracts.py: every built-in machine is a GameMachine, every
     player a Player, every driver a Driver (structural types: a wrong signature fails)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     run = subprocess.run(
@@ -84,7 +84,7 @@ def test_the_games_satisfy_the_declared_interfaces():
             "--follow-imports=silent",
             "--ignore-missing-imports",
             "--no-incremental",
-            "tests/typing/contracts.py",
+            "tests/typecheck/contracts.py",
         ],
         cwd=ROOT,
         capture_output=True,
