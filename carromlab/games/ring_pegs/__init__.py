@@ -4,7 +4,7 @@ finish, the machine), ``players.py`` (the greedy and random players, the driver)
 
 from __future__ import annotations
 
-from carromlab.registry import Game, register_game
+from carromlab.registry import Game, Option, register_game
 
 
 def _analysis(variant: str):
@@ -66,6 +66,11 @@ GAME = register_game(
         default_position={"ring-pegs": "ring-pegs-opening"},
         analysis=_analysis,
         config=_config,
+        options=(
+            Option(
+                "max-strokes", 300, "Strokes before a game ends unfinished (no winner).", minimum=1
+            ),
+        ),
         players={"greedy": _greedy, "random": _random},
         driver=_driver,
         default_grid=("0", "85:95:41", "1.6,1.8,2.0,2.2"),  # one origin: the ring's start
