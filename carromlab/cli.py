@@ -231,19 +231,9 @@ def bench(
 
 def _grid(spec: str, what: str) -> list[float]:
     """'A:B:K' (K values from A to B) or 'a,b,c'."""
-    try:
-        if ":" in spec:
-            a, b, k = spec.split(":")
-            import numpy as np
+    from carromlab.registry import parse_grid
 
-            if int(k) <= 0:
-                raise ValueError
-            return [float(v) for v in np.linspace(float(a), float(b), int(k))]
-        return [float(v) for v in spec.split(",")]
-    except ValueError:
-        raise CarromlabError(
-            f"--{what} must be START:STOP:COUNT (COUNT >= 1) or a comma-separated list, not {spec!r}"
-        ) from None
+    return parse_grid(spec, what)
 
 
 #: Commands that take the games' own options after the shared ones (parsed by the game).

@@ -43,6 +43,33 @@ def builtin_modules() -> list[str]:
     return [f"{GAMES_PACKAGE}.{n}" for n in ordered]
 
 
+def parse_pair(text: str, what: str) -> tuple[float, float]:
+    """``X,Y`` (metres) from the command line; one clear line naming ``--what`` if not."""
+    try:
+        x, y = (float(v) for v in str(text).split(","))
+    except ValueError:
+        raise CarromlabError(f"--{what} must be X,Y in metres, not {text!r}") from None
+    return x, y
+
+
+def parse_grid(text: str, what: str) -> list[float]:
+    """``START:STOP:COUNT`` (COUNT values from START to STOP) or ``a,b,c`` from the command
+    line; one clear line naming ``--what`` if not."""
+    try:
+        if ":" in text:
+            import numpy as np
+
+            a, b, k = text.split(":")
+            if int(k) <= 0:
+                raise ValueError
+            return [float(v) for v in np.linspace(float(a), float(b), int(k))]
+        return [float(v) for v in text.split(",")]
+    except ValueError:
+        raise CarromlabError(
+            f"--{what} must be START:STOP:COUNT (COUNT >= 1) or a comma-separated list, not {text!r}"
+        ) from None
+
+
 @dataclass(frozen=True)
 class Option:
     """One of a game's own command-line options (``carromlab play --NAME VALUE``): it sets the

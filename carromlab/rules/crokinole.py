@@ -10,6 +10,11 @@ position's ``shooter`` piece is then the origin (the placement is ignored), as t
 striker is.
 
 Decisions: the ring's centre sits on the line; both quadrant lines belong to the arc.
+
+Shared by the crokinole-side games (Force Out, Fast Play, Circle Scores, Ring Pegs): the rings
+in the kernel's order (``rings``), the scoring circle (``in_circle``), the centre hole's
+capture code (``hole_code``) and which rings a stroke moved out of the circle
+(``circle_moves``).
 """
 
 from __future__ import annotations

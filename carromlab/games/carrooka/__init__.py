@@ -56,13 +56,10 @@ def _shot_position(position, options):
     spec = options.get("striker")
     if not spec:
         return position
-    from carromlab.errors import CarromlabError
     from carromlab.position import Piece
+    from carromlab.registry import parse_pair
 
-    try:
-        x, y = (float(v) for v in str(spec).split(","))
-    except ValueError:
-        raise CarromlabError(f"--striker must be X,Y in metres, not {spec!r}") from None
+    x, y = parse_pair(spec, "striker")
     rest = tuple(p for p in position.pieces if p.kind != "striker")
     pos = position.replace(pieces=(*rest, Piece("striker", "striker", None, x, y)))
     pos.check()

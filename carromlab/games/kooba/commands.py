@@ -6,35 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from carromlab.errors import CarromlabError
-
-
-def _pair(spec: str, what: str) -> tuple[float, float]:
-    try:
-        x, y = (float(v) for v in str(spec).split(","))
-    except ValueError:
-        raise CarromlabError(f"--{what} must be X,Y in metres, not {spec!r}") from None
-    return x, y
-
-
-def _axis(spec: str) -> list[float]:
-    import numpy as np
-
-    try:
-        a, b, k = str(spec).split(":")
-        if int(k) <= 0:
-            raise ValueError
-        return [float(v) for v in np.linspace(float(a), float(b), int(k))]
-    except ValueError:
-        raise CarromlabError(
-            f"--aims must be START:STOP:COUNT (COUNT >= 1), not {spec!r}"
-        ) from None
+from carromlab.registry import parse_grid, parse_pair
 
 
 def estimate(skill: str, n: int, seed: int, options: dict):
     """One aim point's tag probabilities (a tidy table with Wilson intervals)."""
     from carromlab.games.kooba.maps import aim_estimate
 
-    ax, ay = _pair(options.get("aim") or "0,0", "aim")
+    ax, ay = parse_pair(options.get("aim") or "0,0", "aim")
     return aim_estimate(
         ax,
         ay,
@@ -60,7 +39,7 @@ def shotmap(skill: str, n: int, seed: int, value: str, out: Path, options: dict)
     from carromlab.games.kooba.maps import TAGS, aim_map
     from carromlab.plot.kooba import draw_aim_map
 
-    grid = _axis(options.get("aims") or "-0.27:0.27:28")
+    grid = parse_grid(options.get("aims") or "-0.27:0.27:28", "aims")
     value = "p_eye" if value == "points" else value
     if value not in [f"p_{t}" for t in TAGS]:
         raise CarromlabError(
