@@ -56,7 +56,8 @@ def test_kernel_and_reference_agree_on_the_triangle(cluster_sim):
     out, _, ends = _ends(cluster_sim, order)
     ref = simulate_reference(TABLE, make_pieces(_rows(order)), dt=1e-3, contacts="cluster")
     for k, c in enumerate(order):
-        assert ends[c] == pytest.approx((ref.x[k + 1], ref.y[k + 1]), abs=1e-3)
+        # 8 steps a half-period against 100: about 0.3 % of the speeds (docs/physics.md)
+        assert ends[c] == pytest.approx((ref.x[k + 1], ref.y[k + 1]), abs=2e-3)
     assert (np.asarray(out.capture)[1:] < 0).all() and (ref.capture_index[1:] < 0).all()
 
 

@@ -22,6 +22,7 @@ from carromlab.physics import Physics, Table
 from carromlab.physics.simulate import (
     Discs,
     EventLoop,
+    Stages,
     KernelState,
     ShotOutcome,
     Trace,
@@ -62,7 +63,8 @@ def test_event_loop_pieces_and_state():
     machine = make_machine(table, 3, MAX_EVENTS)
     loop = machine(d, PHYS)
     assert isinstance(loop, EventLoop)
-    assert loop._fields == ("init", "running", "apply", "finish")
+    assert loop._fields == ("init", "running", "apply", "finish", "stages")
+    assert isinstance(loop.stages, Stages)
     s = loop.init()
     assert isinstance(s, KernelState) and s.trace is None
     assert s.pair_t.shape == (3 + 1,) and s.disc_t.shape == (3,)
