@@ -181,8 +181,9 @@ def bench(
     peer_shots: int = typer.Option(20, min=1, help="Shots given to the peer engine."),
     device: str = typer.Option("auto", help="auto, cpu or gpu."),
     contacts: str = typer.Option(
-        "sequential",
-        help="break, cut: the kernel's contact model, sequential or cluster (docs/physics.md).",
+        "cluster",
+        help="break, cut: the kernel's contact model, cluster (the default) or sequential "
+        "(docs/physics.md).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:

@@ -1,4 +1,4 @@
-"""The kernel's "cluster" contact model (``make_simulator(..., contacts="cluster")``, opt-in;
+"""The kernel's "cluster" contact model (``make_simulator(..., contacts="cluster")``, the default;
 docs/physics.md, "Touching clusters"): a struck touching cluster solved as a whole, so the
 outcome does not depend on how a position lists its pieces; the same model as the float64
 reference's ``contacts="cluster"``. Float32 here (the default dtype)."""
@@ -82,7 +82,7 @@ def test_a_lone_pair_is_the_sequential_model_exactly(cluster_sim):
     rows = [(0.0, -0.25, 0.3, 2.0, STRIKER), (0.05, 0.0, 0.0, 0.0, COIN)]
     rows += [(-0.3, 0.3, 0.0, 0.0, COIN), (0.3, 0.3, 0.0, 0.0, COIN)]
     d = Discs.from_pieces(make_pieces(rows))
-    a, _ = jax.jit(make_simulator(TABLE, 4, 512, record=True))(d, Physics())
+    a, _ = jax.jit(make_simulator(TABLE, 4, 512, record=True, contacts="sequential"))(d, Physics())
     b, _ = cluster_sim(d, Physics())
     assert int(a.n_piece_contacts) >= 1
     for f in ("x", "y", "capture", "n_piece_contacts", "n_events"):

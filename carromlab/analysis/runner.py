@@ -28,7 +28,7 @@ import numpy as np
 from carromlab.errors import CarromlabError
 from carromlab.physics import Physics
 from carromlab.physics.priors import PhysicsPrior
-from carromlab.physics.simulate import Discs, batch_simulator_for
+from carromlab.physics.simulate import DEFAULT_CONTACTS, Discs, batch_simulator_for
 from carromlab.physics.table import Pieces, Table
 from carromlab.shots import Shot, place_shooter
 
@@ -52,7 +52,8 @@ class ShotRunner:
     discs are padded with dead ones to that many, so runners for positions with fewer pieces
     (later in a game) share one compiled kernel; outcomes are trimmed back to the real discs.
     ``physics`` is a :class:`Physics` or a :class:`~carromlab.physics.priors.PhysicsPrior`
-    (parameters drawn per shot; each chunk then carries the draws).
+    (parameters drawn per shot; each chunk then carries the draws). ``contacts``: the
+    kernel's contact model (:data:`~carromlab.physics.simulate.CONTACT_MODELS`).
     """
 
     def __init__(
@@ -63,6 +64,7 @@ class ShotRunner:
         max_events: int = 512,
         physics: Physics | None = None,
         capacity: int | None = None,
+        contacts: str = DEFAULT_CONTACTS,
     ):
         self.position = position
         self.table = Table.from_layout(position.board.layout)
@@ -74,8 +76,13 @@ class ShotRunner:
         self.physics = physics or Physics()
         self.prior = self.physics if isinstance(self.physics, PhysicsPrior) else None
         self._sim = batch_simulator_for(
-            position.board.layout, padded.n, max_events, per_shot_physics=self.prior is not None
+            position.board.layout,
+            padded.n,
+            max_events,
+            per_shot_physics=self.prior is not None,
+            contacts=contacts,
         )
+        self.contacts = contacts
         self._discs = _place_batch
 
     @property

@@ -11,7 +11,7 @@ import numpy as np
 
 from carromlab.bench.scenarios import scenario as get_scenario
 from carromlab.physics import Physics
-from carromlab.physics.simulate import Discs, make_batch_simulator
+from carromlab.physics.simulate import DEFAULT_CONTACTS, Discs, make_batch_simulator
 from carromlab.physics.table import Pieces, Table
 from carromlab.shots import noisy_shots, place_shooter, shot_keys
 
@@ -24,7 +24,7 @@ def scenario_template(sc) -> tuple[Table, Discs, Pieces]:
     return table, Discs.from_pieces(pieces), pieces
 
 
-def make_chunk_runner(sc, chunk: int, max_events: int = 512, contacts: str = "sequential"):
+def make_chunk_runner(sc, chunk: int, max_events: int = 512, contacts: str = DEFAULT_CONTACTS):
     """A jitted ``run(keys) -> ShotOutcome`` for one chunk of noisy shots of scenario ``sc``
     (``contacts``: the kernel's contact model)."""
     table, template, pieces = scenario_template(sc)
@@ -65,7 +65,7 @@ def bench(
     seed: int = 0,
     max_events: int = 512,
     progress: bool = False,
-    contacts: str = "sequential",
+    contacts: str = DEFAULT_CONTACTS,
 ) -> dict:
     """Simulate ``batch`` noisy shots of scenario ``name``; figures as a dict (JSON-ready).
 

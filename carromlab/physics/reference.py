@@ -59,8 +59,8 @@ TIME_TOL = 1e-12
 SPEED_TOL = 1e-12
 #: Resolutions allowed at one instant before the run is flagged as truncated.
 MAX_RESOLUTIONS = 10_000
-#: Contact models: "sequential" (pairs one at a time, lowest index first) or "cluster" (the
-#: contacts of a touching cluster solved together, :func:`solve_cluster`).
+#: Contact models: "cluster" (the default: the contacts of a touching cluster solved together,
+#: :func:`solve_cluster`) or "sequential" (pairs one at a time, lowest index first).
 CONTACT_MODELS = ("sequential", "cluster")
 #: Cluster solve: time steps per contact half-period of the stiffest contact, and the cap.
 CLUSTER_STEPS_PER_CONTACT = 100
@@ -124,7 +124,7 @@ def simulate_reference(
     dt: float = 1e-4,
     t_max: float = 30.0,
     record: bool = False,
-    contacts: str = "sequential",
+    contacts: str = "cluster",
 ) -> ReferenceOutcome:
     """Simulate one shot to rest (or ``t_max``) with the time-stepped reference algorithm;
     ``contacts`` is the contact model (:data:`CONTACT_MODELS`)."""

@@ -66,11 +66,12 @@ CONTACT_TOL = {4: 1e-6, 8: 1e-12}
 #: Choice: far below ``Physics.stick_speed`` (0.01 m/s); such a pair drifts together by at
 #: most a few micrometres before it stops (removed by ``physics/settle.py``).
 CLOSING_SPEED = 1e-5
-#: Contact models (a static choice of :func:`make_machine`): ``"sequential"`` resolves the
-#: contacts of one instant pair by pair, lowest index first (the default); ``"cluster"``
-#: solves every contact of a struck touching cluster together, without regard to labels
-#: (docs/physics.md, "Touching clusters").
+#: Contact models (a static choice of :func:`make_machine`): ``"cluster"`` (the default)
+#: solves every contact of a struck touching cluster together, without regard to labels;
+#: ``"sequential"`` resolves the contacts of one instant pair by pair, lowest index first, the
+#: model before it (docs/physics.md, "Touching clusters"). A lone pair is the same in both.
 CONTACT_MODELS = ("sequential", "cluster")
+DEFAULT_CONTACTS = "cluster"
 #: Cluster solve: fourth-order steps per contact half-period of the cluster's stiffest contact
 #: (:func:`solve_clusters`). At 8 the rosette's break leaves the cluster within about 0.15 % of
 #: the converged speeds (7e-3 m/s at 5 m/s; 24 steps: 4e-4, 100 steps: 2e-5; docs/physics.md);
@@ -332,15 +333,16 @@ class Stages(NamedTuple):
     """One event's ``apply`` in stages, for batch drivers (:func:`apply_batch`) that run the
     rare, costly ones only for the shots that need them: ``head(s) -> (s, pending)``; when
     ``pending.start``, the cluster model's solve: ``cluster_input(s, pending)`` for
-    :func:`solve_clusters` (with the shots gathered on its last axis), then
-    ``cluster_output(s, pending, vx, vy, imp, solved) -> (s, pending)``; ``tail(s, pending)
-    -> s``; when ``pending.solved``, ``refresh_all(s) -> s``; ``close(s, pending) -> s``."""
+    :func:`solve_cluster_hits` (the shots that need it gathered), then
+    ``cluster_output(s, pending, out) -> (s, pending)``; ``tail(s, pending) -> s``; when
+    ``pending.solved``, every cached time anew from ``event_times(x, y, vx, vy, alive) ->
+    (pair_t, disc_t, disc_k)``; ``close(s, pending) -> s``."""
 
     head: Callable
     cluster_input: Callable
     cluster_output: Callable
     tail: Callable
-    refresh_all: Callable
+    event_times: Callable
     close: Callable
 
 
@@ -391,7 +393,7 @@ class ClusterInput:
     stick_speed: jax.Array
 
 
-def solve_clusters(c: ClusterInput, steps: int = CLUSTER_STEPS, order: int = 4):
+def solve_clusters(c: ClusterInput, steps: int = CLUSTER_STEPS):
     """The "cluster" contact model (docs/physics.md) for L shots at once: in each shot the
     connected set of discs touching the struck pair is found and all its contacts are solved
     together: a linear spring and dashpot per contact over the frozen geometry, damped so that
@@ -461,7 +463,7 @@ def solve_clusters(c: ClusterInput, steps: int = CLUSTER_STEPS, order: int = 4):
         vx, vy, de, imp, k = g
         on = engaged(vx, vy, de)
         terms = [(vx, vy, de)]
-        for _ in range(order):
+        for _ in range(4):
             terms.append(contact_map(*terms[-1], on))
         vxs, vys, des = zip(*terms, strict=True)
 
@@ -492,12 +494,56 @@ def solve_clusters(c: ClusterInput, steps: int = CLUSTER_STEPS, order: int = 4):
     return jnp.where(solve, vx, c.vx), jnp.where(solve, vy, c.vy), imp, solve
 
 
+@jax.tree_util.register_dataclass
+@dataclass(frozen=True)
+class ClusterHits:
+    """What a cluster solve's contacts count for the tallies (one shot; a leading batch axis
+    in a batch).
+
+    Attributes:
+        per_disc: (N,) int32. Contacts of the cluster each disc took part in (that pushed).
+        shooter_other: () int32. The disc the shooter (disc 0) pushed hardest (the largest
+            impulse measure), or -1 when the shooter took no part.
+    """
+
+    per_disc: jax.Array
+    shooter_other: jax.Array
+
+
+@jax.tree_util.register_dataclass
+@dataclass(frozen=True)
+class ClusterOutput:
+    """:func:`solve_cluster_hits`' answer for one shot (a leading batch axis in a batch):
+    the velocities ``vx``, ``vy`` (N,) after the solve, its :class:`ClusterHits` and whether
+    a cluster was solved (``solved``, () bool; otherwise the velocities are the input's)."""
+
+    vx: jax.Array
+    vy: jax.Array
+    hits: ClusterHits
+    solved: jax.Array
+
+
+def solve_cluster_hits(c: ClusterInput, steps: int = CLUSTER_STEPS) -> ClusterOutput:
+    """:func:`solve_clusters` for a batch of shots given with the batch on the *leading* axis
+    (as the batched event loop holds them), each shot's impulses summed up for the tallies."""
+    lanes_last = jax.tree_util.tree_map(lambda a: jnp.moveaxis(a, 0, -1), c)
+    vx, vy, imp, solved = solve_clusters(lanes_last, steps)
+    hit = imp > 0
+    mine = hit[0]
+    other = jnp.argmax(jnp.where(mine, imp[0], -1.0), axis=0).astype(jnp.int32)
+    hits = ClusterHits(
+        per_disc=hit.sum(axis=1).astype(jnp.int32).T,
+        shooter_other=jnp.where(mine.any(axis=0), other, -1),
+    )
+    return ClusterOutput(vx=vx.T, vy=vy.T, hits=hits, solved=solved)
+
+
 def make_simulator(
     table: Table,
     n_pieces: int,
     max_events: int = 512,
     record: bool = False,
-    contacts: str = "sequential",
+    contacts: str = DEFAULT_CONTACTS,
 ):
     """Build ``simulate(discs, physics) -> ShotOutcome`` for one shot on ``table``.
 
@@ -519,7 +565,7 @@ def make_machine(
     n_pieces: int,
     max_events: int = 512,
     record: bool = False,
-    contacts: str = "sequential",
+    contacts: str = DEFAULT_CONTACTS,
 ):
     """Build ``machine(discs, physics) -> EventLoop(init, running, apply, finish)``: one shot's
     event loop over a :class:`KernelState`, in pieces, so that drivers other than one
@@ -832,25 +878,23 @@ def make_machine(
                 n_wall_contacts=s.n_wall_contacts + hit_wall.astype(jnp.int32),
             )
 
-        def tally_cluster(s: KernelState, imp) -> KernelState:
-            """A cluster solve's contacts (``imp``: the (N, N) impulses, symmetric): every
-            contact that took an impulse counts (for its two discs and the pair total); the
-            shooter's first contact, when it is in the cluster, is its strongest (labels play no
-            part)."""
-            hit = imp > 0
-            per_disc = hit.sum(axis=1).astype(jnp.int32)
-            mine = hit[0]
-            other = jnp.argmax(jnp.where(mine, imp[0], -1.0)).astype(jnp.int32)
-            first = (s.first_contact_kind == FIRST_NONE) & mine.any()
+        def tally_cluster(s: KernelState, hits: ClusterHits) -> KernelState:
+            """A cluster solve's contacts (:class:`ClusterHits`): every contact that pushed
+            counts (for its two discs and the pair total); the shooter's first contact, when it
+            is in the cluster, is its strongest (labels play no part)."""
+            mine = hits.shooter_other >= 0
+            first = (s.first_contact_kind == FIRST_NONE) & mine
             return replace(
                 s,
-                contacts=s.contacts + per_disc,
-                n_piece_contacts=s.n_piece_contacts + per_disc.sum() // 2,
+                contacts=s.contacts + hits.per_disc,
+                n_piece_contacts=s.n_piece_contacts + (hits.per_disc.sum() // 2).astype(jnp.int32),
                 first_contact_kind=jnp.where(first, FIRST_PIECE, s.first_contact_kind),
-                first_contact=jnp.where(first, other, s.first_contact),
+                first_contact=jnp.where(first, hits.shooter_other, s.first_contact),
                 first_x=jnp.where(first, s.x[0], s.first_x),
                 first_y=jnp.where(first, s.y[0], s.first_y),
-                first_piece=jnp.where(mine.any() & (s.first_piece < 0), other, s.first_piece),
+                first_piece=jnp.where(
+                    mine & (s.first_piece < 0), hits.shooter_other, s.first_piece
+                ),
             )
 
         def refresh(s: KernelState, e: _Event) -> KernelState:
@@ -894,13 +938,18 @@ def make_machine(
                 lambda c: c[1], lambda c: (run(c[0]), jnp.zeros((), bool)), (operand, todo)
             )[0]
 
-        def full_refresh(s: KernelState) -> KernelState:
-            """Every pair row and one-disc event recomputed (after a cluster solve)."""
-            kin = kinematics(s.x, s.y, s.vx, s.vy, s.alive)
+        def event_times(x, y, vx, vy, alive):
+            """Every pair row and one-disc event from scratch: (pair_t, disc_t, disc_k)."""
+            kin = kinematics(x, y, vx, vy, alive)
             full = jax.vmap(lambda m: pair_row(m, kin))(idx)
             pair_t = jnp.concatenate([full[pair_i, pair_j], jnp.full((1,), ev.INF, dt_)])
             disc_t, disc_k = jax.vmap(lambda m: disc_event(m, kin))(idx)
-            return replace(s, pair_t=pair_t, disc_t=disc_t, disc_k=disc_k.astype(jnp.int32))
+            return pair_t, disc_t, disc_k.astype(jnp.int32)
+
+        def full_refresh(s: KernelState) -> KernelState:
+            """Every pair row and one-disc event recomputed (after a cluster solve)."""
+            pair_t, disc_t, disc_k = event_times(s.x, s.y, s.vx, s.vy, s.alive)
+            return replace(s, pair_t=pair_t, disc_t=disc_t, disc_k=disc_k)
 
         def record_row(s: KernelState, e: _Event) -> KernelState:
             """Writes the state after the event into the trace's next row (``trace.n``)."""
@@ -1009,24 +1058,24 @@ def make_machine(
                 stick_speed=jnp.asarray(physics.stick_speed, dt_),
             )
 
-        def cluster_output(s: KernelState, p: _Pending, vx, vy, imp, solved):
-            """The state after :func:`solve_clusters` (this shot's lane): the new velocities
-            and the cluster's contacts tallied, when a cluster was solved (otherwise the
-            pair's own impulse stands)."""
-            s2 = tally_cluster(replace(s, vx=vx, vy=vy), imp)
-            s = jax.tree_util.tree_map(lambda a, b: jnp.where(solved, a, b), s2, s)
-            return s, replace(p, solved=solved)
+        def cluster_output(s: KernelState, p: _Pending, out: ClusterOutput):
+            """The state after :func:`solve_cluster_hits` (this shot's lane): the new
+            velocities and the cluster's contacts tallied, when a cluster was solved (otherwise
+            the pair's own impulse stands)."""
+            s2 = tally_cluster(replace(s, vx=out.vx, vy=out.vy), out.hits)
+            s = jax.tree_util.tree_map(lambda a, b: jnp.where(out.solved, a, b), s2, s)
+            return s, replace(p, solved=out.solved)
 
         def solve(s: KernelState, p: _Pending) -> tuple[KernelState, _Pending]:
             """The cluster solve of one shot: :func:`solve_clusters` over :data:`SOLVE_LANES`
             copies of it, the shape a batch solves in, so that the shot's numbers are the
             batch's (the compiled arithmetic of a lane can depend on the lane count)."""
-            one = jax.tree_util.tree_map(
-                lambda a: jnp.broadcast_to(a[..., None], (*a.shape, SOLVE_LANES)),
+            many = jax.tree_util.tree_map(
+                lambda a: jnp.broadcast_to(a[None], (SOLVE_LANES, *a.shape)),
                 cluster_input(s, p),
             )
-            out = jax.tree_util.tree_map(lambda a: a[..., 0], solve_clusters(one))
-            return cluster_output(s, p, *out)
+            out = jax.tree_util.tree_map(lambda a: a[0], solve_cluster_hits(many))
+            return cluster_output(s, p, out)
 
         def tail(s: KernelState, p: _Pending) -> KernelState:
             """The one-disc event, the tallies and the cached times of the discs that moved."""
@@ -1087,7 +1136,7 @@ def make_machine(
             cluster_input=cluster_input,
             cluster_output=cluster_output,
             tail=tail,
-            refresh_all=full_refresh,
+            event_times=event_times,
             close=close,
         )
         return EventLoop(init=init, running=running, apply=apply, finish=finish, stages=stages)
@@ -1148,20 +1197,33 @@ def apply_batch(loop_of, lanes_in, states, contacts: str, lanes: int = SOLVE_LAN
     def stage(name):
         return jax.vmap(lambda *a: getattr(loop_of(*a[:k]).stages, name)(*a[k:]))
 
-    def solve(*a):
-        new, pend = a[k]
-        inp = stage("cluster_input")(*a[:k], new, pend)
-        out = solve_clusters(jax.tree_util.tree_map(lambda x: jnp.moveaxis(x, 0, -1), inp))
-        out = jax.tree_util.tree_map(lambda x: jnp.moveaxis(x, -1, 0), out)
-        return stage("cluster_output")(*a[:k], new, pend, *out)
-
     go = jax.vmap(lambda *a: loop_of(*a[:k]).running(a[k]))(*lanes_in, states)
     new, pend = stage("head")(*lanes_in, states)
     if contacts == "cluster":
-        new, pend = run_where(solve, pend.start & go, lanes_in, (new, pend), lanes)
+        inp = stage("cluster_input")(*lanes_in, new, pend)
+        b, n = new.x.shape
+        none = ClusterOutput(
+            vx=new.vx,
+            vy=new.vy,
+            hits=ClusterHits(
+                per_disc=jnp.zeros((b, n), jnp.int32), shooter_other=jnp.full(b, -1, jnp.int32)
+            ),
+            solved=jnp.zeros(b, bool),
+        )
+        out = run_where(lambda i, _: solve_cluster_hits(i), pend.start & go, (inp,), none, lanes)
+        new, pend = stage("cluster_output")(*lanes_in, new, pend, out)
     new = stage("tail")(*lanes_in, new, pend)
     if contacts == "cluster":
-        new = run_where(stage("refresh_all"), pend.solved & go, lanes_in, new, lanes)
+        kin = (new.x, new.y, new.vx, new.vy, new.alive)
+        times = (new.pair_t, new.disc_t, new.disc_k)
+        times = run_where(
+            lambda *a: stage("event_times")(*a[:-1]),
+            pend.solved & go,
+            (*lanes_in, *kin),
+            times,
+            lanes,
+        )
+        new = replace(new, pair_t=times[0], disc_t=times[1], disc_k=times[2])
     new = stage("close")(*lanes_in, new, pend)
     return _where(go, new, states)
 
@@ -1171,7 +1233,7 @@ def make_batch_simulator(
     n_pieces: int,
     max_events: int = 512,
     per_shot_physics: bool = False,
-    contacts: str = "sequential",
+    contacts: str = DEFAULT_CONTACTS,
     solve_lanes: int = SOLVE_LANES,
 ):
     """``simulate(discs, physics)`` over a batch of shots (leading axis of every Discs array);
@@ -1204,7 +1266,7 @@ def make_lane_simulator(
     max_events: int = 512,
     lanes: int = 128,
     steps: int = 2,
-    contacts: str = "sequential",
+    contacts: str = DEFAULT_CONTACTS,
 ):
     """``simulate(discs, physics)`` over a queue of shots (leading axis) with ``lanes`` of
     them in flight at once; jitted, returns a ``ShotOutcome`` per shot like
@@ -1288,7 +1350,7 @@ def batch_simulator_for(
     n_pieces: int,
     max_events: int = 512,
     per_shot_physics: bool = False,
-    contacts: str = "sequential",
+    contacts: str = DEFAULT_CONTACTS,
 ):
     """:func:`make_batch_simulator` for a board layout (hashable), cached: every caller with
     the same layout, disc count and cap shares one jitted (and so once-compiled) simulator."""
@@ -1298,7 +1360,7 @@ def batch_simulator_for(
 
 @functools.lru_cache(maxsize=32)
 def lane_simulator_for(
-    layout, n_pieces: int, max_events: int = 512, lanes: int = 64, contacts: str = "sequential"
+    layout, n_pieces: int, max_events: int = 512, lanes: int = 64, contacts: str = DEFAULT_CONTACTS
 ):
     """:func:`make_lane_simulator` for a board layout, cached like :func:`batch_simulator_for`."""
     return make_lane_simulator(
