@@ -118,7 +118,7 @@ def study_game(game: str, n: int, count: int, seed: int, contacts: str, skill: s
         rows.append((game, k, "truncated", trunc.mean(), trunc.std(ddof=1) / math.sqrt(n)))
     quantities = [*(f"P({p})" for p in pockets), "pieces dropped"]
     label_z = []
-    for (a, b) in itertools.combinations(range(count), 2):
+    for a, b in itertools.combinations(range(count), 2):
         for qi, qname in enumerate(quantities):
             xa = runs[a][0][:, qi] if qi < len(pockets) else runs[a][1]
             xb = runs[b][0][:, qi] if qi < len(pockets) else runs[b][1]
@@ -204,9 +204,7 @@ def main(argv=None) -> int:
                 "mirror_max_abs_z": round(abs(worst_mirror[2]), 2),
                 "mirror_worst": f"{worst_mirror[0]} listing {worst_mirror[1]}",
                 "mirror_ok": all(abs(z) <= a.sigmas for *_, z in mirror_z),
-                "truncated": int(
-                    round(sum(x[3] for x in r if x[2] == "truncated") * a.n)
-                ),
+                "truncated": round(sum(x[3] for x in r if x[2] == "truncated") * a.n),
             }
         OUT.mkdir(parents=True, exist_ok=True)
         df = pd.DataFrame(rows, columns=["game", "listing", "quantity", "estimate", "se"])

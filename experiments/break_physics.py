@@ -46,7 +46,7 @@ def check_chunk(out, trace, mass, radius, a) -> dict:
     alive = np.asarray(trace.alive)
     code = np.asarray(trace.event_code)  # (B, R): -1 pair, -2 rest, >=0 one-disc
     rows = np.asarray(trace.n)  # rows written per shot
-    b, r, n = x.shape
+    _, r, n = x.shape
     written = np.arange(r)[None, :] < rows[:, None]
     # pair events: row k (k >= 1) is the state after the event, row k - 1 before it
     pair = (code == -1) & written
@@ -72,11 +72,13 @@ def check_chunk(out, trace, mass, radius, a) -> dict:
         both = ak[:, :, None] & ak[:, None, :] & ~np.eye(n, dtype=bool)[None]
         if both.any():
             gap_min = min(gap_min, float(g[both].min()))
-    finite = all(
-        np.isfinite(np.asarray(v)[np.asarray(out.alive)]).all() for v in (out.x, out.y)
-    ) and np.isfinite(vx[written]).all() and np.isfinite(x[written]).all()
+    finite = (
+        all(np.isfinite(np.asarray(v)[np.asarray(out.alive)]).all() for v in (out.x, out.y))
+        and np.isfinite(vx[written]).all()
+        and np.isfinite(x[written]).all()
+    )
     return {
-        "pair_events": int(len(bi)),
+        "pair_events": len(bi),
         "momentum_rel_max": float((dp / np.maximum(p_before, 1e-12)).max(initial=0.0)),
         "energy_rise_rel_max": float(
             ((ke_after - ke_before) / np.maximum(ke_before, 1e-12)).max(initial=-1.0)
@@ -128,7 +130,7 @@ def main(argv=None) -> int:
         keys = shot_keys(a.seed, start, a.chunk)
         out, trace = sim(discs_for(keys), physics)
         if count < a.chunk:
-            out, trace = jax.tree_util.tree_map(lambda v: v[:count], (out, trace))
+            out, trace = jax.tree_util.tree_map(lambda v, c=count: v[:c], (out, trace))
         res = check_chunk(out, trace, mass, radius, decel)
         for k, v in res.items():
             if k in ("pair_events", "truncated"):

@@ -22,9 +22,9 @@ from carromlab.physics import Physics, Table
 from carromlab.physics.simulate import (
     Discs,
     EventLoop,
-    Stages,
     KernelState,
     ShotOutcome,
+    Stages,
     Trace,
     make_machine,
     make_simulator,

@@ -1235,12 +1235,15 @@ def make_batch_simulator(
     per_shot_physics: bool = False,
     contacts: str = DEFAULT_CONTACTS,
     solve_lanes: int = SOLVE_LANES,
+    record: bool = False,
 ):
     """``simulate(discs, physics)`` over a batch of shots (leading axis of every Discs array);
     batched (:func:`apply_batch`) and jitted here. With ``per_shot_physics`` every field of
     ``physics`` has the batch's leading axis too (one set of parameters per shot:
-    physics/priors.py). ``solve_lanes``: :data:`SOLVE_LANES`."""
-    machine = make_machine(table, n_pieces, max_events, contacts=contacts)
+    physics/priors.py). ``solve_lanes``: :data:`SOLVE_LANES`. With ``record=True`` it returns
+    ``(ShotOutcome, Trace)`` with the batch's leading axis (memory grows with ``max_events``
+    for every shot: keep batches small)."""
+    machine = make_machine(table, n_pieces, max_events, record=record, contacts=contacts)
 
     def simulate(discs: Discs, physics: Physics):
         if per_shot_physics:
