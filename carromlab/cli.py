@@ -378,6 +378,12 @@ def estimate(
     chunk: int = typer.Option(
         4096, min=1, help="Shots per kernel batch (results do not depend on it)."
     ),
+    hand_set: float = typer.Option(
+        None,
+        "--hand-set",
+        help="Metres the pieces of an opening set by hand move per shot (default 0.0003; 0: "
+        "off; docs/physics.md).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     out: Path = typer.Option(None, help="Folder for estimate.parquet."),
 ) -> None:
@@ -411,6 +417,7 @@ def estimate(
         chunk=chunk,
         progress=not as_json,
         turn=_shot_turn(game, options),
+        hand_set=hand_set,
     )
     _write_and_print(df, out, as_json)
 
@@ -462,6 +469,12 @@ def shotmap(
     chunk: int = typer.Option(4096, min=1, help="Shots per kernel batch."),
     value: str = typer.Option("points", help="Column to draw (points, p_continues, p_foul, ...)."),
     out: Path = typer.Option(Path("out/shotmap"), help="Folder for shotmap.parquet and PNGs."),
+    hand_set: float = typer.Option(
+        None,
+        "--hand-set",
+        help="Metres the pieces of an opening set by hand move per shot (default 0.0003; 0: "
+        "off; docs/physics.md).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
 ) -> None:
     """A shot map over placement x angle (x speed): parquet plus pictures. Carrooka: over
@@ -490,6 +503,7 @@ def shotmap(
         value,
         out,
         options=options,
+        hand_set=hand_set,
     )
     if as_json:
         typer.echo(json.dumps(result, default=str))
@@ -515,6 +529,7 @@ def run_shotmap(
     value,
     out,
     options=None,
+    hand_set=None,
 ):
     """Compute, write and draw a shot map; a summary dict."""
     import matplotlib
@@ -545,6 +560,7 @@ def run_shotmap(
         pieces=ids,
         per_pocket=True,
         turn=_shot_turn(game, options),
+        hand_set=hand_set,
     )
     if value not in df.columns:
         options = [c for c in df.columns if not c.endswith(("_lo", "_hi"))]
@@ -603,6 +619,12 @@ def best(
     n: int = typer.Option(2000, help="Fresh shots for each reported shot."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
     chunk: int = typer.Option(4096, min=1, help="Shots per kernel batch."),
+    hand_set: float = typer.Option(
+        None,
+        "--hand-set",
+        help="Metres the pieces of an opening set by hand move per shot (default 0.0003; 0: "
+        "off; docs/physics.md).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     out: Path = typer.Option(None, help="Folder for best.parquet."),
 ) -> None:
@@ -630,6 +652,7 @@ def best(
         seed=seed,
         chunk=chunk,
         progress=not as_json,
+        hand_set=hand_set,
     )
     if out is not None:
         from carromlab.analysis.results import write_parquet

@@ -74,6 +74,10 @@ class Position:
     board: Board = field(default=None)  # type: ignore[assignment]
     name: str = ""
     description: str = ""
+    #: The pieces were set by hand as a packed group (an opening's rosette): analyses and
+    #: games move them a little per shot (``carromlab.shots.HAND_SET``). A position made by
+    #: changing the pieces (``replace(pieces=...)``) is no longer as set, unless it says so.
+    set_by_hand: bool = False
 
     def __post_init__(self):
         gs = game_set(self.variant)
@@ -96,6 +100,9 @@ class Position:
         return np.array([specs[p.kind].radius for p in self.pieces], dtype=float)
 
     def replace(self, **changes) -> Position:
+        """A copy with ``changes``; new ``pieces`` clear ``set_by_hand`` unless it is given."""
+        if "pieces" in changes and "set_by_hand" not in changes:
+            changes["set_by_hand"] = False
         return dataclasses.replace(self, **changes)
 
     # ------------------------------------------------------------------ validation
@@ -130,6 +137,7 @@ class Position:
             "description": self.description,
             "board": self.board.to_dict(),
             "pieces": pieces,
+            **({"set_by_hand": True} if self.set_by_hand else {}),
         }
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -198,12 +206,15 @@ def _parse(data: Any) -> Position:
     for key in ("name", "description"):
         if not isinstance(data.get(key, ""), str):
             raise PositionError(f"{key!r} must be a string, not {data[key]!r}")
+    if not isinstance(data.get("set_by_hand", False), bool):
+        raise PositionError(f"'set_by_hand' must be true or false, not {data['set_by_hand']!r}")
     return Position(
         variant,
         pieces,
         board,
         name=data.get("name", ""),
         description=data.get("description", ""),
+        set_by_hand=data.get("set_by_hand", False),
     )
 
 

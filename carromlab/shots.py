@@ -194,3 +194,140 @@ THROW_SKILLS: dict[str, ThrowSkill] = {
         ThrowSkill("exact", 0.0, 0.0, 0.0, "no noise"),
     )
 }
+
+
+# --------------------------------------------------------------------------- hand-set openings
+
+#: How far a piece of a hand-set opening may be from where the set-up puts it (m): an
+#: estimate (nothing is published). Players set the rosette by hand, pushing the pieces
+#: together, so they touch loosely: gaps of a few tenths of a millimetre. Each packed group is
+#: spread about its centre until its closest pair is ``2 * HAND_SET`` apart, then every
+#: piece moves by up to ``HAND_SET`` in a random direction (uniform over a disc): touching
+#: pieces end up 0 to ``4 * HAND_SET`` apart, never overlapping.
+HAND_SET = 0.0003
+#: The most ``hand_set`` may be (m): beyond this a set-up is not the opening any more.
+HAND_SET_MAX = 0.005
+#: The stream of a shot's key that draws the set-up (``fold_in(key, HAND_SET_STREAM)``), apart
+#: from the execution noise (the key itself).
+HAND_SET_STREAM = 0x5E7
+
+
+@dataclass(frozen=True)
+class HandSetPlan:
+    """How the pieces of a hand-set position move per shot (numpy, one entry per disc):
+    ``movable`` pieces are spread about their packed group's centre (``cx``, ``cy``) by the
+    factor ``1 + spread`` and moved by up to ``size`` metres. ``size`` 0: nothing moves."""
+
+    movable: np.ndarray
+    cx: np.ndarray
+    cy: np.ndarray
+    spread: np.ndarray
+    size: float
+
+    def arrays(self, dtype) -> dict[str, np.ndarray]:
+        """The plan as arrays for a jitted function (``size`` repeated per disc)."""
+        return {
+            "hand_movable": np.asarray(self.movable, bool),
+            "hand_cx": np.asarray(self.cx, dtype),
+            "hand_cy": np.asarray(self.cy, dtype),
+            "hand_spread": np.asarray(self.spread, dtype),
+            "hand_size": np.full(len(self.movable), self.size, dtype),
+        }
+
+
+def check_hand_set(size) -> float:
+    """``size`` as a float, or one clear line saying why it cannot be a hand-set size."""
+    from carromlab.errors import CarromlabError
+
+    try:
+        value = float(size)
+    except (TypeError, ValueError):
+        raise CarromlabError(f"hand_set must be a number of metres, not {size!r}") from None
+    if not np.isfinite(value) or value < 0:
+        raise CarromlabError(f"hand_set must be a non-negative number of metres, not {size!r}")
+    if value > HAND_SET_MAX:
+        raise CarromlabError(
+            f"hand_set {value} m is more than {HAND_SET_MAX} m: the pieces would no longer be "
+            "the opening's set-up"
+        )
+    return value
+
+
+def plan_hand_set(x, y, radius, movable, size: float, ids=None, present=None) -> HandSetPlan:
+    """The :class:`HandSetPlan` of pieces at ``x``, ``y`` (radii ``radius``; ``movable``: the
+    pieces set by hand, not the shooter or fixed pieces) for ``size`` metres.
+
+    Packed groups (pieces touching within 1e-6 m, linked) are spread about their centroid so
+    that their closest pair opens by ``2 * size``; a piece alone is only moved. Refuses, with one
+    line, a size that is not a non-negative number or that could make a piece overlap one of
+    another group or a fixed piece (names from ``ids``; pieces not ``present``, such as a
+    shooter placed later or a dead disc, are left out)."""
+    from carromlab.errors import CarromlabError
+
+    size = check_hand_set(size)
+    x, y, r = (np.asarray(a, float) for a in (x, y, radius))
+    movable = np.asarray(movable, bool)
+    n = len(x)
+    ids = list(ids) if ids is not None else [str(k) for k in range(n)]
+    cx, cy, spread = x.copy(), y.copy(), np.zeros(n)
+    if size == 0 or not movable.any():
+        return HandSetPlan(movable, cx, cy, spread, 0.0)
+    dist = np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :])
+    touch = (dist - r[:, None] - r[None, :] <= 1e-6) & movable[:, None] & movable[None, :]
+    np.fill_diagonal(touch, False)
+    group = np.where(movable, np.arange(n), -1)
+    changed = True
+    while changed:  # label propagation: each group takes its smallest index
+        lab = np.where(touch, group[None, :], n).min(axis=1)
+        new = np.where(movable, np.minimum(group, lab), -1)
+        changed = bool((new != group).any())
+        group = new
+    for g in np.unique(group[group >= 0]):
+        members = np.flatnonzero(group == g)
+        if len(members) < 2:
+            continue
+        sub = np.where(np.eye(len(members), dtype=bool), np.inf, dist[np.ix_(members, members)])
+        spread[members] = 2 * size / sub.min()
+        cx[members], cy[members] = x[members].mean(), y[members].mean()
+    reach = np.where(movable, spread * np.hypot(x - cx, y - cy) + size, 0.0)
+    apart = group[:, None] != group[None, :]
+    apart |= ~movable[:, None] | ~movable[None, :]
+    np.fill_diagonal(apart, False)
+    if present is not None:
+        present = np.asarray(present, bool)
+        apart &= present[:, None] & present[None, :]
+    slack = dist - r[:, None] - r[None, :] - reach[:, None] - reach[None, :]
+    bad = apart & (reach[:, None] + reach[None, :] > 0) & (slack < 0)
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        raise CarromlabError(
+            f"hand_set {size} m could make {ids[i]} overlap {ids[j]} (they are "
+            f"{dist[i, j] - r[i] - r[j]:.4f} m apart): use a smaller hand_set or 0"
+        )
+    return HandSetPlan(movable, cx, cy, spread, size)
+
+
+def set_by_hand(key, x, y, movable, cx, cy, spread, size):
+    """One shot's set-up (jax): the movable pieces spread and moved per the plan's arrays,
+    the displacement drawn from ``fold_in(key, HAND_SET_STREAM)``; where ``size`` is 0 the
+    positions are returned unchanged (bit for bit)."""
+    k1, k2 = jax.random.split(jax.random.fold_in(key, HAND_SET_STREAM))
+    rho = size * jnp.sqrt(jax.random.uniform(k1, x.shape, x.dtype))
+    phi = 2 * jnp.pi * jax.random.uniform(k2, x.shape, x.dtype)
+    nx = cx + (1 + spread) * (x - cx) + rho * jnp.cos(phi)
+    ny = cy + (1 + spread) * (y - cy) + rho * jnp.sin(phi)
+    on = movable & (size > 0)
+    return jnp.where(on, nx, x), jnp.where(on, ny, y)
+
+
+def hand_set_plan_for(position, pieces, hand_set=None) -> HandSetPlan:
+    """The plan for ``position``'s discs ``pieces`` (a :class:`~carromlab.physics.table.Pieces`
+    with the shooter first): ``hand_set`` metres (``None``: :data:`HAND_SET`) when the position
+    is set by hand, else nothing moves. The shooter and fixed pieces never move."""
+    size = check_hand_set(HAND_SET if hand_set is None else hand_set)
+    if not getattr(position, "set_by_hand", False):
+        size = 0.0
+    present = np.asarray(pieces.alive, bool).copy()
+    present[0] = False  # the shooter: placed per shot
+    movable = present & ~np.asarray(pieces.static, bool)
+    return plan_hand_set(pieces.x, pieces.y, pieces.radius, movable, size, pieces.ids, present)

@@ -28,7 +28,7 @@ from carromlab.errors import CarromlabError
 from carromlab.physics import Physics
 from carromlab.physics.simulate import Discs, lane_simulator_for
 from carromlab.physics.table import Pieces
-from carromlab.shots import Shot, place_shooter
+from carromlab.shots import Shot, check_hand_set, hand_set_plan_for, place_shooter, set_by_hand
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,9 @@ class Evaluator:
     a call's queue is padded (with dead discs, which cost next to nothing) to a power of two,
     so few shapes are compiled. A shot's numbers depend only on its ask and key, for a given
     ``lanes`` and ``block``. ``max_events`` is high (4096): with refilling lanes a long shot
-    holds up no other, and a real stroke should not be cut short."""
+    holds up no other, and a real stroke should not be cut short. ``hand_set``: how far the
+    pieces of a position set by hand (an opening) move per shot (m; ``None``:
+    :data:`~carromlab.shots.HAND_SET`; 0: off), drawn from each shot's key."""
 
     def __init__(
         self,
@@ -105,8 +107,11 @@ class Evaluator:
         block: int = 4096,
         max_events: int = 4096,
         physics: Physics | None = None,
+        hand_set: float | None = None,
     ):
         self.layout = layout
+        #: The hand-set size for positions set by hand (None: HAND_SET; 0: off).
+        self.hand_set = None if hand_set is None else check_hand_set(hand_set)
         self.capacity = int(capacity)
         self.lanes = int(lanes)
         self.block = max(int(block), 4 * self.lanes)
@@ -137,7 +142,7 @@ class Evaluator:
         templates, n_real, legal = [], [], []
         t_idx, seeds, rank, index, base = [], [], [], [], []
         for k, a in enumerate(asks):
-            tmpl, nr = _template(a.position, self.capacity)
+            tmpl, nr = _template(a.position, self.capacity, self.hand_set)
             templates.append(tmpl)
             n_real.append(nr)
             shots = _as_arrays(a.shots)
@@ -200,9 +205,10 @@ SHOT_FIELDS = ("x", "y", "angle", "speed")
 
 
 @functools.lru_cache(maxsize=1024)
-def _template(position, capacity: int) -> tuple[dict, int]:
-    """The position's discs (shooter first) as numpy arrays padded to ``capacity``; cached,
-    since a stroke asks about one position several times."""
+def _template(position, capacity: int, hand_set: float | None = None) -> tuple[dict, int]:
+    """The position's discs (shooter first) as numpy arrays padded to ``capacity``, with its
+    hand-set plan (:func:`~carromlab.shots.hand_set_plan_for`); cached, since a stroke asks
+    about one position several times."""
     va = analysis_for(position.variant)
     pieces = Pieces.from_position(
         va.table_position(position), shooter=(va.shooter_kind, None, 0.0, 0.0)
@@ -212,7 +218,10 @@ def _template(position, capacity: int) -> tuple[dict, int]:
             f"position {position.name!r} has {pieces.n} discs with the shooter; "
             f"the evaluator holds {capacity}"
         )
-    return Discs.arrays(pieces.padded(capacity)), pieces.n
+    padded = pieces.padded(capacity)
+    arrays = Discs.arrays(padded)
+    plan = hand_set_plan_for(position, padded, hand_set)
+    return {**arrays, **plan.arrays(arrays["x"].dtype)}, pieces.n
 
 
 def _bucket(n: int) -> int:
@@ -231,7 +240,10 @@ def _disc_maker(noise):
     def make(discs, seeds, rank, index, base: Shot, live) -> Discs:
         def one(tmpl, s, j, i, shot, on):
             key = jax.random.fold_in(jax.random.fold_in(jax.random.key(s), j), i)
-            d = place_shooter(Discs(**tmpl), noise(key, shot))
+            d = Discs(**{k: v for k, v in tmpl.items() if not k.startswith("hand_")})
+            plan = [tmpl[f"hand_{k}"] for k in ("movable", "cx", "cy", "spread", "size")]
+            x, y = set_by_hand(key, d.x, d.y, *plan)
+            d = place_shooter(Discs(**{**vars(d), "x": x, "y": y}), noise(key, shot))
             return Discs(**{**vars(d), "alive": d.alive & on})
 
         return jax.vmap(one)(discs, seeds, rank, index, base, live)

@@ -47,6 +47,7 @@ def best_shots(
     turn=None,
     pieces: tuple[str, ...] = (),
     progress: bool = False,
+    hand_set: float | None = None,
 ) -> pd.DataFrame:
     """The ``top_k`` shots with the highest ``value`` (a mean such as ``points``, a ``p_``
     column, or ``p_capture:<piece id>``), best first, each with its interval from ``n_final``
@@ -68,7 +69,9 @@ def best_shots(
     for name, k in (("n_grid", n_grid), ("n_cem", n_cem), ("n_final", n_final), ("top_k", top_k)):
         if int(k) <= 0:
             raise CarromlabError(f"{name} must be positive, not {k}")
-    runner = ShotRunner(va.table_position(position), va.shooter_kind, chunk=chunk)
+    runner = ShotRunner(
+        va.table_position(position), va.shooter_kind, chunk=chunk, hand_set=hand_set
+    )
     common = dict(skill=skill, turn=turn, runner=runner, progress=progress, pieces=tuple(pieces))
     if value.startswith("p_capture:"):
         common["pieces"] = (*common["pieces"], value[len("p_capture:") :])

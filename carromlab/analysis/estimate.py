@@ -48,6 +48,8 @@ def run_config(kind, position, sk, n, seed, runner, turn, confidence, **extra) -
         turn=vars(turn),
         confidence=confidence,
         physics=describe_physics(runner.physics),
+        contacts=getattr(runner, "contacts", None),
+        hand_set=getattr(runner, "hand_set", None),
         **extra,
     )
 
@@ -110,12 +112,19 @@ def estimate(
     physics=None,
     progress: bool = False,
     runner: ShotRunner | None = None,
+    hand_set: float | None = None,
 ) -> pd.DataFrame:
-    """Estimate what ``n`` noisy executions of ``shot`` from ``position`` do."""
+    """Estimate what ``n`` noisy executions of ``shot`` from ``position`` do. ``hand_set``:
+    how far the pieces of a position set by hand move per shot (m; ``None``: the default
+    :data:`~carromlab.shots.HAND_SET`; 0: off)."""
     sk, va, turn = prepare(position, n, skill, turn)
     va.check_shot(position, shot)
     runner = runner or ShotRunner(
-        va.table_position(position), va.shooter_kind, chunk=chunk, physics=physics
+        va.table_position(position),
+        va.shooter_kind,
+        chunk=chunk,
+        physics=physics,
+        hand_set=hand_set,
     )
     tally = Tally(1)
     for ch in runner.run(shot, int(n), va.noise(sk), seed, progress=progress, desc="estimate"):

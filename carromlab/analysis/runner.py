@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import jax
 import jax.numpy as jnp
@@ -30,7 +30,7 @@ from carromlab.physics import Physics
 from carromlab.physics.priors import PhysicsPrior
 from carromlab.physics.simulate import DEFAULT_CONTACTS, Discs, batch_simulator_for
 from carromlab.physics.table import Pieces, Table
-from carromlab.shots import Shot, place_shooter
+from carromlab.shots import Shot, hand_set_plan_for, place_shooter, set_by_hand
 
 
 @dataclass
@@ -54,6 +54,8 @@ class ShotRunner:
     ``physics`` is a :class:`Physics` or a :class:`~carromlab.physics.priors.PhysicsPrior`
     (parameters drawn per shot; each chunk then carries the draws). ``contacts``: the
     kernel's contact model (:data:`~carromlab.physics.simulate.CONTACT_MODELS`).
+    ``hand_set``: when the position is set by hand (an opening), how far its pieces move per
+    shot (m; ``None``: :data:`~carromlab.shots.HAND_SET`, 0: off); drawn from each shot's key.
     """
 
     def __init__(
@@ -65,6 +67,7 @@ class ShotRunner:
         physics: Physics | None = None,
         capacity: int | None = None,
         contacts: str = DEFAULT_CONTACTS,
+        hand_set: float | None = None,
     ):
         self.position = position
         self.table = Table.from_layout(position.board.layout)
@@ -83,6 +86,12 @@ class ShotRunner:
             contacts=contacts,
         )
         self.contacts = contacts
+        self.hand_plan = hand_set_plan_for(position, padded, hand_set)
+        #: The hand-set size in use (m; 0 when the position is not set by hand or it is off).
+        self.hand_set = self.hand_plan.size
+        self._hand = {
+            k: jnp.asarray(v) for k, v in self.hand_plan.arrays(self.template.x.dtype).items()
+        }
         self._discs = _place_batch
 
     @property
@@ -125,10 +134,10 @@ class ShotRunner:
             flat_j = jnp.asarray(np.minimum(flat, total - 1), jnp.int32)
             if sharding is not None:
                 flat_j = jax.device_put(flat_j, sharding)
-            shots, physics = make(root, base, ids, flat_j)
+            shots, physics, keys = make(root, base, ids, flat_j)
             if self.prior is None:
                 physics = self.physics
-            out = self._sim(self._discs(self.template, shots), physics)
+            out = self._sim(self._discs(self.template, shots, self._hand, keys), physics)
             bar.update(keep)
             yield Chunk(
                 cell=(flat // n)[:keep],
@@ -150,8 +159,25 @@ def _trim(a: np.ndarray, n_real: int) -> np.ndarray:
     return a[:, :n_real] if a.ndim == 2 else a
 
 
-#: Place the shooter for a batch of shots (one jitted function shared by every runner).
-_place_batch = jax.jit(jax.vmap(place_shooter, in_axes=(None, 0)))
+def _place_one(template: Discs, shot: Shot, hand: dict, key) -> Discs:
+    """One shot's discs: the hand-set pieces moved (:func:`~carromlab.shots.set_by_hand`),
+    the shooter placed."""
+    x, y = set_by_hand(
+        key,
+        template.x,
+        template.y,
+        hand["hand_movable"],
+        hand["hand_cx"],
+        hand["hand_cy"],
+        hand["hand_spread"],
+        hand["hand_size"],
+    )
+    return place_shooter(replace(template, x=x, y=y), shot)
+
+
+#: Place the shooter (and move hand-set pieces) for a batch of shots (one jitted function
+#: shared by every runner).
+_place_batch = jax.jit(jax.vmap(_place_one, in_axes=(None, 0, None, 0)))
 
 
 def shot_sharding():
@@ -174,7 +200,7 @@ def _noisy_maker(noise, n: int, prior=None):
             cell, i = f // n, f % n
             key = jax.random.fold_in(jax.random.fold_in(root, ids[cell]), i)
             shot = jax.tree_util.tree_map(lambda a: a[cell], base)
-            return noise(key, shot), (None if prior is None else prior.draw(key))
+            return noise(key, shot), (None if prior is None else prior.draw(key)), key
 
         return jax.vmap(one)(flat)
 

@@ -40,6 +40,7 @@ def evaluate_cells(
     per_pocket: bool = False,
     key_ids=None,
     scoring=None,
+    hand_set: float | None = None,
 ) -> pd.DataFrame:
     """Estimate a list of base shots ``cells`` = [(placement m, angle deg, speed m/s), ...].
 
@@ -49,6 +50,8 @@ def evaluate_cells(
     running index as what their keys are folded from (analysis/runner.py): a sweep passes
     its task ids, so a cell's numbers do not depend on the cells evaluated with it.
     ``scoring`` replaces the rules' default scoring weights (e.g. ``IcfScoring``).
+    ``hand_set``: how far the pieces of a position set by hand move per shot (m; ``None``:
+    :data:`~carromlab.shots.HAND_SET`; 0: off).
     """
     sk, va, turn = prepare(position, n, skill, turn)
     if not len(cells):
@@ -67,7 +70,11 @@ def evaluate_cells(
         speed=np.array([c[2] for c in ok], float),
     )
     runner = runner or ShotRunner(
-        va.table_position(position), va.shooter_kind, chunk=chunk, physics=physics
+        va.table_position(position),
+        va.shooter_kind,
+        chunk=chunk,
+        physics=physics,
+        hand_set=hand_set,
     )
     tally = Tally(len(ok))
     if key_ids is not None:

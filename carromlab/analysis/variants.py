@@ -84,8 +84,11 @@ class VariantAnalysis:
         return self.free_placement(position, x) & (np.abs(y - self.shot_y(position.board)) < 1e-9)
 
     def table_position(self, position):
-        """The position as the kernel sees it (disc 0, the shooter, is added to it)."""
-        return position if self.table_of is None else self.table_of(position)
+        """The position as the kernel sees it (disc 0, the shooter, is added to it); it keeps
+        the position's ``set_by_hand``."""
+        if self.table_of is None:
+            return position
+        return self.table_of(position).replace(set_by_hand=position.set_by_hand)
 
     def default_turn(self):
         return self.rules.turn_type()

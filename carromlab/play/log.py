@@ -124,7 +124,17 @@ def play_logged(
 ) -> tuple[GameLog, list[int]]:
     """Play games ``0..games-1`` into the :class:`GameLog` ``folder`` (run metadata
     ``meta``), skipping those already there; the tables are written as parquet at the end.
-    Returns the log and the games played now; ``options`` go to :func:`play_games`."""
+    Returns the log and the games played now; ``options`` go to :func:`play_games`. The
+    metadata also records the kernel's contact model and the hand-set size in use."""
+    from carromlab.physics.simulate import DEFAULT_CONTACTS
+    from carromlab.shots import HAND_SET
+
+    hand_set = options.get("hand_set")
+    meta = {
+        **meta,
+        "contacts": DEFAULT_CONTACTS,
+        "hand_set": HAND_SET if hand_set is None else float(hand_set),
+    }
     log = GameLog(folder, meta)
     done = log.done()
     todo = [g for g in range(int(games)) if g not in done]

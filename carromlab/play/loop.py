@@ -86,6 +86,7 @@ def play_games(
     physics=None,
     stats: dict | None = None,
     driver=None,
+    hand_set: float | None = None,
 ) -> list[GameRecord]:
     """Play many games at once; ``games`` is a count or an iterable of game indices.
 
@@ -98,7 +99,9 @@ def play_games(
     only on ``seed`` and its index, never on the others. ``on_stroke(state)`` is called after
     every stroke, ``on_game(record)`` when a game ends (in the order games end). Returns the
     records in the order of ``games``; a ``stats`` dict receives the number of simulated
-    shots (``shots``) and rounds (``rounds``).
+    shots (``shots``) and rounds (``rounds``). ``hand_set``: how far the pieces of a
+    position set by hand (each board's opening) move per shot (m; ``None``:
+    :data:`~carromlab.shots.HAND_SET`; 0: off).
     """
     from tqdm import tqdm
 
@@ -111,7 +114,9 @@ def play_games(
     if make_evaluator is not None:  # a game with its own kernel (KOOBA's throws)
         evaluator = make_evaluator(seed=seed, lanes=lanes, physics=physics)
     else:
-        evaluator = Evaluator(driver.layout, driver.capacity, lanes=lanes, physics=physics)
+        evaluator = Evaluator(
+            driver.layout, driver.capacity, lanes=lanes, physics=physics, hand_set=hand_set
+        )
     waiting = deque(order)
     active: list[GameInPlay] = []
     done: dict[int, GameRecord] = {}

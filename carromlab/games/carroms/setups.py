@@ -26,4 +26,5 @@ def carroms_opening(board: CheckerBoard | None = None) -> Position:
         name="carroms-opening",
         description="Black in the middle, 12 red and 12 green rings close-packed around it, "
         "colours alternating in each shell.",
+        set_by_hand=True,
     )

@@ -35,6 +35,7 @@ def carrooka_opening(board: CarrookaBoard | None = None) -> Position:
         name="carrooka-opening",
         description="15 reds in a touching triangle at the centre (apex towards -y); the six "
         "colours on their spots.",
+        set_by_hand=True,
     )
 
 

@@ -321,6 +321,7 @@ def board_position(config: IcfGameConfig, breaker: int, board=None) -> Position:
         board,
         name=f"{config.variant}-board",
         description=f"ICF rule 41 opening; the Y points at the breaker ({side}).",
+        set_by_hand=True,
     )
 
 

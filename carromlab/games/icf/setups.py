@@ -50,4 +50,5 @@ def icf_opening(variant: str = "icf", board: IcfBoard | None = None) -> Position
         name=f"{variant}-opening",
         description="ICF rule 41 opening: queen centred, 6 alternating touching her, 12 "
         "around with the white Y; one arm of the Y points at the breaker (South).",
+        set_by_hand=True,
     )
