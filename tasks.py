@@ -48,6 +48,10 @@ def demo() -> None:
 
 def test() -> None:
     ensure_env("dev")
+    # One compilation cache for the run: the test processes (two workers, the command-line
+    # subprocesses) compile many of the same kernels; JAX keys each entry by its program and
+    # versions, so a stale entry is never used.
+    os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", str(ROOT / ".cache" / "jax"))
     run(BIN / "ruff", "check", ".")
     run(BIN / "ruff", "format", "--check", ".")
     run(PY, "-m", "pytest", "-n", "2", "-q", "tests", "notebooks", "--nbmake", *sys.argv[2:])

@@ -7,8 +7,8 @@ every shot (a two-body contact or a whole touching cluster solved at once) the v
 before it (the previous row's, slid on by friction to the event) are compared with those just
 after it:
 
-- momentum: the largest change of the total momentum, relative to the sum of the discs'
-  momentum sizes before (the total itself can cancel to nearly 0);
+- momentum: the largest change of the total momentum at an event, relative to the shot's
+  momentum (the striker's at the start), and in kg m/s;
 - energy: the largest rise of the kinetic energy, relative to the energy before;
 - overlap: the deepest overlap of two live discs in any recorded row (m);
 - NaN anywhere; shots truncated at the event cap.
@@ -57,7 +57,8 @@ def check_chunk(out, trace, mass, radius, a) -> dict:
     px, py = slide(vx[bi, ki - 1], vy[bi, ki - 1], dt[:, None], a)
     live = alive[bi, ki]
     m = np.where(live, mass[None, :], 0.0)
-    p_scale = (m * np.hypot(px, py)).sum(1)  # the momenta's sizes (the sum may cancel)
+    # the shot's momentum scale: the discs' momenta at the start (the striker's)
+    p_shot = (mass[None, :] * np.hypot(vx[:, 0], vy[:, 0])).sum(1)[bi]
     dp = np.hypot((m * (vx[bi, ki] - px)).sum(1), (m * (vy[bi, ki] - py)).sum(1))
     ke_before = 0.5 * (m * (px**2 + py**2)).sum(1)
     ke_after = 0.5 * (m * (vx[bi, ki] ** 2 + vy[bi, ki] ** 2)).sum(1)
@@ -80,7 +81,8 @@ def check_chunk(out, trace, mass, radius, a) -> dict:
     )
     return {
         "pair_events": len(bi),
-        "momentum_rel_max": float((dp / np.maximum(p_scale, 1e-12)).max(initial=0.0)),
+        "momentum_rel_max": float((dp / p_shot).max(initial=0.0)),
+        "momentum_abs_max": float(dp.max(initial=0.0)),
         "energy_rise_rel_max": float(
             ((ke_after - ke_before) / np.maximum(ke_before, 1e-12)).max(initial=-1.0)
         ),

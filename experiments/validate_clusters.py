@@ -470,7 +470,7 @@ def compare_cluster(
         ends += e
         po = conv.pop("out")
         row = {**base, "geometry": geometry, "nudge_m": nudge, **conv}
-        if turn:
+        if turn and not summaries:  # the first geometry's (the shot's chaos, not the nudge's)
             x, y, angle, speed = _shot(prep)
             turned = [
                 peer(prep, (x, y, angle + t, speed), physics, row["peer_dt"], iterations, nudge)

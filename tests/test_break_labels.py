@@ -4,7 +4,7 @@ listings, docs/validation.md). The same noisy shots in every listing; the paired
 every per-pocket probability and of the pieces dropped, over its standard error.
 
 The bound is 4 standard errors (the documented run uses 3): a test compares about 15
-quantities x 3 listing pairs at once, and 4 keeps the chance that an honest kernel fails the
+quantities x 3 listing pairs at once (300 shots), and 4 keeps the chance that an honest kernel fails the
 test on another machine's rounding under 1 % (a listing-ordered contact rule fails it by
 far: the sequential model on the ICF break gives more than 10 standard errors)."""
 
@@ -31,7 +31,7 @@ def _study():
 @pytest.mark.parametrize("game", ["icf", "carrooka", "carroms"])
 def test_the_break_does_not_depend_on_the_listing_and_is_a_mirror(game):
     mod = _study()
-    rows, label_z, mirror_z = mod.study_game(game, 400, 3, 0, "cluster", "club", hand_set=0.0)
+    rows, label_z, mirror_z = mod.study_game(game, 300, 3, 0, "cluster", "club", hand_set=0.0)
     worst = max(label_z, key=lambda t: abs(t[3]))
     assert abs(worst[3]) <= SIGMAS, worst
     worst = max(mirror_z, key=lambda t: abs(t[2]))
@@ -44,5 +44,5 @@ def test_the_break_does_not_depend_on_the_listing_and_is_a_mirror(game):
 def test_the_sequential_model_fails_it():
     """What the cluster model removes: on the ICF break the listing moves the pockets."""
     mod = _study()
-    _, label_z, _ = mod.study_game("icf", 400, 2, 0, "sequential", "club", hand_set=0.0)
+    _, label_z, _ = mod.study_game("icf", 300, 2, 0, "sequential", "club", hand_set=0.0)
     assert max(abs(z) for *_, z in label_z) > 6

@@ -176,7 +176,7 @@ def test_two_jax_devices_give_the_serial_table(reference, tmp_path):
 def test_a_killed_sweep_resumes_to_the_same_table(tmp_path):
     """SIGKILL mid-way, then rerun: only the missing tasks are computed, and the table equals
     an uninterrupted run's, with every task once."""
-    text = SMALL.replace("n = 48", "n = 1500").replace(
+    text = SMALL.replace("n = 48", "n = 800").replace(
         "angle = [85.0, 95.0]", "angle = [80, 85, 90, 95, 100, 105]"
     )
     config = _write(tmp_path, text)
