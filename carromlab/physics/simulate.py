@@ -544,14 +544,16 @@ def make_simulator(
     max_events: int = 512,
     record: bool = False,
     contacts: str = DEFAULT_CONTACTS,
+    cluster_steps: int = CLUSTER_STEPS,
 ):
     """Build ``simulate(discs, physics) -> ShotOutcome`` for one shot on ``table``.
 
     With ``record=True`` it returns ``(ShotOutcome, Trace)``: the state after every event, for
     drawing a few shots (memory grows with ``max_events``, so keep batches small).
-    ``contacts`` is the contact model (:data:`CONTACT_MODELS`).
+    ``contacts`` is the contact model (:data:`CONTACT_MODELS`); ``cluster_steps`` the cluster
+    solve's steps per contact half-period (:data:`CLUSTER_STEPS`).
     """
-    machine = make_machine(table, n_pieces, max_events, record, contacts)
+    machine = make_machine(table, n_pieces, max_events, record, contacts, cluster_steps)
 
     def simulate(d: Discs, physics: Physics):
         loop = machine(d, physics)
@@ -566,6 +568,7 @@ def make_machine(
     max_events: int = 512,
     record: bool = False,
     contacts: str = DEFAULT_CONTACTS,
+    cluster_steps: int = CLUSTER_STEPS,
 ):
     """Build ``machine(discs, physics) -> EventLoop(init, running, apply, finish)``: one shot's
     event loop over a :class:`KernelState`, in pieces, so that drivers other than one
@@ -1074,7 +1077,7 @@ def make_machine(
                 lambda a: jnp.broadcast_to(a[None], (SOLVE_LANES, *a.shape)),
                 cluster_input(s, p),
             )
-            out = jax.tree_util.tree_map(lambda a: a[0], solve_cluster_hits(many))
+            out = jax.tree_util.tree_map(lambda a: a[0], solve_cluster_hits(many, cluster_steps))
             return cluster_output(s, p, out)
 
         def tail(s: KernelState, p: _Pending) -> KernelState:
@@ -1183,7 +1186,14 @@ def run_where(f, need, consts, state, lanes: int = SOLVE_LANES):
     return jax.lax.while_loop(lambda c: c[0].any(), body, (need, state))[1]
 
 
-def apply_batch(loop_of, lanes_in, states, contacts: str, lanes: int = SOLVE_LANES):
+def apply_batch(
+    loop_of,
+    lanes_in,
+    states,
+    contacts: str,
+    lanes: int = SOLVE_LANES,
+    cluster_steps: int = CLUSTER_STEPS,
+):
     """One event for every running shot of a batch: ``loop_of(*lane)`` is one shot's
     :class:`EventLoop` for one element of ``lanes_in`` (a tuple of pytrees with the batch's
     leading axis, such as ``(discs,)`` or ``(discs, physics)``), ``states`` the batch's
@@ -1210,7 +1220,9 @@ def apply_batch(loop_of, lanes_in, states, contacts: str, lanes: int = SOLVE_LAN
             ),
             solved=jnp.zeros(b, bool),
         )
-        out = run_where(lambda i, _: solve_cluster_hits(i), pend.start & go, (inp,), none, lanes)
+        out = run_where(
+            lambda i, _: solve_cluster_hits(i, cluster_steps), pend.start & go, (inp,), none, lanes
+        )
         new, pend = stage("cluster_output")(*lanes_in, new, pend, out)
     new = stage("tail")(*lanes_in, new, pend)
     if contacts == "cluster":
@@ -1236,14 +1248,17 @@ def make_batch_simulator(
     contacts: str = DEFAULT_CONTACTS,
     solve_lanes: int = SOLVE_LANES,
     record: bool = False,
+    cluster_steps: int = CLUSTER_STEPS,
 ):
     """``simulate(discs, physics)`` over a batch of shots (leading axis of every Discs array);
     batched (:func:`apply_batch`) and jitted here. With ``per_shot_physics`` every field of
     ``physics`` has the batch's leading axis too (one set of parameters per shot:
     physics/priors.py). ``solve_lanes``: :data:`SOLVE_LANES`. With ``record=True`` it returns
     ``(ShotOutcome, Trace)`` with the batch's leading axis (memory grows with ``max_events``
-    for every shot: keep batches small)."""
-    machine = make_machine(table, n_pieces, max_events, record=record, contacts=contacts)
+    for every shot: keep batches small). ``cluster_steps``: :data:`CLUSTER_STEPS`."""
+    machine = make_machine(
+        table, n_pieces, max_events, record=record, contacts=contacts, cluster_steps=cluster_steps
+    )
 
     def simulate(discs: Discs, physics: Physics):
         if per_shot_physics:
@@ -1256,7 +1271,9 @@ def make_batch_simulator(
             return jax.vmap(lambda *a: loop_of(*a[:-1]).running(a[-1]))(*lanes_in, ss).any()
 
         ss = jax.lax.while_loop(
-            running, lambda ss: apply_batch(loop_of, lanes_in, ss, contacts, solve_lanes), ss
+            running,
+            lambda ss: apply_batch(loop_of, lanes_in, ss, contacts, solve_lanes, cluster_steps),
+            ss,
         )
         return jax.vmap(lambda *a: loop_of(*a[:-1]).finish(a[-1]))(*lanes_in, ss)
 
