@@ -700,6 +700,7 @@ def play(
 
     from carromlab.analysis.estimate import run_metadata
     from carromlab.play import GameLog, driver_for, play_logged
+    from carromlab.play.log import kernel_meta
 
     meta = run_metadata(
         kind="play",
@@ -710,7 +711,7 @@ def play(
         rules={k: v for k, v in vars(config).items() if k != "board"},
         seed=seed,
     )
-    done = GameLog(out, meta).done()
+    done = GameLog(out, kernel_meta(meta)).done()
     if len(done & set(range(games))):
         typer.echo(f"resuming: {len(done & set(range(games)))} of {games} games already in {out}")
     log, _ = play_logged(

@@ -119,6 +119,18 @@ def _settings(config: dict) -> dict:
     return {k: v for k, v in config.items() if k not in VERSION_KEYS}
 
 
+def kernel_meta(meta: dict, hand_set=None) -> dict:
+    """``meta`` with the kernel's contact model and the hand-set size the games use."""
+    from carromlab.physics.simulate import DEFAULT_CONTACTS
+    from carromlab.shots import HAND_SET
+
+    return {
+        **meta,
+        "contacts": DEFAULT_CONTACTS,
+        "hand_set": HAND_SET if hand_set is None else float(hand_set),
+    }
+
+
 def play_logged(
     folder, meta: dict, policies, config, skill, seed: int, games: int, **options
 ) -> tuple[GameLog, list[int]]:
@@ -126,16 +138,7 @@ def play_logged(
     ``meta``), skipping those already there; the tables are written as parquet at the end.
     Returns the log and the games played now; ``options`` go to :func:`play_games`. The
     metadata also records the kernel's contact model and the hand-set size in use."""
-    from carromlab.physics.simulate import DEFAULT_CONTACTS
-    from carromlab.shots import HAND_SET
-
-    hand_set = options.get("hand_set")
-    meta = {
-        **meta,
-        "contacts": DEFAULT_CONTACTS,
-        "hand_set": HAND_SET if hand_set is None else float(hand_set),
-    }
-    log = GameLog(folder, meta)
+    log = GameLog(folder, kernel_meta(meta, options.get("hand_set")))
     done = log.done()
     todo = [g for g in range(int(games)) if g not in done]
     if todo:
