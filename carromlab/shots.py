@@ -275,13 +275,10 @@ def plan_hand_set(x, y, radius, movable, size: float, ids=None, present=None) ->
     dist = np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :])
     touch = (dist - r[:, None] - r[None, :] <= 1e-6) & movable[:, None] & movable[None, :]
     np.fill_diagonal(touch, False)
-    group = np.where(movable, np.arange(n), -1)
-    changed = True
-    while changed:  # label propagation: each group takes its smallest index
-        lab = np.where(touch, group[None, :], n).min(axis=1)
-        new = np.where(movable, np.minimum(group, lab), -1)
-        changed = bool((new != group).any())
-        group = new
+    from scipy.sparse.csgraph import connected_components
+
+    _, group = connected_components(touch, directed=False)
+    group = np.where(movable, group, -1)
     for g in np.unique(group[group >= 0]):
         members = np.flatnonzero(group == g)
         if len(members) < 2:

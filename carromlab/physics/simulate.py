@@ -978,9 +978,7 @@ def make_machine(
             """The state at the start: every pair row and one-disc event solved."""
             x, y, vx, vy, alive = d.x, d.y, d.vx, d.vy, d.alive
             kin = kinematics(x, y, vx, vy, alive)
-            full = jax.vmap(lambda i: pair_row(i, kin))(idx)
-            pair_t = jnp.concatenate([full[pair_i, pair_j], jnp.full((1,), ev.INF, dt_)])
-            disc_t, disc_k = jax.vmap(lambda i: disc_event(i, kin))(idx)
+            pair_t, disc_t, disc_k = event_times(x, y, vx, vy, alive)
             rows = max_events + 2  # the start, at most max_events events, the rest
             trace = None
             if record:
@@ -1008,7 +1006,7 @@ def make_machine(
                 uy=kin.uy,
                 pair_t=pair_t,
                 disc_t=disc_t,
-                disc_k=disc_k.astype(jnp.int32),
+                disc_k=disc_k,
                 capture=jnp.full(n, -1, jnp.int32),
                 capture_time=jnp.full(n, jnp.nan, dt_),
                 capture_order=jnp.full(n, -1, jnp.int32),
