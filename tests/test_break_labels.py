@@ -10,22 +10,17 @@ far: the sequential model on the ICF break gives more than 10 standard errors)."
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
+from experiment_loader import load_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 SIGMAS = 4.0
 
 
 def _study():
-    spec = importlib.util.spec_from_file_location(
-        "break_labels", ROOT / "experiments" / "break_labels.py"
-    )
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_experiment("break_labels")
 
 
 @pytest.mark.parametrize("game", ["icf", "carrooka", "carroms"])

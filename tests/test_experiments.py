@@ -1,19 +1,16 @@
 """The study scripts' summaries (the long runs themselves are experiments, not tests)."""
 
-import importlib.util
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from experiment_loader import load_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _load(name):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "experiments" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_experiment(name)
 
 
 def _write(folder: Path, boards: list[dict], games: list[dict]) -> None:

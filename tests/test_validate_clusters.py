@@ -19,10 +19,10 @@ Tolerances, from the documented run (2026-12-01, 2-core CPU):
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
+from experiment_loader import load_experiment
 
 pytest.importorskip("pymunk")
 
@@ -32,12 +32,7 @@ KERNEL_VS_PEER_MM = 319.2
 
 
 def _load():
-    spec = importlib.util.spec_from_file_location(
-        "validate_clusters", ROOT / "experiments" / "validate_clusters.py"
-    )
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_experiment("validate_clusters")
 
 
 @pytest.fixture(scope="module")
