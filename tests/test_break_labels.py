@@ -10,12 +10,9 @@ far: the sequential model on the ICF break gives more than 10 standard errors)."
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from experiment_loader import load_experiment
 
-ROOT = Path(__file__).resolve().parents[1]
 SIGMAS = 4.0
 
 

@@ -19,14 +19,11 @@ Tolerances, from the documented run (2026-12-01, 2-core CPU):
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from experiment_loader import load_experiment
 
 pytest.importorskip("pymunk")
 
-ROOT = Path(__file__).resolve().parents[1]
 #: The documented difference between the kernel's and the converged peer's ends (mm).
 KERNEL_VS_PEER_MM = 319.2
 
