@@ -126,6 +126,56 @@ def test_attack_run_tags_send_the_marker_back_a_step_each():
     assert s.markers == (2, 3) and s.attacks_used == (True, False)
 
 
+RUN_1 = ShotTags(runs=frozenset({1}))
+
+
+def test_attack_every_run_tag_sends_the_marker_back_a_step():
+    """ "Run = send marker back one step for every tag": every tag of the attack's three shots
+    counts, not only the first (target on step 5, two run tags, a miss -> step 3)."""
+    s = new_game(CFG)
+    s = s.__class__(**{**vars(s), "markers": (0, 5)})
+    s = declare_attack(s, 1, CFG)
+    s = turn(s, [RUN_1, RUN_1, MISS])
+    assert s.markers == (0, 3) and s.player == 1
+    # three tags: three steps back
+    s = declare_attack(
+        s.__class__(**{**vars(s), "player": 0, "markers": (0, 5), "attacks_used": (False, False)}),
+        1,
+        CFG,
+    )
+    s = turn(s, [RUN_1, RUN_1, RUN_1])
+    assert s.markers == (0, 2)
+
+
+def test_attack_after_the_first_tag_a_shot_can_tag_and_score():
+    """ "Once a run or marker is tagged, you can use the remaining shots to score": a later
+    shot that tags the run and the Eye counts both; a later marker tag still sends it Home."""
+    s = new_game(CFG)
+    s = s.__class__(**{**vars(s), "markers": (1, 4)})
+    s = declare_attack(s, 1, CFG)
+    s = turn(s, [RUN_1, ShotTags(eye=True, runs=frozenset({1})), EYE])
+    assert s.markers == (3, 2)
+    s = s.__class__(**{**vars(s), "player": 0, "markers": (1, 4), "attacks_used": (False, False)})
+    s = declare_attack(s, 1, CFG)
+    s = turn(s, [RUN_1, ShotTags(markers=frozenset({1}), runs=frozenset({1})), EYE])
+    assert s.markers == (2, 0)
+
+
+def test_a_penalty_tag_after_a_run_tag_negates_the_attack():
+    """ "Penalty zone = attack over, all attack shots negated": markers (1, 4), attack on
+    player 1, shot 1 tags the run, shot 2 the penalty zone -> the target stays on 4."""
+    s = new_game(CFG)
+    s = s.__class__(**{**vars(s), "markers": (1, 4)})
+    s = declare_attack(s, 1, CFG)
+    s = turn(s, [RUN_1, PENALTY])
+    assert s.markers == (1, 4) and s.player == 1 and s.shot == 0
+    # the attacker's own scores after the tag are negated too
+    s = s.__class__(**{**vars(s), "player": 0, "attacks_used": (False, False)})
+    s = declare_attack(s, 1, CFG)
+    s = turn(s, [ShotTags(markers=frozenset({1})), EYE, PENALTY])
+    assert s.markers == (1, 4) and s.player == 1
+
+
 def test_attack_marker_tag_sends_it_home():
     """ "Marker = send marker to home, use remaining shots to score"."""
     s = new_game(CFG)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from carromlab.equipment import KoobaBoard
 from carromlab.games.kooba.driver import play_kooba
@@ -105,3 +106,63 @@ def test_players_by_entrant_and_the_slide():
         play_kooba(KoobaConfig(), games=1, players=[FAST] * 3)
     with pytest.raises(CarromlabError, match="attack target"):
         KoobaGreedy(target="weakest")
+
+
+def test_the_attacker_presses_on_the_marker_until_it_is_sent_home():
+    """Every run tag of an attack counts, so the default player keeps aiming at the target's
+    marker after a run tag (``press``), and scores once the marker has been sent Home;
+    ``press=False`` scores after the first tag."""
+    from dataclasses import replace
+
+    from carromlab.games.kooba.driver import KoobaView
+    from carromlab.games.kooba.machine import declare_attack, new_game
+
+    two = KoobaConfig(n_players=2)
+    state = declare_attack(replace(new_game(two), markers=(1, 4)), 1, two)
+    state = replace(state, shot=1, attack_hit=True, attack_moves=-1)
+    marker = marker_spot(BOARD, "E", 4)
+
+    def aim(player, s):
+        gen = player.plan(KoobaView(s, BOARD, two.seats, 0.0), two)
+        try:
+            next(gen)
+        except StopIteration as stop:
+            return tuple(stop.value.shot)
+        raise AssertionError("the plan asked for evaluations")
+
+    assert aim(FAST, state) == marker
+    score = FAST.aims(BOARD, "N", two)["score"]
+    assert aim(replace(FAST, press=False), state) == tuple(score) != marker
+    assert aim(FAST, replace(state, attack_home=True)) == tuple(score)
+
+
+def test_an_aero_landing_on_a_lying_one_rests_on_top_and_keeps_its_tags():
+    """ "If two Aeros overlap, a tag is still counted if the top Aero visually overlaps the
+    scoring area": an Aero thrown onto one lying on the Eye rests on top (``on_aeros``) and
+    tags what its own outline overlaps; one clear of it lies on the board."""
+    seats, markers = ("N", "E"), (3, 0)
+    lying = [(0.0, 0.0, 0.0)]
+    top = shot_tags(BOARD, 0.03, 0.01, 1.0, seats, markers, lying)
+    alone = shot_tags(BOARD, 0.03, 0.01, 1.0, seats, markers)
+    assert top.on_aeros == 1 and alone.on_aeros == 0
+    assert top.eye and {**vars(top), "on_aeros": 0} == vars(alone)
+    # two lying Aeros under it; one 10 cm away is clear (the Aero is 7.5 cm a side)
+    assert (
+        shot_tags(BOARD, 0.03, 0.01, 1.0, seats, markers, [*lying, (0.05, 0.0, 2.0)]).on_aeros == 2
+    )
+    assert shot_tags(BOARD, 0.1, 0.0, 0.0, seats, markers, lying).on_aeros == 0
+    # corners touching only (tip to tip along x): no shared material
+    rc = BOARD.aero_side / np.sqrt(3)
+    assert shot_tags(BOARD, 2 * rc + 1e-6, 0.0, np.pi, seats, markers, lying).on_aeros == 0
+    assert shot_tags(BOARD, 2 * rc - 1e-3, 0.0, np.pi, seats, markers, lying).on_aeros == 1
+
+
+def test_a_turns_aeros_stack_and_the_next_turn_starts_on_a_clear_board():
+    """Aimed at the Eye, a club player's three Aeros often land on one another; the first
+    throw of every turn lands on a clear board."""
+    recs = play_kooba(KoobaConfig(), "club", seed=3, games=2, player=FAST)
+    shots = pd.concat([r.strokes for r in recs])
+    assert (shots["on_aeros"] > 0).any()
+    per_turn = shots.groupby(["game", "round", "player"], sort=False)
+    firsts = per_turn.head(1)
+    assert (firsts["on_aeros"] == 0).all()

@@ -3,7 +3,8 @@
 A game is the lag (each entrant throws one Aero at the KOOBA from the South; the closest
 sits first, :func:`~carromlab.games.kooba.machine.lag_order`), then turns of three throws
 judged by exact geometry (:func:`~carromlab.games.kooba.players.shot_tags`) and applied by
-the machine. The players are by entrant (the lag seats them) and each throws at its own
+the machine; a turn's Aeros lie on the board until the turn ends, and one that lands on
+them rests on top (``on_aeros``; machine decision 5). The players are by entrant (the lag seats them) and each throws at its own
 throw skill (``THROW_SKILLS[player.skill]``). Throws run on the throw kernel
 (``physics/throw.py``), answered by :class:`ThrowEvaluator` in place of the sliding-disc
 kernel. Keys: throw ``k`` of game ``g`` (the lag's throws first) uses
@@ -65,6 +66,7 @@ class KoobaGame:
     entrants: list | None = None
     state: KoobaState | None = None
     shots: list = field(default_factory=list)
+    lying: list = field(default_factory=list)  # the turn's Aeros on the board (x, y, rotation)
 
 
 class ThrowEvaluator:
@@ -150,7 +152,10 @@ class KoobaDriver:
                 game.state = new_game(self.config)
             return
         state, me = game.state, game.state.player
-        tags = shot_tags(self.board, x, y, rot, self.config.seats, state.markers)
+        if state.shot == 0:  # a new turn: the last turn's Aeros have been taken back
+            game.lying = []
+        tags = shot_tags(self.board, x, y, rot, self.config.seats, state.markers, game.lying)
+        game.lying.append((x, y, rot))
         game.shots.append(
             {
                 "game": gm.index,
@@ -162,6 +167,7 @@ class KoobaDriver:
                 "inner_eye": tags.inner_eye,
                 "kooba": tags.kooba,
                 "penalty": tags.penalty,
+                "on_aeros": tags.on_aeros,
                 "x": x,
                 "y": y,
             }

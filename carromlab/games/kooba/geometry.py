@@ -13,6 +13,8 @@ a disc of radius ``hole`` round the centre, inside the triangle.
   inside) is below its radius. ``touch=True`` counts tangency too, to within ``TOUCH_TOL``
   (physical touching of a marker or the KOOBA).
 - :func:`rings`: a disc lies wholly inside the Aero's hole (ringing the KOOBA).
+- :func:`aeros_overlap`: two Aeros share material (one thrown onto another lying on the
+  board comes to rest on top of it).
 """
 
 from __future__ import annotations
@@ -88,13 +90,14 @@ def _edge_normals(poly):
 
 
 def aero_overlaps_polygon(x, y, rotation, side, hole, polygon) -> np.ndarray:
-    """The Aero's material (triangle minus hole) and a convex polygon (vertices [k, 2])
-    share area. Separating axes over both shapes' edge normals decide whether the triangle
+    """The Aero's material (triangle minus hole) and a convex polygon (vertices [k, 2], or
+    [..., k, 2] one per Aero) share area. Separating axes over both shapes' edge normals decide whether the triangle
     and the polygon share area (a gap or mere contact on some axis separates them); the hole
     lies inside the triangle, so the material meets the polygon exactly when the triangle does
     and the polygon is not wholly inside the hole (all its corners in the hole)."""
     tri = aero_corners(x, y, rotation, side)  # [..., 3, 2]
-    poly = np.broadcast_to(np.asarray(polygon, float), (*tri.shape[:-2], *np.shape(polygon)))
+    poly = np.asarray(polygon, float)
+    poly = np.broadcast_to(poly, (*tri.shape[:-2], *poly.shape[-2:]))
     shapes = (tri, poly)
     separated = np.zeros(tri.shape[:-2], dtype=bool)
     for shape in shapes:
@@ -106,3 +109,18 @@ def aero_overlaps_polygon(x, y, rotation, side, hole, polygon) -> np.ndarray:
     d = np.hypot(poly[..., 0] - x[..., None], poly[..., 1] - y[..., None])
     inside_hole = (d <= hole[..., None]).all(axis=-1)
     return ~separated & ~inside_hole
+
+
+def aeros_overlap(x, y, rotation, x2, y2, rotation2, side, hole) -> np.ndarray:
+    """Aeros at (x, y, rotation) and (x2, y2, rotation2) share material: each one's material
+    meets the other's triangle (:func:`aero_overlaps_polygon`, both ways). Exact but for an
+    overlap confined to where both holes meet, which is counted (a hole is smaller than the
+    triangle's inscribed circle, so no Aero fits inside another's hole)."""
+    x, y, rotation, x2, y2, rotation2 = np.broadcast_arrays(
+        *(np.asarray(v, float) for v in (x, y, rotation, x2, y2, rotation2))
+    )
+    first = aero_corners(x, y, rotation, side)
+    second = aero_corners(x2, y2, rotation2, side)
+    return aero_overlaps_polygon(x, y, rotation, side, hole, second) & aero_overlaps_polygon(
+        x2, y2, rotation2, side, hole, first
+    )

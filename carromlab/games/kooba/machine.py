@@ -20,9 +20,12 @@ The rules as applied:
   round completes and players still to shoot in it may tie; two or more such players play
   the tie breaker;
 - the attack turn, once a game (``attack``): declared against an opponent whose run is not
-  locked; each tag of that opponent's run sends their marker back one step, a tag of their
-  marker sends it Home; once a run or marker has been tagged the remaining shots score as
-  usual; a Penalty Zone tag ends the attack and cancels all its shots (their moves);
+  locked; every tag of that opponent's run, on any of the three shots, sends their marker
+  back one step ("Run = send marker back one step for every tag"), a tag of their marker
+  sends it Home; once a run or marker has been tagged the remaining shots also score as usual
+  ("you can use the remaining shots to score"); a Penalty Zone tag on any shot of the attack
+  ends it and cancels all its shots ("attack over, all attack shots negated"): the target's
+  moves, a marker sent Home and the attacker's own scores of the turn;
 - the tie breaker: the remaining players in the original order, three shots each a round at
   the KOOBA; if anyone tags it in a round, all others must too to stay in; the first to be
   the only one in a round to tag it wins; ringing the KOOBA in the tie breaker wins at once.
@@ -32,8 +35,19 @@ Decisions where the text is silent (each documented):
 1. The moves of a turn are applied after its third shot (the text: "the marker is moved after
    the player has finished all three shots"); an attack's moves against the target too.
 2. A Penalty Zone tag in an attack ends the turn at once (no more shots).
-3. In a normal turn a shot can both score and tag a Penalty Zone (Pro): both count.
+3. In a normal turn a shot can both score and tag a Penalty Zone (Pro): both count. In an
+   attack a shot is one tag of the run however many of its steps it covers; after the first
+   tag a shot can both tag the target's run and score (both count); the shot that makes the
+   first tag does not score.
 4. A game that reaches ``max_rounds`` rounds ends unfinished, without a winner.
+5. Overlapping Aeros: a turn's three Aeros stay where they land until the turn ends; one that
+   lands on another rests on top of it (the magnetic board holds it where the throw put it)
+   and is judged by its own outline ("a tag is still counted if the top Aero visually
+   overlaps the scoring area"); each shot is judged as it lands, so an Aero covered later
+   keeps its tags. Its touching of markers and the KOOBA is judged by its outline too (an
+   estimate: the markers and the KOOBA stand taller than an Aero lying on another). By this
+   reading stacking changes no tag; it is recorded (``ShotTags.on_aeros``, the shot rows'
+   ``on_aeros``) so a game shows where it happened.
 """
 
 from __future__ import annotations
@@ -75,7 +89,10 @@ class KoobaConfig:
 class ShotTags:
     """What one Aero tagged: the zones (``eye``, ``inner_eye``, ``penalty``), the KOOBA
     (``kooba`` touched, ``ring``), the runs it overlaps (``runs``: players) and the markers it
-    touches (``markers``: players)."""
+    touches (``markers``: players). ``on_aeros``: how many of the turn's Aeros already lying
+    on the board it landed on (it rests on top of them); its tags are its own outline's ("If
+    two Aeros overlap, a tag is still counted if the top Aero visually overlaps the scoring
+    area"), and the Aeros beneath keep the tags they made when they landed."""
 
     eye: bool = False
     inner_eye: bool = False
@@ -84,6 +101,7 @@ class ShotTags:
     penalty: bool = False
     runs: frozenset = frozenset()
     markers: frozenset = frozenset()
+    on_aeros: int = 0
 
 
 @dataclass(frozen=True)
@@ -146,16 +164,19 @@ def apply_shot(state: KoobaState, tags: ShotTags, config: KoobaConfig | None = N
     if state.tiebreak is not None:
         return _tiebreak_shot(state, tags, config)
     me = state.player
-    if state.attack is not None and not state.attack_hit:
-        if tags.penalty:  # decision 2: the attack is over, its shots negated
+    if state.attack is not None:
+        if tags.penalty:  # decision 2: the attack is over, all its shots negated
             return _end_turn(replace(state, pending=0, attack_moves=0, attack_home=False), config)
         target = state.attack
-        hit = target in tags.runs or target in tags.markers
+        scoring = state.attack_hit  # the shots after the first tag score as well
         if target in tags.markers:
             state = replace(state, attack_home=True)
         elif target in tags.runs:
             state = replace(state, attack_moves=state.attack_moves - 1)
-        return _next_shot(replace(state, attack_hit=hit), config)
+        hit = state.attack_hit or target in tags.runs or target in tags.markers
+        state = replace(state, attack_hit=hit)
+        if not scoring:
+            return _next_shot(state, config)
     locked = state.markers[me] == LOCK
     if locked:
         if tags.kooba and me not in state.finishers:

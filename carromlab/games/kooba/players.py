@@ -14,7 +14,11 @@ g), k)``: a game depends only on the seed and its index.
   players, when the chosen opponent (``target``: the ``"leader"`` - furthest along, earliest
   seat on a tie - or the ``"next"`` open player after me in the order of play) has an open run
   at least ``attack_at`` steps along; aimed at their marker (a marker tag sends it Home, and an
-  Aero that misses the marker most often still overlaps its run). ``attack_at=None`` never
+  Aero that misses the marker most often still overlaps its run). Every run tag of the attack
+  counts, so with ``press=True`` (the default) it keeps aiming at the marker until the marker
+  has been tagged (sent Home) - a marker tag is worth at least ``attack_at`` steps and a run
+  tag one, against one step for a score - and then scores; ``press=False`` scores after the
+  first tag of any kind. ``attack_at=None`` never
   attacks. The defaults - the leader at 4 steps, in two-player games only - follow the
   timing study (docs/studies.md): in two-player games no timing changed the attacker's win
   rate measurably (0.48-0.50, intervals of +-0.05; at club skill a run advances about three
@@ -42,7 +46,11 @@ import numpy as np
 from carromlab.analysis.players import Decision
 from carromlab.equipment.kooba import KoobaBoard
 from carromlab.errors import CarromlabError
-from carromlab.games.kooba.geometry import aero_overlaps_circle, aero_overlaps_polygon
+from carromlab.games.kooba.geometry import (
+    aero_overlaps_circle,
+    aero_overlaps_polygon,
+    aeros_overlap,
+)
 from carromlab.games.kooba.machine import (
     LOCK,
     KoobaConfig,
@@ -62,8 +70,11 @@ def marker_spot(board: KoobaBoard, seat: str, step: int) -> tuple[float, float]:
     return float(pts[:, 0].mean()), float(pts[:, 1].mean())
 
 
-def shot_tags(board, x, y, rotation, seats, markers) -> ShotTags:
-    """The tags of one Aero landed at (x, y, rotation) with the markers where they are."""
+def shot_tags(board, x, y, rotation, seats, markers, lying=()) -> ShotTags:
+    """The tags of one Aero landed at (x, y, rotation) with the markers where they are;
+    ``lying``: the (x, y, rotation) of the Aeros already on the board (the turn's earlier
+    throws). An Aero that lands on lying ones rests on top of them (``on_aeros``) and is
+    judged by its own outline, as the rule's "top Aero" (seed 003)."""
     t = tag_throws(board, np.array([x]), np.array([y]), np.array([rotation]), seats[0])
     on = not bool(t["off"][0])
     side, hole = board.aero_side, board.aero_hole_diameter / 2
@@ -78,7 +89,12 @@ def shot_tags(board, x, y, rotation, seats, markers) -> ShotTags:
             r = board.marker_diameter / 2
             if aero_overlaps_circle(x, y, rotation, side, hole, mx, my, r, touch=True)[()]:
                 touched.add(p)
+    on_aeros = 0
+    if on and len(lying):
+        lx, ly, lr = np.asarray(lying, float).reshape(-1, 3).T
+        on_aeros = int(aeros_overlap(x, y, rotation, lx, ly, lr, side, hole).sum())
     return ShotTags(
+        on_aeros=on_aeros,
         eye=bool(t["eye"][0]),
         inner_eye=bool(t["inner_eye"][0]),
         kooba=bool(t["kooba"][0]),
@@ -99,6 +115,7 @@ class KoobaGreedy:
     attack_at: int | None = 4
     target: str = "leader"
     attack_players: int = 2
+    press: bool = True
 
     def __post_init__(self):
         if self.target not in ATTACK_TARGETS:
@@ -129,7 +146,9 @@ class KoobaGreedy:
                 state = declare_attack(state, target, config)
         if state.tiebreak is not None or state.markers[me] == LOCK:
             aim = aims["kooba"]
-        elif state.attack is not None and not state.attack_hit:
+        elif state.attack is not None and not (
+            state.attack_home if self.press else state.attack_hit
+        ):
             aim = marker_spot(view.board, view.seats[state.attack], state.markers[state.attack])
         else:
             aim = aims["score"]
