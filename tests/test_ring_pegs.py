@@ -340,8 +340,44 @@ def test_the_opponents_ring_is_recorded_where_a_stroke_leaves_it():
     assert pushed.rings == (BEYOND, (0.1, 0.25))
     assert pushed.board_position().validate() == []
     holed = stroke(st, INSIDE, touched=(9,), moved={9: (HOLE, 0.0, 0.0)})
-    assert holed.rings == (None, None) and holed.stages == (1, 2) and holed.player == 1
-    assert holed.board_position().validate() == []
+    assert holed.rings == (None, None) and holed.stages == (1, 2) and holed.player == 0
+    assert holed.history[-1].cleared and holed.board_position().validate() == []
+
+
+def test_a_clearing_hit_keeps_the_turn_unless_a_spot_ring_is_struck():
+    """Decision 4: "a player can hit his opponent as often as necessary to clear the way.
+    However, if in hitting the opponent's ring he also strikes a spot ring he loses his turn."
+    A stroke that hits the opponent's ring and touches no pegged ring keeps the turn - in
+    stage 1 the ring goes back to the start for the next attempt, in stage 2 it stays where it
+    lies; the same hit that also touches a pegged ring ends the turn; the stroke limit still
+    ends the game."""
+    st = with_opponent((0.0, -0.1))
+    pushed = {9: (-1, 0.05, -0.05)}
+    clear = stroke(st, (0.0, -0.13), first=(0.0, -0.1 - 2 * RR), touched=(9,), moved=pushed)
+    last = clear.history[-1]
+    assert last.cleared and not last.passed and not last.touched_pegged
+    assert (clear.player, clear.stages, clear.rings, clear.turns) == (
+        0,
+        (1, 1),
+        (None, (0.05, -0.05)),
+        (1, 0),
+    )
+    lost = stroke(st, (0.0, -0.13), touched=(9, 3), moved=pushed)
+    assert not lost.history[-1].cleared and lost.player == 1 and lost.turns == (1, 1)
+    # stage 2: the ring stays where it lies, and the player shoots again from there
+    st2 = with_opponent((0.0, -0.05), stages=(2, 1))
+    st2 = replace(st2, rings=((0.0, -0.15), (0.0, -0.05)))
+    again = stroke(st2, (0.0, -0.08), touched=(9,), moved={9: (-1, 0.0, 0.02)})
+    assert again.player == 0 and again.rings[0] == (0.0, -0.08)
+    assert active_spot(again.board_position()) == (0.0, -0.08)
+    # judged in the evaluation too: "cleared" keeps the turn ("continues") but scores nothing
+    r = judge(st.board_position(), (0.0, -0.13), touched=(9,), moved=pushed)
+    assert r["cleared"] and r["continues"] and r["points"] == 0.0
+    assert not judge(OPEN, INSIDE)["cleared"]
+    # bounded by the stroke limit
+    cfg = RingPegsConfig(max_strokes=1)
+    capped = stroke(st, (0.0, -0.13), touched=(9,), moved=pushed, config=cfg)
+    assert capped.over and capped.unfinished
 
 
 def test_max_strokes_ends_the_game_unfinished():

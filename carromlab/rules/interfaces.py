@@ -37,7 +37,10 @@ class StrokeOutcome:
     - ``contacts`` [1 + pieces]: how many contacts each disc took part in;
     - ``truncated``: the kernel's event cap was reached;
     - ``turn``: the rules' turn state the stroke was played under, when the player chose it
-      (Carrooka: the piece on); ``tags``: a thrown game's scoring tags (KOOBA).
+      (Carrooka: the piece on); ``tags``: a thrown game's scoring tags (KOOBA);
+    - ``declared``: fouls the caller declares on the stroke that the kernel cannot see (a
+      recorded game replayed; Carrooka: ``"interference"``). A machine refuses a kind it
+      does not know.
     """
 
     capture: np.ndarray
@@ -50,6 +53,7 @@ class StrokeOutcome:
     truncated: bool = False
     turn: Any = None
     tags: Any = None
+    declared: tuple[str, ...] = ()
 
     @classmethod
     def from_kernel(

@@ -44,6 +44,14 @@ Decisions where seed 000 is silent (each documented, options where reasonable pe
    a tied game as a draw.
 6. A foul on the colour of the end sequence re-spots it (the rule's "colour pieces go back to
    their spot"); the same colour stays on.
+7. Interference ("Interference (shaking the board excessively, hitting pieces with your
+   hand)" is a foul in seed 000): the kernel cannot see it, so a caller declares it on the
+   stroke it spoiled (``apply_stroke(declared=("interference",))``, or
+   ``StrokeOutcome.declared``), as a referee would when a recorded game is replayed. It is a
+   foul with the rule's penalty, whatever the pieces did: "your turn ends immediately, and
+   you gain no points for a foul shot"; reds down stay out, colours go back to their spots,
+   the striker to the break line; the opponent gets the bonus shot (in the re-spotted-black
+   tie-break, the fouler loses).
 """
 
 from __future__ import annotations
@@ -63,6 +71,8 @@ from carromlab.rules.interfaces import StrokeOutcome
 
 PHASES = ("red", "colour", "last_colour", "sequence", "black_respotted")
 OPTIONS = ("break_line", "counter", "pass")
+#: Fouls a caller declares on a stroke (decision 7); the kernel's fouls are ``FOUL_KINDS``.
+DECLARED_FOULS = ("interference",)
 
 
 @dataclass(frozen=True)
@@ -101,6 +111,7 @@ class StrokeResult:
     bonus_shot: bool  # this stroke was the bonus re-shot
     pocketed: tuple[str, ...]
     respotted: tuple[str, ...]
+    declared: tuple[str, ...] = ()  # fouls the caller declared (DECLARED_FOULS)
 
 
 @dataclass(frozen=True)
@@ -267,13 +278,23 @@ def apply_stroke(
     first_piece: int,
     final_xy,
     config: CarrookaGameConfig | None = None,
+    declared=(),
 ) -> CarrookaState:
     """Apply one stroke: ``turn`` the target played (one of :func:`shot_turns`), ``capture``
     the kernel's capture codes [1 + pucks] (striker first), ``first_piece`` its first piece
-    (disc index, -1 none), ``final_xy`` [1 + pucks, 2] the resting places."""
+    (disc index, -1 none), ``final_xy`` [1 + pucks, 2] the resting places; ``declared``:
+    fouls the caller declares on the stroke (:data:`DECLARED_FOULS`), each a foul with the
+    rule's penalty whatever the pieces did."""
     config = config or CarrookaGameConfig()
     if state.over:
         raise CarromlabError("the game is over")
+    declared = tuple(declared)
+    unknown = [k for k in declared if k not in DECLARED_FOULS]
+    if unknown:
+        raise CarromlabError(
+            f"declared foul {unknown[0]!r} is not a Carrooka foul a caller declares "
+            f"(choose from: {', '.join(DECLARED_FOULS)})"
+        )
     allowed = shot_turns(state)
     if turn not in allowed:
         raise CarromlabError(
@@ -291,8 +312,8 @@ def apply_stroke(
     }
     n_pockets = len(pos0.board.layout.captures)
     down = capture[1:] >= 0  # pocketed or off the board
-    foul = bool(res["foul"])
-    potted = bool(res["potted"])
+    foul = bool(res["foul"]) or bool(declared)
+    potted = bool(res["potted"]) and not foul
     points = round(float(res["points"]))
     sequence = state.phase in ("sequence", "black_respotted")
     is_bonus = state.again is not None
@@ -333,6 +354,7 @@ def apply_stroke(
         bonus_shot=is_bonus,
         pocketed=pocketed,
         respotted=tuple(to_respot),
+        declared=declared,
     )
     new = replace(
         state,
@@ -433,5 +455,11 @@ def apply(
     """The game machine's one signature (:mod:`carromlab.rules.interfaces`): the state after
     a stroke played on ``outcome.turn`` (the piece on)."""
     return apply_stroke(
-        state, outcome.turn, outcome.capture, int(outcome.first_piece), outcome.final_xy, config
+        state,
+        outcome.turn,
+        outcome.capture,
+        int(outcome.first_piece),
+        outcome.final_xy,
+        config,
+        outcome.declared,
     )

@@ -6,7 +6,9 @@ from where its ring lies - stage 1 (the pass): every ``step_deg`` across +-30 de
 up, at speeds that stop the ring between the far side of the pegged circle and the far frame;
 stage 2 (the finish): +-10 deg round the line to the hole, at speeds that reach the hole slowly
 - screens them with ``n_screen`` noisy shots, re-estimates the best ``keep`` with ``n_eval``
-and plays the one most likely to succeed.
+and plays the one most likely to succeed. A clearing hit (the opponent's ring hit, no pegged
+ring touched) keeps the turn (rules decision 4) but is no success: the player does not aim
+for one, it takes the turn it leaves.
 """
 
 from __future__ import annotations
@@ -107,6 +109,7 @@ class RingPegsDriver(TurnedDriver):
             "passed": last.passed,
             "finished": last.finished,
             "touched_pegged": last.touched_pegged,
+            "cleared": last.cleared,
         }
 
     def scores(self, state) -> tuple[int, int]:
@@ -116,4 +119,5 @@ class RingPegsDriver(TurnedDriver):
         return {
             "passes": self._total(strokes, "passed"),
             "touched_pegged": self._total(strokes, "touched_pegged"),
+            "clearing_hits": self._total(strokes, "cleared"),
         }

@@ -33,10 +33,15 @@ gaps in turn - this reads the surviving text more literally):
    a pegged ring being touched (a contact with the opponent's ring is allowed: "clear the
    way"). Finishing wins the game; progress is kept between turns.
 4. The turn continues after a pass (the next shot is the finish, from where the ring lies,
-   or from the start if it fell into the hole or left the board); anything else ends it. A
-   failed pass puts the ring back to the start for the next attempt; after a failed finish
-   the ring stays where it lies (back to the start if it left the board or fell into the
-   hole while a pegged ring was touched).
+   or from the start if it fell into the hole or left the board), and after a *clearing hit*:
+   a stroke that hits the opponent's shooting ring and touches no pegged ring ("a player can
+   hit his opponent as often as necessary to clear the way. However, if in hitting the
+   opponent's ring he also strikes a spot ring he loses his turn"), bounded by
+   ``max_strokes``. Anything else ends it. A failed pass (a clearing hit included) puts the
+   ring back to the start for the next attempt; after a failed finish the ring stays where it
+   lies (back to the start if it left the board or fell into the hole while a pegged ring was
+   touched). Before this reading, every stroke that did not pass or finish ended the turn,
+   which left the text's "however" sentence without effect.
 5. A game ends when a player finishes, or after ``max_strokes`` strokes (unfinished).
 """
 
@@ -64,6 +69,7 @@ PROBABILITIES = (
     "passed",
     "finished",
     "touched_pegged",
+    "cleared",
     "continues",
     *(f"gap.{k}" for k in range(N_GAPS)),
 )
@@ -187,11 +193,15 @@ def evaluate_ring_pegs(
     gap = entry_gap(sx, sy, ex, ey, board.small_radius)
     finished = (capture[:, 0] == hole_code(board)) & ~touched
     success = passed if turn.stage == 1 else finished
+    opponent = np.array([p.kind == "shooter" for p in table.pieces], bool)
+    hit_opponent = (contacts[:, 1:][:, opponent] > 0).any(axis=1)
+    cleared = hit_opponent & ~touched & ~success  # decision 4: the turn continues
     return {
         "passed": passed,
         "finished": finished,
         "touched_pegged": touched,
-        "continues": success,
+        "cleared": cleared,
+        "continues": success | cleared,
         **{f"gap.{k}": (gap == k) & ~touched for k in range(N_GAPS)},
         "points": success.astype(float),
     }
@@ -239,6 +249,7 @@ class RingPegsShot:
     passed: bool
     finished: bool
     touched_pegged: bool
+    cleared: bool = False
 
 
 @dataclass(frozen=True)
@@ -339,7 +350,9 @@ def apply_stroke(
             rings[other] = None if capture[k + 1] >= 0 else tuple(xy[k + 1])
     stages = list(state.stages)
     finished = res["finished"] and turn.stage == 2  # a stage-1 ring in the hole finishes nothing
-    shot = RingPegsShot(me, turn.stage, res["passed"], finished, res["touched_pegged"])
+    shot = RingPegsShot(
+        me, turn.stage, res["passed"], finished, res["touched_pegged"], res["cleared"]
+    )
     new = replace(state, strokes=state.strokes + 1, history=(*state.history, shot))
     if turn.stage == 2 and res["finished"]:
         rings[me] = None
@@ -359,6 +372,8 @@ def apply_stroke(
     new = replace(new, stages=tuple(stages), rings=tuple(rings))
     if new.strokes >= config.max_strokes:
         return replace(new, over=True, unfinished=True)
+    if res["cleared"]:  # decision 4: a clearing hit keeps the turn
+        return new
     turns = list(new.turns)
     turns[other] += 1
     return replace(new, player=other, turns=tuple(turns))
