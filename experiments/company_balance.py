@@ -128,6 +128,8 @@ def ring_pegs(out: Path) -> pd.DataFrame:
         _cols(row, "turns_to_finish", sample_mean(turns))
         _first(row, g)
         _cols(row, "strokes", sample_mean(g["strokes"]))
+        if "clearing_hits" in g:  # a clearing hit keeps the turn (rules decision 4)
+            _cols(row, "clearing_hits", sample_mean(g["clearing_hits"]))
         rows.append(row)
     return pd.DataFrame(rows)
 

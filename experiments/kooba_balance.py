@@ -3,9 +3,10 @@
 Arms (``data/studies/kooba/<arm>/games.csv``, written as games end, resumable): 2, 3 and 4
 players with the standard rules; 2 players with the attack turn off; 2 players Pro; and the
 attack-timing arms, where one entrant (the challenger, entrant 0; the lag seats it) attacks
-the leader once they are ``k`` steps along (k = 1..5, or never) against default players, and
-3-player arms where the challenger attacks the leader or the next player (the default
-player does not attack with three players).
+the leader once they are ``k`` steps along (k = 1..5, or never) against default players (at
+1 also without pressing on the marker after a run tag: ``press=False``), and 3-player arms
+where the challenger attacks the leader or the next player (the default player does not
+attack with three players).
 Summaries with 95 % intervals (Wilson), a CSV and a figure each, in ``data/studies/kooba/``:
 
 - ``seats``: the win rate of each seat (play order after the lag) for 2, 3 and 4 players,
@@ -43,14 +44,16 @@ ARMS = {
     "2p-no-attack": KoobaConfig(n_players=2, attack=False),
     "2p-pro": KoobaConfig(n_players=2, pro=True),
 }
-# attack timing: (config, the challenger's attack_at, target, attack_players); the others
-# are default players (the leader at 4 steps, in two-player games only)
+# attack timing: (config, the challenger's attack_at, target, attack_players, press); the
+# others are default players (the leader at 4 steps, in two-player games only, pressing on the
+# marker after a run tag)
 TIMING = {
     # k = 4 against the leader is the default player: the "2p" arm
-    **{f"2p-attack-at-{k}": (KoobaConfig(n_players=2), k, "leader", 2) for k in (1, 2, 3, 5)},
-    "2p-attack-never": (KoobaConfig(n_players=2), None, "leader", 2),
-    "3p-attack-leader": (KoobaConfig(n_players=3), 4, "leader", 3),
-    "3p-attack-next": (KoobaConfig(n_players=3), 4, "next", 3),
+    **{f"2p-attack-at-{k}": (KoobaConfig(n_players=2), k, "leader", 2, True) for k in (1, 2, 3, 5)},
+    "2p-attack-at-1-no-press": (KoobaConfig(n_players=2), 1, "leader", 2, False),
+    "2p-attack-never": (KoobaConfig(n_players=2), None, "leader", 2, True),
+    "3p-attack-leader": (KoobaConfig(n_players=3), 4, "leader", 3, True),
+    "3p-attack-next": (KoobaConfig(n_players=3), 4, "next", 3, True),
 }
 
 
@@ -58,8 +61,10 @@ def arm_players(arm: str, skill: str) -> tuple[KoobaConfig, list[KoobaGreedy]]:
     if arm in ARMS:
         config = ARMS[arm]
         return config, [KoobaGreedy(skill=skill)] * config.n_players
-    config, at, target, most = TIMING[arm]
-    challenger = KoobaGreedy(skill=skill, attack_at=at, target=target, attack_players=most)
+    config, at, target, most, press = TIMING[arm]
+    challenger = KoobaGreedy(
+        skill=skill, attack_at=at, target=target, attack_players=most, press=press
+    )
     return config, [challenger] + [KoobaGreedy(skill=skill)] * (config.n_players - 1)
 
 
@@ -128,11 +133,11 @@ def timing(out: Path) -> pd.DataFrame:
         if g is None:
             continue
         n = int(g["players"].iloc[0])
-        at, target, most = (4, "leader", 2) if arm in ("2p", "3p") else TIMING[arm][1:]
+        at, target, most, press = (4, "leader", 2, True) if arm in ("2p", "3p") else TIMING[arm][1:]
         if n > most:
             at = None
         row = {"arm": arm, "players": n, "attack_at": "never" if at is None else at}
-        row.update(target=target, games=len(g), fair=1 / n)
+        row.update(target=target, press=press, games=len(g), fair=1 / n)
         row["win"], row["win_lo"], row["win_hi"] = rate(
             int((g["winner_entrant"] == 0).sum()), len(g)
         )
