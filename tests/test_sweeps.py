@@ -177,7 +177,7 @@ def test_a_killed_sweep_resumes_to_the_same_table(tmp_path):
     """SIGKILL mid-way, then rerun: only the missing tasks are computed, and the table equals
     an uninterrupted run's, with every task once."""
     text = SMALL.replace("n = 48", "n = 800").replace(
-        "angle = [85.0, 95.0]", "angle = [80, 85, 90, 95, 100, 105]"
+        "angle = [85.0, 95.0]", "angle = [80, 90, 100]"
     )
     config = _write(tmp_path, text)
     out = tmp_path / "killed"
@@ -187,22 +187,22 @@ def test_a_killed_sweep_resumes_to_the_same_table(tmp_path):
     shards = out / "shards"
     deadline = time.time() + 300
     while time.time() < deadline and proc.poll() is None:
-        if shards.exists() and len(list(shards.glob("*.parquet"))) >= 3:
+        if shards.exists() and len(list(shards.glob("*.parquet"))) >= 2:
             break
         time.sleep(0.02)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     done = len(list(shards.glob("*.parquet")))
-    assert 3 <= done < 24, done
+    assert 2 <= done < 12, done
     assert not (out / "results.parquet").exists()
-    (shards / f"task-{23:07d}.parquet.tmp").write_bytes(b"half a file")  # as a kill can leave
+    (shards / f"task-{11:07d}.parquet.tmp").write_bytes(b"half a file")  # as a kill can leave
     res = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=600)
     summary = json.loads(res.stdout.strip().splitlines()[-1])
-    assert summary["done_before"] == done and summary["computed"] == 24 - done
+    assert summary["done_before"] == done and summary["computed"] == 12 - done
     resumed = read_parquet(out / "results.parquet")
     whole = run_sweep(load_sweep(config), tmp_path / "whole", progress=False)
     pd.testing.assert_frame_equal(whole, resumed)
-    assert resumed["task"].is_unique and len(resumed) == 24
+    assert resumed["task"].is_unique and len(resumed) == 12
     again = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=600)
     assert json.loads(again.stdout.strip().splitlines()[-1])["computed"] == 0
 
