@@ -40,11 +40,21 @@ def save_study_figure(table, panels, title: str, path, label: str = "arm") -> No
     :func:`draw_intervals` side by side under ``title`` and saved to ``path``."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(panels), figsize=(4 * len(panels), 3.2), squeeze=False)
+    names = [str(v) for v in table[label]] if label in table else []
+    longest = max((len(n) for n in names), default=0)
+    crowded = len(names) * longest > 48  # the labels would run into each other level
+    width = max(4.0, 0.6 * len(names) + 1.5) if crowded else 4.0
+    fig, axes = plt.subplots(
+        1, len(panels), figsize=(width * len(panels), 3.2 + 0.07 * longest * crowded), squeeze=False
+    )
     for ax, (col, lo, hi, ylabel, ref) in zip(axes[0], panels):
         draw_intervals(
             table, col, lo, hi, label=label, ax=ax, reference=ref, ylabel=ylabel + " (95 %)"
         )
+        if crowded:
+            ax.tick_params(axis="x", labelrotation=35)
+            for t in ax.get_xticklabels():
+                t.set_horizontalalignment("right")
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
