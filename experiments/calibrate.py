@@ -1,4 +1,4 @@
-"""Calibration tables (issue 10; docs/calibration.md): the ICF liveliness rule and the
+"""Calibration tables (docs/calibration.md): the ICF liveliness rule and the
 crokinole open twenty, through the kernel.
 
 Writes to ``data/calibration/`` (and prints):

@@ -18,7 +18,7 @@
 #
 # Nobody has measured a carrom board's friction or its cushions' bounce to better than a
 # range: sliding friction `mu` 0.06-0.20 (a powdered board at the low end, an unpowdered one
-# at the high end), cushion restitution 0.6-0.8 (EQUIPMENT.md). This notebook shows what that
+# at the high end), cushion restitution 0.6-0.8 (docs/equipment.md). This notebook shows what that
 # uncertainty does to carromlab's answers:
 #
 # 1. the same shot map on a fast board (`mu` = 0.06) and a slow one (`mu` = 0.20): where the

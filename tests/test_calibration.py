@@ -1,4 +1,4 @@
-"""Calibration (issue 10): the ICF liveliness rule and the crokinole open twenty
+"""Calibration: the ICF liveliness rule and the crokinole open twenty
 (carromlab/analysis/calibration.py, docs/calibration.md)."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def test_defaults_make_three_and_a_half_runs_at_the_maximum_speed():
 
 
 def test_a_slow_board_fails_the_rule():
-    # an unpowdered board (mu 0.2, EQUIPMENT.md), and a dead cushion (e 0.6) at mu 0.10
+    # an unpowdered board (mu 0.2, docs/equipment.md), and a dead cushion (e 0.6) at mu 0.10
     runs = cal.liveliness_runs([0.20, 0.10], [0.70, 0.60], cal.MAX_STRIKE_SPEED)
     assert np.all(runs < cal.LIVELINESS_RUNS)
     assert runs == pytest.approx([2.70, 3.01], abs=0.01)

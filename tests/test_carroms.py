@@ -1,8 +1,7 @@
 """Golden tests of Carroms (the Carrom Company's rule book, checker side): the stroke rules
 (``carromlab.games.carroms.rules``), the game-state machine (``carromlab.games.carroms.machine``) and the
 shooting line of the analysis layer. Each test cites one clause of seed 002
-(``shared/seeds/002_*.txt``, an excerpt; digest in ``shared/reference/RULES.md``, "Carroms
-(checker side ...)") or one decision documented in the modules' docstrings: a small hand-built
+(the Carrom Company's rule book, an excerpt, "Carroms" on the checker side) or one decision documented in the modules' docstrings: a small hand-built
 state + a hand-made stroke outcome (capture codes, resting places) -> the exact result. The
 last test plays whole games on the real kernel."""
 
@@ -95,7 +94,7 @@ def assert_near_centre(position: Position, pid: str) -> None:
 
 
 def test_opening_has_12_red_12_green_rings_and_the_black():
-    """Seed 002 / RULES.md: "12 red and 12 green rings, 1 black" on the checker side; the
+    """Seed 002: "12 red and 12 green rings, 1 black" on the checker side; the
     opening (decision of ``carromlab.games.carroms.setups``) is legal and leaves both shooting lines
     clear."""
     pos = carroms_opening()
@@ -111,7 +110,7 @@ def test_opening_has_12_red_12_green_rings_and_the_black():
 
 
 def test_own_ring_pocketed_scores_one_and_the_turn_continues():
-    """RULES.md: "own ring pocketed -> continue; each ring 1 point"."""
+    """The rule text: "own ring pocketed -> continue; each ring 1 point"."""
     res = evaluate(table(), RED, r2=POCKET)
     assert res["continues"] and not res["foul"] and not res["forfeit"]
     assert (res["own_pocketed"], res["opponent_pocketed"], res["black_pocketed"]) == (1, 0, 0)
@@ -133,7 +132,7 @@ def test_own_ring_pocketed_scores_one_and_the_turn_continues():
 
 
 def test_black_pocketed_scores_five_and_the_turn_continues():
-    """RULES.md: "black 5"; decision 1 of ``carroms.py``: the black is nobody's, whoever
+    """The rule text: "black 5"; decision 1 of ``carroms.py``: the black is nobody's, whoever
     pockets it scores 5 and continues (here green); decision 4 of ``games/carroms/machine.py``: it stays
     down."""
     res = evaluate(table(), GREEN, black=POCKET)
@@ -147,7 +146,7 @@ def test_black_pocketed_scores_five_and_the_turn_continues():
 
 
 def test_opponents_ring_alone_ends_the_turn_and_counts_for_the_opponent():
-    """RULES.md: "opponent's ring alone -> turn ends and it counts for the opponent"; decision 3
+    """The rule text: "opponent's ring alone -> turn ends and it counts for the opponent"; decision 3
     of ``games/carroms/machine.py``: it stays down among the opponent's pocketed rings."""
     res = evaluate(table(), RED, g1=POCKET)
     assert not res["continues"] and not res["foul"]
@@ -162,7 +161,7 @@ def test_opponents_ring_alone_ends_the_turn_and_counts_for_the_opponent():
 
 
 def test_own_and_opponents_ring_continue_and_both_count_for_their_owners():
-    """RULES.md: only the opponent's ring *alone* ends the turn: with an own ring too the turn
+    """The rule text: only the opponent's ring *alone* ends the turn: with an own ring too the turn
     continues, each ring counting 1 for its owner."""
     res = evaluate(table(), RED, r1=0, g3=3)
     assert res["continues"]
@@ -176,7 +175,7 @@ def test_own_and_opponents_ring_continue_and_both_count_for_their_owners():
 
 
 def test_black_and_opponents_ring_continue():
-    """RULES.md + decision 1 of ``carroms.py``: the black pocketed continues the turn, so an
+    """The rule text + decision 1 of ``carroms.py``: the black pocketed continues the turn, so an
     opponent's ring pocketed with it is not "alone"."""
     res = evaluate(table(), RED, black=1, g2=1)
     assert res["continues"] and res["points"] == 4.0
@@ -185,7 +184,7 @@ def test_black_and_opponents_ring_continue():
 
 
 def test_nothing_pocketed_ends_the_turn():
-    """RULES.md: the turn continues only on a pocketed ring (own) or the black; a stroke that
+    """The rule text: the turn continues only on a pocketed ring (own) or the black; a stroke that
     pockets nothing passes the turn, and the pieces stay where they stopped."""
     res = evaluate(table(), RED)
     assert not res["continues"] and res["points"] == 0.0
@@ -198,7 +197,7 @@ def test_nothing_pocketed_ends_the_turn():
 
 
 def test_shooting_ring_pocketed_returns_the_stroke_and_forfeits_one_ring():
-    """RULES.md: "shooting ring pocketed -> turn ends, rings pocketed on that shot go back to the
+    """The rule text: "shooting ring pocketed -> turn ends, rings pocketed on that shot go back to the
     centre and one previously pocketed ring is forfeited"; decision 2 of ``carroms.py``: nothing
     of that stroke counts (the opponent's ring and the black come back too); decision 2 of
     ``games/carroms/machine.py``: they go near the centre; the forfeited ring is the last one down."""
@@ -224,7 +223,7 @@ def test_shooting_ring_pocketed_returns_the_stroke_and_forfeits_one_ring():
 
 
 def test_shooting_ring_pocketed_with_nothing_down_before_forfeits_nothing():
-    """RULES.md: "one previously pocketed ring is forfeited": with none pocketed before (the
+    """The rule text: "one previously pocketed ring is forfeited": with none pocketed before (the
     opponent's rings down do not count: they are not the shooter's), nothing is forfeited and
     the score stays; the stroke's rings still come back."""
     st0 = state(down=((), ("g4",)), scores=(0, 1))
@@ -240,7 +239,7 @@ def test_shooting_ring_pocketed_with_nothing_down_before_forfeits_nothing():
 
 
 def test_shooting_ring_off_the_board_is_the_same_foul():
-    """RULES.md: "a shooting ring that leaves the board -> turn ends and a ring is forfeited"
+    """The rule text: "a shooting ring that leaves the board -> turn ends and a ring is forfeited"
     (``foul.shooter_off``, capture code 4); the stroke's rings come back as for a pocketed
     shooting ring."""
     st0 = state("r1", "r2", "black", "g1", "g2", "g3", down=(("r3",), ()), scores=(1, 0))
@@ -346,7 +345,7 @@ def test_a_board_ends_when_one_colour_is_down_and_the_other_player_breaks(codes,
     ],
 )
 def test_the_game_ends_when_a_player_reaches_30(player, scores, codes, winner):
-    """RULES.md: "30 points wins" (``CarromsConfig.target``, 30 by default); decision 6 of
+    """The rule text: "30 points wins" (``CarromsConfig.target``, 30 by default); decision 6 of
     ``games/carroms/machine.py`` for both reaching it in one stroke with equal scores."""
     assert CarromsConfig().target == 30
     st = stroke(state(player=player, scores=scores), **codes)
@@ -393,7 +392,7 @@ def board_invariant(st: CarromsState, n_rings: int) -> None:
 
 
 def test_scores_equal_rings_pocketed_plus_five_per_black_minus_forfeits():
-    """RULES.md scoring ("each ring 1 point, black 5", a forfeited ring lost) over a hand-built
+    """The rule text's scoring ("each ring 1 point, black 5", a forfeited ring lost) over a hand-built
     board: after every stroke each score is the player's pocketed rings + 5 per black - the
     forfeits; the stroke's value (``points``) is the shooter's gain minus the opponent's."""
     st = state()
@@ -446,7 +445,7 @@ def test_scores_and_rings_over_random_strokes():
 
 
 def test_shooting_line_and_legal_placements():
-    """RULES.md: "every shot from the shooter's shooting line": the shooting ring's centre on
+    """The rule text: "every shot from the shooter's shooting line": the shooting ring's centre on
     the South line (y = -half + offset, the painted line), anywhere between its end circles and
     on no piece (touching allowed)."""
     va = analysis_for("carroms")

@@ -1,7 +1,6 @@
 """Golden tests of the Carrooka stroke evaluation (``carromlab.games.carrooka.rules``): a small
 hand-built position + hand-made kernel outcome rows (capture codes, first piece) -> the exact
-verdict, one rule clause of seed 000 (``shared/seeds/000_*.txt``; digest in
-``shared/reference/RULES.md``, "Carrooka") per test. Pure numpy, no kernel."""
+verdict, one rule clause of seed 000 ("How to Play Carrooka") per test. Pure numpy, no kernel."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Golden rule tests for Circle Scores (a fragment of the Carrom Company's rule book, seed 002;
-RULES.md "Circle scores"): carromlab/games/force_out/circle_scores.py, its decisions 1-3.
+"Circle scores"): carromlab/games/force_out/circle_scores.py, its decisions 1-3.
 
 The fragment: "If it [the shooting ring] comes to rest in the largest circle area, count 5
 points. A ring dislodged and coming to rest outside the circle area counts 10 points."

@@ -63,7 +63,7 @@ def test_icf_dimensions():
     assert outer == pytest.approx(-0.37 + 0.1015)
     assert inner - outer == pytest.approx(0.0318)
     (_xl, yc), (xr, _) = b.base_circle_centres()
-    assert yc == pytest.approx(-0.37 + 0.1174)  # 11.74 cm from own frame (EQUIPMENT.md)
+    assert yc == pytest.approx(-0.37 + 0.1174)  # 11.74 cm from own frame (docs/equipment.md)
     assert 0.37 - xr == pytest.approx(0.1492)
     # Arrows: 25.7 cm long, heads 5 cm clear of the pocket edge, on the diagonals.
     a = b.zones["arrow.NE"]

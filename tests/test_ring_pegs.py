@@ -1,5 +1,5 @@
 """Golden rule tests for Ring Pegs (the Carrom Company's rule book, crokinole side; seed 002,
-cut short; RULES.md "Ring Pegs"): carromlab/games/ring_pegs/rules.py, its decisions 1-5.
+cut short; "Ring Pegs"): carromlab/games/ring_pegs/rules.py, its decisions 1-5.
 
 Seed 002: "The first player places the Shooting Ring outside the large outer circle midway
 between the pockets and attempts to shoot the ring through and outside the pegged circle.

@@ -1,15 +1,15 @@
-"""Calibration of the physics defaults and of the crokinole-side skill presets (issue 10).
+"""Calibration of the physics defaults and of the crokinole-side skill presets.
 
 Two real figures pin down numbers that are otherwise estimates (docs/calibration.md):
 
 - **Liveliness (ICF).** "A 15 g striker struck with maximum force from a baseline must make
-  at least 3.5 runs to the opposite frame" (ICF Laws of Carrom, via
-  ../shared/reference/EQUIPMENT.md) [official]. It bounds the friction ``mu`` and the
+  at least 3.5 runs to the opposite frame" (ICF Laws of Carrom,
+  1993, section I) [official]. It bounds the friction ``mu`` and the
   cushion restitution ``e_cushion`` together: :func:`liveliness_runs` sends a lone striker
   straight across an empty ICF board through the kernel and counts its runs.
 - **The open twenty (crokinole side).** A disc shot from the outer (shooting) line of an empty
   board straight at the centre hole: top competitive players make about 65 % of them
-  (EQUIPMENT.md) [secondary]. :func:`open_twenty` measures a skill's rate through the kernel,
+  (docs/equipment.md) [secondary]. :func:`open_twenty` measures a skill's rate through the kernel,
   at the speed that skill does best with.
 
 Counting rule of the runs. The striker's centre starts on the baseline (midway between the two
@@ -63,10 +63,10 @@ from carromlab.shots import (
 # --------------------------------------------------------------------------- liveliness
 
 #: The ICF liveliness rule: at least this many runs [official: ICF Laws of Carrom, 1993,
-#: section I, via EQUIPMENT.md].
+#: section I].
 LIVELINESS_RUNS = 3.5
 #: Striker speeds (m/s) of "maximum force": the reference derives its friction row "from the
-#: 3.5-runs rule with v0 4-5 m/s" and gives a break / power shot 4-6 m/s [estimate, EQUIPMENT.md;
+#: 3.5-runs rule with v0 4-5 m/s" and gives a break / power shot 4-6 m/s [estimate, docs/equipment.md;
 #: no measurement of a maximum carrom stroke was found].
 STRIKE_SPEEDS = (4.0, 4.5, 5.0)
 #: The speed the liveliness check uses: the low end of the 4-5 m/s range [estimate]. Runs grow
@@ -225,7 +225,7 @@ def max_mu(e_cushion: float, v0: float = MAX_STRIKE_SPEED, runs: float = LIVELIN
 
 
 #: The liveliness table's grid: friction across and beyond the reference's range 0.06-0.20
-#: (0.2 an unpowdered board), cushion restitution across 0.6-0.8 and beyond (EQUIPMENT.md).
+#: (0.2 an unpowdered board), cushion restitution across 0.6-0.8 and beyond (docs/equipment.md).
 TABLE_MU = (0.06, 0.08, 0.10, 0.12, 0.15, 0.20)
 TABLE_E = (0.6, 0.7, 0.8, 0.9)
 
@@ -253,7 +253,7 @@ def liveliness_table(mus=TABLE_MU, es=TABLE_E, speeds=STRIKE_SPEEDS) -> pd.DataF
 #: 0.75-1.60 m/s (it must reach the hole, and be down to the 1.4 m/s skip speed before leaving
 #: it); the grid covers that window and a little beyond, every 0.05 m/s (a numerical choice).
 TWENTY_SPEEDS = tuple(round(0.70 + 0.05 * k, 2) for k in range(21))
-#: Published open-twenty rate of the top tier (EQUIPMENT.md: "about 65 % for top competitive
+#: Published open-twenty rate of the top tier (docs/equipment.md: "about 65 % for top competitive
 #: players") [secondary].
 TWENTY_TOP_RATE = 0.65
 #: Open-twenty targets by tier. Only the top figure is published (``pro``, above); the lower

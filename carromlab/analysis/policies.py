@@ -119,7 +119,7 @@ class Greedy:
     placement_step: float = 0.05
     #: The break (placement m, angle deg, speed m/s), played without screening; None: the
     #: break is screened like any stroke. Decision: a hard, straight flick from the middle of
-    #: the baseline at the centre of the rosette (a hard flick is 4-6 m/s, EQUIPMENT.md).
+    #: the baseline at the centre of the rosette (a hard flick is 4-6 m/s, docs/equipment.md).
     #: Screening candidate cuts into a packed rosette finds little and costs as much as the
     #: rest of the board (break shots have 100+ events each).
     break_shot: tuple[float, float, float] | None = (0.0, 90.0, 5.0)

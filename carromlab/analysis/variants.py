@@ -20,7 +20,7 @@ import numpy as np
 
 from carromlab.errors import CarromlabError
 
-#: Speeds above this are refused as absurd (m/s): a hard flick is 4-6 m/s (EQUIPMENT.md).
+#: Speeds above this are refused as absurd (m/s): a hard flick is 4-6 m/s (docs/equipment.md).
 MAX_SPEED = 15.0
 
 

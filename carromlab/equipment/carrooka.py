@@ -1,5 +1,5 @@
 """The Carrooka board: circular, on a turntable, 6 rim pockets, break line, colour spots, margin
-line. No dimensions are published; every size here is an estimate (EQUIPMENT.md) and a field
+line. No dimensions are published; every size here is an estimate and a field
 you can change.
 """
 
@@ -23,7 +23,7 @@ from carromlab.equipment.geometry import (
 COLOURS = ("yellow", "green", "brown", "blue", "pink", "black")
 COLOUR_VALUES = {"red": 1, "yellow": 2, "green": 3, "brown": 4, "blue": 5, "pink": 6, "black": 7}
 
-EST = "EQUIPMENT.md: Carrooka estimate (no published dimensions)"
+EST = "Carrooka estimate (no published dimensions)"
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 The Carrom Company publishes no dimensions. The board is about 28 in square overall with four
 corner pockets through the board, so both sides share the frame and the pockets. The crokinole
-side's circles follow the National Crokinole Association layout (EQUIPMENT.md), unscaled: a
+side's circles follow the National Crokinole Association layout, unscaled: a
 66 cm playing square holds the 66 cm NCA surface exactly.
 
 Decision (documented in docs/decisions.md): the crokinole side's ``surround`` is ``"square"``
@@ -33,7 +33,7 @@ from carromlab.equipment.geometry import (
 )
 
 CC = "Carrom Company board"
-NCA = "National Crokinole Association layout (EQUIPMENT.md)"
+NCA = "National Crokinole Association layout"
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ class IcfBoard(Board):
         0.0254, "official", ICF_LAWS + ": red core of the base circles 2.54 cm"
     )
     base_circle_from_side: float = spec(
-        0.1492, "derived", "base circle centre 14.92 cm from the adjacent frame (EQUIPMENT.md)"
+        0.1492, "derived", "base circle centre 14.92 cm from the adjacent frame"
     )
     arrow_clearance: float = spec(
         0.05, "official", ICF_LAWS + ": arrows stop 5.00 cm clear of the pocket edge"

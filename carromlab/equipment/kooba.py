@@ -3,7 +3,7 @@
 The quadrant layout (North, East, South, West; each with a Home, a Run of 5 steps numbered
 outside in, a Lock and a Penalty Zone; a central Eye, Inner Eye and KOOBA) is the game's
 [official]; no sizes are published, so every size and the placement of the zones inside a
-quadrant are estimates (EQUIPMENT.md), all fields you can change.
+quadrant are estimates, all fields you can change.
 
 Placement (estimate): each run lies on its quadrant's axis, from Home at the board's edge
 inwards: Home, steps 1..5, Lock, then the Eye. Each quadrant's Penalty Zone is the square in
@@ -31,8 +31,8 @@ SEATS = ("N", "E", "S", "W")
 #: Angle of each seat's axis.
 SEAT_ANGLE = {"N": math.pi / 2, "E": 0.0, "S": -math.pi / 2, "W": math.pi}
 
-EST = "EQUIPMENT.md: KOOBA estimate (sizes not published)"
-SEC = "KOOBA product pages (EQUIPMENT.md)"
+EST = "KOOBA estimate (sizes not published)"
+SEC = "KOOBA product pages"
 
 
 @dataclass(frozen=True)

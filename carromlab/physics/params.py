@@ -1,7 +1,7 @@
 """Physical parameters: friction and restitution (traced, so they can vary per shot).
 
-No published measurements exist for carrom; every default is an estimate from
-../shared/reference/EQUIPMENT.md and can be changed.
+No published measurements exist for carrom; every default is an estimate (the sources
+and reasoning are in docs/equipment.md and docs/calibration.md) and can be changed.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ class Physics:
     """Traced physical parameters (a pytree: vmap over them for uncertainty studies)."""
 
     mu: float = field(default=0.10)
-    """Sliding friction coefficient, estimate: powdered board 0.06-0.20 (EQUIPMENT.md)."""
+    """Sliding friction coefficient, estimate: powdered board 0.06-0.20 (docs/equipment.md)."""
     g: float = field(default=9.81)
     """Gravitational acceleration, m/s^2 (standard gravity rounded)."""
     e_piece: float = field(default=0.90)

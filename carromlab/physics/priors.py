@@ -2,7 +2,7 @@
 per shot and vmapped with the shots (``make_batch_simulator(per_shot_physics=True)``).
 
 Nobody has measured a carrom board's friction or restitution to better than a range
-(EQUIPMENT.md): ``mu`` 0.06-0.20, cushions 0.6-0.8. A prior over them turns an estimate into
+(docs/equipment.md): ``mu`` 0.06-0.20, cushions 0.6-0.8. A prior over them turns an estimate into
 one that averages over boards, and the draws kept with every shot show which parameter an
 answer depends on (``analysis.sensitivity``)::
 

@@ -1,4 +1,4 @@
-"""The Carroms game-state machine (the Carrom Company's rule book, checker side; RULES.md).
+"""The Carroms game-state machine (the Carrom Company's rule book, checker side).
 
 Player 0 plays red from the South shooting line, player 1 green from the North. A state holds
 the position (rings and the black), whose turn it is, the rings each player has pocketed in

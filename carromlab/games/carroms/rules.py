@@ -1,4 +1,4 @@
-"""Carroms (the Carrom Company's rule book, checker side; seed 002 and RULES.md): one stroke,
+"""Carroms (the Carrom Company's rule book, checker side; seed 002): one stroke,
 vectorised over a batch of shots.
 
 The kernel's disc 0 is the shooting ring, played from the shooter's shooting line; discs 1..

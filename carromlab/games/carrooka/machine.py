@@ -1,5 +1,5 @@
 """The Carrooka game-state machine: turns, phases, re-spotting, the bonus shot, "Carrooka'd"
-situations and the end of the game (seed 000; digest in ``shared/reference/RULES.md``).
+situations and the end of the game (seed 000, "How to Play Carrooka").
 
 A state holds the position (pucks, and a ``striker`` piece where the striker lies; none at
 the start: the first shot is played from anywhere on the break line), whose turn it is, the

@@ -6,7 +6,7 @@ pieces without the striker (a Carrooka position may hold a ``striker`` piece: wh
 striker lies, the origin of the next shot; see :func:`pucks`). ``CarrookaRules`` is the thin
 class the analysis layer looks variants up by.
 
-Sources: seed 000 (the Carrooka rules) and its digest in ``shared/reference/RULES.md``.
+Sources: seed 000, the Carrooka rules ("How to Play Carrooka").
 
 The rules as evaluated (one stroke; the *piece on* is what the shooter must hit first):
 

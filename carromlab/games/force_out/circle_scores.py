@@ -1,4 +1,4 @@
-"""Circle Scores (a fragment of the Carrom Company's rule book, seed 002; RULES.md): one
+"""Circle Scores (a fragment of the Carrom Company's rule book, seed 002): one
 stroke, vectorised over a batch of shots, and the game-state machine.
 
 The fragment: "If it [the shooting ring] comes to rest in the largest circle area, count 5

@@ -1,5 +1,5 @@
 """The Force Out game-state machine (and Fast Play Force Out): turns, force-outs, the centre
-hole, the shooting-ring penalty and the round's scoring (seed 002; RULES.md).
+hole, the shooting-ring penalty and the round's scoring (seed 002).
 
 Player 0 plays red from the South side, player 1 green from the North. A state holds the
 position (the rings; in Fast Play also a ``shooter`` piece where the one shooting ring lies),

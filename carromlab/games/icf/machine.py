@@ -8,8 +8,8 @@ consequences: pocketed pieces leave the position, returned coins are placed by t
 the turn continues or passes, a board ends and is scored, the next board is set up, the game
 ends. It is the rules layer of a whole-game simulator.
 
-Sources: ``shared/reference/RULES.md`` ("Standard carrom": seed 004 and the ICF Laws of 1993;
-rule numbers are the 1993 Laws') and the decisions of :mod:`carromlab.games.icf.rules`, which this
+Sources: standard carrom as seed 004 (the Polish federation's text) and the ICF Laws of Carrom
+(1993) give it (rule numbers are the 1993 Laws') and the decisions of :mod:`carromlab.games.icf.rules`, which this
 module follows (it never re-judges a stroke: coins kept, dues, the queen, continuation and the
 last-coin clauses all come from ``evaluate_icf``).
 

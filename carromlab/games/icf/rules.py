@@ -8,8 +8,8 @@ pocketed, kept and returned, the queen, fouls by kind, dues, whether the turn co
 turn's state after the stroke and a shot value ("points"). ``IcfRules`` is the thin class the
 analysis layer looks variants up by.
 
-Sources: the rule digest in ``shared/reference/RULES.md`` ("Standard carrom": seed 004, the
-Polish federation's text, and the ICF Laws of 1993; rule numbers below are the 1993 Laws').
+Sources: standard carrom as seed 004 (the Polish federation's text) and the ICF Laws of Carrom
+(1993) give it; rule numbers below are the 1993 Laws'.
 
 The laws as evaluated (one stroke of the shooter; "own" coins are the shooter's colour):
 

@@ -1,4 +1,4 @@
-"""The KOOBA game-state machine (seed 003, "Official KOOBA Rules"; RULES.md): turns of three
+"""The KOOBA game-state machine (seed 003, "Official KOOBA Rules"): turns of three
 shots, markers on the runs, the Lock, the KOOBA, the attack turn, the round that completes,
 the tie breaker, and the Pro and Deuces mods.
 

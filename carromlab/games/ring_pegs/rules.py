@@ -1,4 +1,4 @@
-"""Ring Pegs (the Carrom Company's rule book, crokinole side; seed 002, cut short; RULES.md):
+"""Ring Pegs (the Carrom Company's rule book, crokinole side; seed 002, cut short):
 shot origins, one stroke vectorised over a batch of shots, and the game-state machine.
 
 Seed 002: "Place 8 rings over the pegs ... The first player places the Shooting Ring outside
