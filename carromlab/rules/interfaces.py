@@ -19,6 +19,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from carromlab.errors import CarromlabError
+
 
 @dataclass(frozen=True)
 class StrokeOutcome:
@@ -85,3 +87,16 @@ class GameMachine(Protocol):
 
 
 __all__ = ["GameMachine", "StrokeOutcome"]
+
+
+def check_declared(declared, known: tuple[str, ...], game: str) -> tuple[str, ...]:
+    """The fouls a caller declared on a stroke (``StrokeOutcome.declared``), refused in one
+    line unless each is one of ``known``, the kinds ``game`` lets a caller declare."""
+    declared = tuple(declared)
+    unknown = [k for k in declared if k not in known]
+    if unknown:
+        choose = f"choose from: {', '.join(known)}" if known else "it has none"
+        raise CarromlabError(
+            f"declared foul {unknown[0]!r} is not a {game} foul a caller declares ({choose})"
+        )
+    return declared

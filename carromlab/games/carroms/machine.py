@@ -34,7 +34,7 @@ from carromlab.errors import CarromlabError
 from carromlab.games.carroms.rules import COLOURS, CarromsTurn, evaluate_carroms, pieces_of
 from carromlab.games.carroms.setups import carroms_opening
 from carromlab.position import Piece, Position
-from carromlab.rules.interfaces import StrokeOutcome
+from carromlab.rules.interfaces import StrokeOutcome, check_declared
 from carromlab.rules.placement import nearest_free_spot
 
 
@@ -204,4 +204,5 @@ def apply(
     state: CarromsState, outcome: StrokeOutcome, config: CarromsConfig | None = None, rng=None
 ) -> CarromsState:
     """The game machine's one signature (:mod:`carromlab.rules.interfaces`)."""
+    check_declared(outcome.declared, (), "Carroms")
     return apply_stroke(state, outcome.capture, outcome.final_xy, config)

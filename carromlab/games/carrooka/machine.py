@@ -67,7 +67,7 @@ from carromlab.games.carrooka import striker as st
 from carromlab.games.carrooka.rules import CarrookaTurn, evaluate_carrooka, pucks
 from carromlab.games.carrooka.setups import carrooka_opening
 from carromlab.position import Piece, Position
-from carromlab.rules.interfaces import StrokeOutcome
+from carromlab.rules.interfaces import StrokeOutcome, check_declared
 
 PHASES = ("red", "colour", "last_colour", "sequence", "black_respotted")
 OPTIONS = ("break_line", "counter", "pass")
@@ -288,13 +288,7 @@ def apply_stroke(
     config = config or CarrookaGameConfig()
     if state.over:
         raise CarromlabError("the game is over")
-    declared = tuple(declared)
-    unknown = [k for k in declared if k not in DECLARED_FOULS]
-    if unknown:
-        raise CarromlabError(
-            f"declared foul {unknown[0]!r} is not a Carrooka foul a caller declares "
-            f"(choose from: {', '.join(DECLARED_FOULS)})"
-        )
+    declared = check_declared(declared, DECLARED_FOULS, "Carrooka")
     allowed = shot_turns(state)
     if turn not in allowed:
         raise CarromlabError(

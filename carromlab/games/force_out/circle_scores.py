@@ -31,7 +31,7 @@ from carromlab.errors import CarromlabError
 from carromlab.games.force_out.setups import circle_scores_opening
 from carromlab.position import Piece, Position
 from carromlab.rules.crokinole import circle_moves, in_circle, rings
-from carromlab.rules.interfaces import StrokeOutcome
+from carromlab.rules.interfaces import StrokeOutcome, check_declared
 from carromlab.rules.outcome import VariantRules, check_discs, outcome_field
 
 VARIANTS = ("circle-scores",)
@@ -197,4 +197,5 @@ def apply(
     rng=None,
 ) -> CircleScoresState:
     """The game machine's one signature (:mod:`carromlab.rules.interfaces`)."""
+    check_declared(outcome.declared, (), "Circle Scores")
     return apply_stroke(state, outcome.capture, outcome.final_xy, config)

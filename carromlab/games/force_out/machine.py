@@ -42,7 +42,7 @@ from carromlab.games.force_out.rules import COLOURS, ForceOutTurn, evaluate_forc
 from carromlab.games.force_out.setups import force_out_opening
 from carromlab.position import Piece, Position
 from carromlab.rules.crokinole import hole_code, in_circle, rings
-from carromlab.rules.interfaces import StrokeOutcome
+from carromlab.rules.interfaces import StrokeOutcome, check_declared
 
 
 @dataclass(frozen=True)
@@ -245,4 +245,5 @@ def apply(
     state: ForceOutState, outcome: StrokeOutcome, config: ForceOutConfig | None = None, rng=None
 ) -> ForceOutState:
     """The game machine's one signature (:mod:`carromlab.rules.interfaces`)."""
+    check_declared(outcome.declared, (), "Force Out")
     return apply_stroke(state, outcome.capture, outcome.final_xy, config)

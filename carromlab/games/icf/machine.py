@@ -137,7 +137,7 @@ from carromlab.games.icf.rules import (
 )
 from carromlab.games.icf.setups import rosette
 from carromlab.position import Piece, Position
-from carromlab.rules.interfaces import StrokeOutcome
+from carromlab.rules.interfaces import StrokeOutcome, check_declared
 from carromlab.rules.placement import (
     _free,
     _obstacles,
@@ -678,6 +678,7 @@ def apply(
     """The game machine's one signature (:mod:`carromlab.rules.interfaces`): the state after
     a stroke with ``outcome``; ``rng`` places returned coins when ``config.placement`` is
     ``"random"``."""
+    check_declared(outcome.declared, (), "ICF")
     config = config or IcfGameConfig()
     return apply_stroke(
         state,

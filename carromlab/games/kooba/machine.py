@@ -56,7 +56,7 @@ from dataclasses import dataclass, field, replace
 
 from carromlab.equipment.kooba import SEATS
 from carromlab.errors import CarromlabError
-from carromlab.rules.interfaces import StrokeOutcome
+from carromlab.rules.interfaces import StrokeOutcome, check_declared
 
 LOCK = 6
 SHOTS = 3
@@ -255,4 +255,5 @@ def apply(
 ) -> KoobaState:
     """The game machine's one signature (:mod:`carromlab.rules.interfaces`): a throw's
     ``outcome.tags`` (:class:`ShotTags`, by exact geometry where the Aero landed)."""
+    check_declared(outcome.declared, (), "KOOBA")
     return apply_shot(state, outcome.tags, config)

@@ -56,7 +56,7 @@ from carromlab.errors import CarromlabError
 from carromlab.games.ring_pegs.setups import ring_pegs_opening
 from carromlab.position import Piece, Position
 from carromlab.rules.crokinole import hole_code
-from carromlab.rules.interfaces import StrokeOutcome
+from carromlab.rules.interfaces import StrokeOutcome, check_declared
 from carromlab.rules.outcome import VariantRules, check_discs, outcome_field
 
 VARIANTS = ("ring-pegs",)
@@ -392,5 +392,6 @@ def apply(
 ) -> RingPegsState:
     """The game machine's one signature (:mod:`carromlab.rules.interfaces`): the first leg
     ends at ``outcome.first_xy`` (NaN: no contact)."""
+    check_declared(outcome.declared, (), "Ring Pegs")
     first = outcome.first_xy if outcome.first_xy is not None else (np.nan, np.nan)
     return apply_stroke(state, outcome.capture, outcome.final_xy, outcome.contacts, first, config)
