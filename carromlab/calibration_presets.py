@@ -2,9 +2,10 @@
 open twenty (docs/calibration.md).
 
 The open twenty: a disc shot from the outer (shooting) line of an empty board straight at the
-centre hole. Top competitive players make about 65 % of them (published
-open-twenty rates by skill tier [secondary]; docs/calibration.md); that is the ``pro`` target. Only that figure is published: the lower tiers'
-targets are estimates (expert 50 %, club 35 %, novice 20 %) [estimate].
+centre hole. Top competitive players make about 65 % of them (published open-twenty rates by
+skill tier [secondary]; docs/calibration.md); that is the ``pro`` target. Only that figure is
+published: the lower tiers' targets are estimates (expert 50 %, club 35 %, novice 20 %)
+[estimate].
 
 Each preset keeps the placement and speed errors of the carrom preset of its name
 (``carromlab.shots.SKILLS``: estimates; the open twenty cannot tell speed errors apart, its

@@ -1,9 +1,10 @@
 """Golden tests of Carroms (the Carrom Company's rule book, checker side): the stroke rules
-(``carromlab.games.carroms.rules``), the game-state machine (``carromlab.games.carroms.machine``) and the
-shooting line of the analysis layer. Each test cites one clause of seed 002
-(the Carrom Company's rule book, an excerpt, "Carroms" on the checker side) or one decision documented in the modules' docstrings: a small hand-built
-state + a hand-made stroke outcome (capture codes, resting places) -> the exact result. The
-last test plays whole games on the real kernel."""
+(``carromlab.games.carroms.rules``), the game-state machine
+(``carromlab.games.carroms.machine``) and the shooting line of the analysis layer. Each test
+cites one clause of seed 002 (the Carrom Company's rule book, an excerpt, "Carroms" on the
+checker side) or one decision documented in the modules' docstrings: a small hand-built state +
+a hand-made stroke outcome (capture codes, resting places) -> the exact result. The last test
+plays whole games on the real kernel."""
 
 from __future__ import annotations
 
@@ -146,8 +147,9 @@ def test_black_pocketed_scores_five_and_the_turn_continues():
 
 
 def test_opponents_ring_alone_ends_the_turn_and_counts_for_the_opponent():
-    """The rule text: "opponent's ring alone -> turn ends and it counts for the opponent"; decision 3
-    of ``games/carroms/machine.py``: it stays down among the opponent's pocketed rings."""
+    """The rule text: "opponent's ring alone -> turn ends and it counts for the opponent";
+    decision 3 of ``games/carroms/machine.py``: it stays down among the opponent's pocketed
+    rings."""
     res = evaluate(table(), RED, g1=POCKET)
     assert not res["continues"] and not res["foul"]
     assert (res["own_pocketed"], res["opponent_pocketed"]) == (0, 1)
@@ -197,10 +199,11 @@ def test_nothing_pocketed_ends_the_turn():
 
 
 def test_shooting_ring_pocketed_returns_the_stroke_and_forfeits_one_ring():
-    """The rule text: "shooting ring pocketed -> turn ends, rings pocketed on that shot go back to the
-    centre and one previously pocketed ring is forfeited"; decision 2 of ``carroms.py``: nothing
-    of that stroke counts (the opponent's ring and the black come back too); decision 2 of
-    ``games/carroms/machine.py``: they go near the centre; the forfeited ring is the last one down."""
+    """The rule text: "shooting ring pocketed -> turn ends, rings pocketed on that shot go back
+    to the centre and one previously pocketed ring is forfeited"; decision 2 of ``carroms.py``:
+    nothing of that stroke counts (the opponent's ring and the black come back too); decision 2
+    of ``games/carroms/machine.py``: they go near the centre; the forfeited ring is the last one
+    down."""
     st0 = state("r1", "r2", "black", "g1", "g2", down=(("r4", "r5"), ("g4",)), scores=(2, 1))
     res = evaluate(st0.position, st0.turn_state(), shooter=POCKET, r1=0, g2=1, black=3)
     assert res["foul"] and res["foul.shooter_pocketed"] and not res["foul.shooter_off"]
@@ -392,9 +395,10 @@ def board_invariant(st: CarromsState, n_rings: int) -> None:
 
 
 def test_scores_equal_rings_pocketed_plus_five_per_black_minus_forfeits():
-    """The rule text's scoring ("each ring 1 point, black 5", a forfeited ring lost) over a hand-built
-    board: after every stroke each score is the player's pocketed rings + 5 per black - the
-    forfeits; the stroke's value (``points``) is the shooter's gain minus the opponent's."""
+    """The rule text's scoring ("each ring 1 point, black 5", a forfeited ring lost) over a
+    hand-built board: after every stroke each score is the player's pocketed rings + 5 per black
+    - the forfeits; the stroke's value (``points``) is the shooter's gain minus the
+    opponent's."""
     st = state()
     strokes = [  # (shooter code, codes, expected scores, player after)
         (ON, {"r1": 0}, (1, 0), 0),

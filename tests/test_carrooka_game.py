@@ -1,8 +1,8 @@
 """Golden tests of the Carrooka game-state machine (``carromlab.games.carrooka.machine``) and the
 striker's placement (``carromlab.games.carrooka.striker``): a small hand-built state + a
 hand-made stroke outcome (capture codes, first piece, resting places) -> the exact resulting
-state, one clause of seed 000 ("How to Play Carrooka") or one documented decision per test; and a property
-test of the scores over random stroke outcomes."""
+state, one clause of seed 000 ("How to Play Carrooka") or one documented decision per test;
+and a property test of the scores over random stroke outcomes."""
 
 from __future__ import annotations
 

@@ -66,8 +66,8 @@ from carromlab.shots import (
 #: section I].
 LIVELINESS_RUNS = 3.5
 #: Striker speeds (m/s) of "maximum force": the reference derives its friction row "from the
-#: 3.5-runs rule with v0 4-5 m/s" and gives a break / power shot 4-6 m/s [estimate, docs/equipment.md;
-#: no measurement of a maximum carrom stroke was found].
+#: 3.5-runs rule with v0 4-5 m/s" and gives a break / power shot 4-6 m/s [estimate,
+#: docs/equipment.md; no measurement of a maximum carrom stroke was found].
 STRIKE_SPEEDS = (4.0, 4.5, 5.0)
 #: The speed the liveliness check uses: the low end of the 4-5 m/s range [estimate]. Runs grow
 #: with the speed, so a board that passes at 4 m/s passes at every speed of the range: the

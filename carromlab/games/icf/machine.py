@@ -9,9 +9,9 @@ the turn continues or passes, a board ends and is scored, the next board is set 
 ends. It is the rules layer of a whole-game simulator.
 
 Sources: standard carrom as seed 004 (the Polish federation's text) and the ICF Laws of Carrom
-(1993) give it (rule numbers are the 1993 Laws') and the decisions of :mod:`carromlab.games.icf.rules`, which this
-module follows (it never re-judges a stroke: coins kept, dues, the queen, continuation and the
-last-coin clauses all come from ``evaluate_icf``).
+(1993) give it (rule numbers are the 1993 Laws') and the decisions of
+:mod:`carromlab.games.icf.rules`, which this module follows (it never re-judges a stroke: coins
+kept, dues, the queen, continuation and the last-coin clauses all come from ``evaluate_icf``).
 
 Seats and sides. Singles: seat 0 (South, the first breaker) and seat 1 (North). Doubles:
 seats 0..3 sit S, E, N, W; a turn passes to the player on the right, ``seat -> seat + 1``

@@ -1,14 +1,14 @@
 """Whole KOOBA games on the shared game loop (:func:`~carromlab.play.loop.play_games`).
 
-A game is the lag (each entrant throws one Aero at the KOOBA from the South; the closest
-sits first, :func:`~carromlab.games.kooba.machine.lag_order`), then turns of three throws
-judged by exact geometry (:func:`~carromlab.games.kooba.players.shot_tags`) and applied by
-the machine; a turn's Aeros lie on the board until the turn ends, and one that lands on
-them rests on top (``on_aeros``; machine decision 5). The players are by entrant (the lag seats them) and each throws at its own
-throw skill (``THROW_SKILLS[player.skill]``). Throws run on the throw kernel
-(``physics/throw.py``), answered by :class:`ThrowEvaluator` in place of the sliding-disc
-kernel. Keys: throw ``k`` of game ``g`` (the lag's throws first) uses
-``fold_in(fold_in(key(seed), g), k)``: a game depends only on the seed and its index.
+A game is the lag (each entrant throws one Aero at the KOOBA from the South; the closest sits
+first, :func:`~carromlab.games.kooba.machine.lag_order`), then turns of three throws judged by
+exact geometry (:func:`~carromlab.games.kooba.players.shot_tags`) and applied by the machine; a
+turn's Aeros lie on the board until the turn ends, and one that lands on them rests on top
+(``on_aeros``; machine decision 5). The players are by entrant (the lag seats them) and each
+throws at its own throw skill (``THROW_SKILLS[player.skill]``). Throws run on the throw kernel
+(``physics/throw.py``), answered by :class:`ThrowEvaluator` in place of the sliding-disc kernel.
+Keys: throw ``k`` of game ``g`` (the lag's throws first) uses ``fold_in(fold_in(key(seed), g),
+k)``: a game depends only on the seed and its index.
 """
 
 from __future__ import annotations

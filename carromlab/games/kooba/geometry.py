@@ -91,10 +91,11 @@ def _edge_normals(poly):
 
 def aero_overlaps_polygon(x, y, rotation, side, hole, polygon) -> np.ndarray:
     """The Aero's material (triangle minus hole) and a convex polygon (vertices [k, 2], or
-    [..., k, 2] one per Aero) share area. Separating axes over both shapes' edge normals decide whether the triangle
-    and the polygon share area (a gap or mere contact on some axis separates them); the hole
-    lies inside the triangle, so the material meets the polygon exactly when the triangle does
-    and the polygon is not wholly inside the hole (all its corners in the hole)."""
+    [..., k, 2] one per Aero) share area. Separating axes over both shapes' edge normals decide
+    whether the triangle and the polygon share area (a gap or mere contact on some axis
+    separates them); the hole lies inside the triangle, so the material meets the polygon
+    exactly when the triangle does and the polygon is not wholly inside the hole (all its
+    corners in the hole)."""
     tri = aero_corners(x, y, rotation, side)  # [..., 3, 2]
     poly = np.asarray(polygon, float)
     poly = np.broadcast_to(poly, (*tri.shape[:-2], *poly.shape[-2:]))

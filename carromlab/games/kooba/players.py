@@ -16,15 +16,15 @@ g), k)``: a game depends only on the seed and its index.
   at least ``attack_at`` steps along; aimed at their marker (a marker tag sends it Home, and an
   Aero that misses the marker most often still overlaps its run). Every run tag of the attack
   counts, so with ``press=True`` (the default) it keeps aiming at the marker until the marker
-  has been tagged (sent Home) - a marker tag is worth at least ``attack_at`` steps and a run
-  tag one, against one step for a score - and then scores; ``press=False`` scores after the
-  first tag of any kind. ``attack_at=None`` never attacks. The defaults - the leader at 4
-  steps, in two-player games only - came from the timing study under the old reading of the attack (only the first tag counted), where no
-  timing changed the attacker's win rate measurably; with every tag counting and the attacker
-  pressing, an early attack (at 1-3 steps) won 0.55 against 0.48 for never attacking
-  (docs/studies.md; z about 1.9, not yet conclusive), and with three players attacking cost
-  the attacker (the player left out gains). At club skill a run advances about three steps a
-  turn, so "at 4" attacks in about 4 % of two-player games.
+  has been tagged (sent Home) - a marker tag is worth at least ``attack_at`` steps and a run tag
+  one, against one step for a score - and then scores; ``press=False`` scores after the first
+  tag of any kind. ``attack_at=None`` never attacks. The defaults - the leader at 4 steps, in
+  two-player games only - came from the timing study under the old reading of the attack (only
+  the first tag counted), where no timing changed the attacker's win rate measurably; with every
+  tag counting and the attacker pressing, an early attack (at 1-3 steps) won 0.55 against 0.48
+  for never attacking (docs/studies.md; z about 1.9, not yet conclusive), and with three players
+  attacking cost the attacker (the player left out gains). At club skill a run advances about
+  three steps a turn, so "at 4" attacks in about 4 % of two-player games.
 
 Every entrant may have their own player (``play_kooba(players=[...])``, by entrant: the lag
 then seats them), so one policy can be measured against another.
