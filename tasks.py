@@ -52,6 +52,10 @@ def test() -> None:
     # subprocesses) compile many of the same kernels; JAX keys each entry by its program and
     # versions, so a stale entry is never used.
     os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", str(ROOT / ".cache" / "jax"))
+    # The two test workers already keep both cores busy, and every extra CPU device compiles
+    # its own copy of each kernel: one device a process (tests/test_devices.py starts
+    # processes with more).
+    os.environ.setdefault("CARROMLAB_CORES", "1")
     run(BIN / "ruff", "check", ".")
     run(BIN / "ruff", "format", "--check", ".")
     run(PY, "-m", "pytest", "-n", "2", "-q", "tests", "notebooks", "--nbmake", *sys.argv[2:])

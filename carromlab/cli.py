@@ -177,8 +177,24 @@ def bench(
     skill: str = typer.Option("club", help="boards, carrooka-games: the greedy players' skill."),
     chunk: int = typer.Option(4096, min=1, help="Shots per kernel call (bounds memory)."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
-    peer: str = typer.Option(None, help="Also time the same shots in another engine: pymunk."),
-    peer_shots: int = typer.Option(20, min=1, help="Shots given to the peer engine."),
+    peer: str = typer.Option(
+        None,
+        help="Also time the same shots in another engine: pymunk, at its fixed setting "
+        "(1 ms step, one process per core); the report gives ratio_per_machine.",
+    ),
+    peer_shots: int = typer.Option(40, min=1, help="Shots each peer process simulates."),
+    lanes: int = typer.Option(
+        None, min=0, help="break, cut: lanes in flight per chunk (default 512; 0: plain batch)."
+    ),
+    cores: int = typer.Option(
+        None, min=1, help="break, cut: use only this many of the cores' devices."
+    ),
+    scaling: bool = typer.Option(
+        False,
+        "--scaling",
+        help="break, cut: also run on one core (a child process bound to it) and report "
+        "the speed-up of all cores over one.",
+    ),
     device: str = typer.Option("auto", help="auto, cpu or gpu."),
     contacts: str = typer.Option(
         "cluster",
@@ -212,17 +228,25 @@ def bench(
         from carromlab.bench.games import bench_boards, bench_carrooka_games
         from carromlab.shots import skill as skill_named
 
-        if peer:
-            raise CarromlabError("--peer applies to the break and cut scenarios only")
+        if peer or scaling or lanes is not None or cores is not None:
+            raise CarromlabError(
+                "--peer, --scaling, --lanes and --cores apply to the break and cut scenarios"
+            )
         skill_named(skill)
         run_games = bench_boards if scenario == "boards" else bench_carrooka_games
         result = run_games(batch, skill=skill, seed=seed, progress=True)
-    elif peer:
-        result = bench_with_peer(scenario, batch, peer_shots, chunk=chunk, seed=seed, progress=True)
     else:
-        result = run_bench(
-            scenario, batch, chunk=chunk, seed=seed, progress=True, contacts=contacts
-        )
+        kw = dict(chunk=chunk, seed=seed, contacts=contacts, lanes=lanes, cores=cores)
+        if peer:
+            result = bench_with_peer(scenario, batch, peer_shots, progress=True, **kw)
+        else:
+            result = run_bench(scenario, batch, progress=True, **kw)
+        if scaling:
+            from carromlab.bench.runner import bench_one_core
+
+            one = bench_one_core(scenario, batch, **kw)
+            result["one_core"] = {k: one[k] for k in ("shots_per_s", "elapsed_s", "cores")}
+            result["scaling"] = result["shots_per_s"] / one["shots_per_s"]
     if as_json:
         typer.echo(json.dumps(result))
     else:

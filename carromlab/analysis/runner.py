@@ -7,11 +7,16 @@ the ids given: a sweep's task ids), so every number depends only on the seed, th
 the shot index: never on the chunk size or on how the work is split. Chunks have a fixed shape
 (the last is padded and trimmed), so the kernel compiles once per simulator.
 
-With more than one local JAX device (several GPUs, or CPU devices made with
-``jax_num_cpu_devices``) each chunk is sharded over the devices along the shot axis
-(:func:`shot_sharding`): the chunk is rounded up to a multiple of the device count and every
-device runs its slice. The kernel treats each shot alone, so the results are the same, bit
-for bit, on any number of devices (tests/test_sweeps.py).
+Chunks run on every core (:mod:`carromlab.physics.devices`: one JAX CPU device per core, one
+thread per device taking the next chunk when it is free; several GPUs the same way), and come
+back in order. A chunk's boundaries and shape never depend on the device count, and each
+chunk is computed whole by the same program, so the results are the same, bit for bit, on
+any number of cores (tests/test_devices.py).
+
+Inside a chunk the shots run in refilling lanes by default
+(:func:`~carromlab.physics.simulate.make_lane_simulator`: a lane whose shot has come to rest
+takes the next one), so a chunk costs its shots' mean event count rather than its longest
+shot's; ``lanes=0`` runs the plain batch simulator. Both give the same outcomes, bit for bit.
 """
 
 from __future__ import annotations
@@ -27,10 +32,23 @@ import numpy as np
 
 from carromlab.errors import CarromlabError
 from carromlab.physics import Physics
+from carromlab.physics.devices import compute_devices, map_chunks
 from carromlab.physics.priors import PhysicsPrior
-from carromlab.physics.simulate import DEFAULT_CONTACTS, Discs, batch_simulator_for
+from carromlab.physics.simulate import (
+    DEFAULT_CONTACTS,
+    Discs,
+    batch_simulator_for,
+    lane_simulator_for,
+)
 from carromlab.physics.table import Pieces, Table
 from carromlab.shots import Shot, hand_set_plan_for, place_shooter, set_by_hand
+
+#: Shots in flight at once in each chunk's refilling lanes (ShotRunner ``lanes``). Measured
+#: on a 2-core CPU (docs/benchmarks.md): 512 lanes beat 128 and 2,048 on both the cut and
+#: the break.
+LANES = 512
+#: Events between two harvests of finished lanes.
+LANE_STEPS = 1
 
 
 @dataclass
@@ -68,6 +86,8 @@ class ShotRunner:
         capacity: int | None = None,
         contacts: str = DEFAULT_CONTACTS,
         hand_set: float | None = None,
+        lanes: int | None = None,
+        cores: int | None = None,
     ):
         self.position = position
         self.table = Table.from_layout(position.board.layout)
@@ -78,13 +98,28 @@ class ShotRunner:
         self.chunk = int(chunk)
         self.physics = physics or Physics()
         self.prior = self.physics if isinstance(self.physics, PhysicsPrior) else None
-        self._sim = batch_simulator_for(
-            position.board.layout,
-            padded.n,
-            max_events,
-            per_shot_physics=self.prior is not None,
-            contacts=contacts,
-        )
+        self.lanes = LANES if lanes is None else int(lanes)
+        if self.lanes < 0:
+            raise CarromlabError(f"lanes: 0 (off) or a positive number of lanes, not {lanes}")
+        if self.lanes:
+            self._sim = lane_simulator_for(
+                position.board.layout,
+                padded.n,
+                max_events,
+                self.lanes,
+                contacts,
+                per_shot_physics=self.prior is not None,
+                steps=LANE_STEPS,
+            )
+        else:
+            self._sim = batch_simulator_for(
+                position.board.layout,
+                padded.n,
+                max_events,
+                per_shot_physics=self.prior is not None,
+                contacts=contacts,
+            )
+        self.devices = compute_devices(cores)
         self.contacts = contacts
         self.hand_plan = hand_set_plan_for(position, padded, hand_set)
         #: The hand-set size in use (m; 0 when the position is not set by hand or it is off).
@@ -120,26 +155,21 @@ class ShotRunner:
             raise CarromlabError(f"key_ids: one id in [0, 2**31) per cell ({n_cells}), got {ids}")
         ids = jnp.asarray(ids, jnp.int32)
         total = n_cells * n
-        sharding = shot_sharding()
         size = min(self.chunk, total)
-        if sharding is not None:  # every device gets an equal slice
-            k = sharding.mesh.size
-            size = -(-size // k) * k
-        make = _noisy_maker(noise, n, self.prior)
+        make = _noisy_maker(noise, self.prior)
         root = jax.random.key(seed)
-        bar = tqdm(total=total, desc=desc, unit="shot", disable=not progress, unit_scale=True)
-        for start in range(0, total, size):
+
+        def one(start, device) -> Chunk:
             flat = np.arange(start, start + size)
             keep = min(size, total - start)
             flat_j = jnp.asarray(np.minimum(flat, total - 1), jnp.int32)
-            if sharding is not None:
-                flat_j = jax.device_put(flat_j, sharding)
-            shots, physics, keys = make(root, base, ids, flat_j)
+            if device is not None:
+                flat_j = jax.device_put(flat_j, device)
+            shots, physics, keys = make(root, base, ids, flat_j, n)
             if self.prior is None:
                 physics = self.physics
             out = self._sim(self._discs(self.template, shots, self._hand, keys), physics)
-            bar.update(keep)
-            yield Chunk(
+            return Chunk(
                 cell=(flat // n)[:keep],
                 index=(flat % n)[:keep],
                 shots={
@@ -151,7 +181,14 @@ class ShotRunner:
                     for k in (self.prior.names if self.prior else ())
                 },
             )
-        bar.close()
+
+        bar = tqdm(total=total, desc=desc, unit="shot", disable=not progress, unit_scale=True)
+        try:
+            for chunk in map_chunks(one, range(0, total, size), self.devices):
+                bar.update(len(chunk.cell))
+                yield chunk
+        finally:
+            bar.close()
 
 
 def _trim(a: np.ndarray, n_real: int) -> np.ndarray:
@@ -180,22 +217,13 @@ def _place_one(template: Discs, shot: Shot, hand: dict, key) -> Discs:
 _place_batch = jax.jit(jax.vmap(_place_one, in_axes=(None, 0, None, 0)))
 
 
-def shot_sharding():
-    """A sharding of a batch's shot axis over every local JAX device, or None with one."""
-    devices = jax.local_devices()
-    if len(devices) < 2:
-        return None
-    from jax.sharding import Mesh, NamedSharding, PartitionSpec
-
-    return NamedSharding(Mesh(np.array(devices), ("shots",)), PartitionSpec("shots"))
-
-
 @functools.lru_cache(maxsize=64)
-def _noisy_maker(noise, n: int, prior=None):
-    """A jitted ``make(root, base, ids, flat) -> (shots, physics draws or None)``."""
+def _noisy_maker(noise, prior=None):
+    """A jitted ``make(root, base, ids, flat, n) -> (shots, physics draws or None, keys)``
+    (``n``, the shots per cell, is traced: one compilation serves every size)."""
 
     @jax.jit
-    def make(root, base: Shot, ids, flat):
+    def make(root, base: Shot, ids, flat, n):
         def one(f):
             cell, i = f // n, f % n
             key = jax.random.fold_in(jax.random.fold_in(root, ids[cell]), i)

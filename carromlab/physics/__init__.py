@@ -4,9 +4,16 @@ No module here knows a rule. Inputs are a :class:`~carromlab.physics.table.Table
 geometry compiled from a board's layout), :class:`~carromlab.physics.table.Pieces` (arrays of
 piece state) and :class:`~carromlab.physics.params.Physics` (traced parameters: friction and
 restitution).
+
+Importing it asks JAX for one CPU device per core (:mod:`carromlab.physics.devices`;
+``CARROMLAB_CORES`` sets the count), unless JAX's backend has already started.
 """
 
-from carromlab.physics.params import Physics
-from carromlab.physics.table import Pieces, Table
+from carromlab.physics import devices as _devices
+
+_devices.configure()
+
+from carromlab.physics.params import Physics  # noqa: E402
+from carromlab.physics.table import Pieces, Table  # noqa: E402
 
 __all__ = ["Physics", "Pieces", "Table"]

@@ -1294,24 +1294,33 @@ def make_lane_simulator(
     lanes: int = 128,
     steps: int = 2,
     contacts: str = DEFAULT_CONTACTS,
+    per_shot_physics: bool = False,
+    cluster_steps: int = CLUSTER_STEPS,
 ):
     """``simulate(discs, physics)`` over a queue of shots (leading axis) with ``lanes`` of
     them in flight at once; jitted, returns a ``ShotOutcome`` per shot like
-    :func:`make_batch_simulator`.
+    :func:`make_batch_simulator` (``per_shot_physics`` as there).
 
     A vmapped ``while_loop`` runs every shot of a batch for as many events as its longest shot
     has, so lanes idle; here a lane whose shot has come to rest hands its outcome back and
     takes the next shot of the queue. Lanes are harvested a quarter at a time (each harvest
     starts that many new shots), after every ``steps`` events. A shot's numbers do not depend
-    on its lane or on the other shots.
+    on its lane or on the other shots: they are the batch simulator's, bit for bit
+    (tests/test_kernel.py, tests/test_devices.py).
     """
-    machine = make_machine(table, n_pieces, max_events, contacts=contacts)
+    machine = make_machine(
+        table, n_pieces, max_events, contacts=contacts, cluster_steps=cluster_steps
+    )
 
     def run(discs: Discs, physics: Physics) -> ShotOutcome:
         q = discs.x.shape[0]
         n_lanes = min(lanes, q)
         per_harvest = max(1, n_lanes // 4)
         tmap = jax.tree_util.tree_map
+        if per_shot_physics:
+            queue_in, loop_of = (discs, physics), machine
+        else:
+            queue_in, loop_of = (discs,), lambda d: machine(d, physics)
 
         def take(tree, ids):
             return tmap(lambda a: a[ids], tree)
@@ -1319,51 +1328,51 @@ def make_lane_simulator(
         def put(tree, ids, new):
             return tmap(lambda a, b: a.at[ids].set(b, mode="drop"), tree, new)
 
-        def init_one(d):
-            return machine(d, physics).init()
+        def init_many(lane):
+            return jax.vmap(lambda *a: loop_of(*a).init())(*lane)
 
-        def running_one(d, s):
-            return machine(d, physics).running(s)
+        def finish_many(lane, s):
+            return jax.vmap(lambda *a: loop_of(*a[:-1]).finish(a[-1]))(*lane, s)
 
-        def loop_of(d):
-            return machine(d, physics)
+        def running_many(lane, s):
+            return jax.vmap(lambda *a: loop_of(*a[:-1]).running(a[-1]))(*lane, s)
 
-        def finish_one(d, s):
-            return machine(d, physics).finish(s)
-
-        lane_d = take(discs, jnp.arange(n_lanes))
-        lane_s = jax.vmap(init_one)(lane_d)
-        shape = jax.eval_shape(jax.vmap(finish_one), lane_d, lane_s)
+        lane_in = take(queue_in, jnp.arange(n_lanes))
+        lane_s = init_many(lane_in)
+        shape = jax.eval_shape(finish_many, lane_in, lane_s)
         out = tmap(lambda sd: jnp.zeros((q, *sd.shape[1:]), sd.dtype), shape)
-        carry = (lane_d, lane_s, jnp.arange(n_lanes), jnp.asarray(n_lanes), out)
+        carry = (lane_in, lane_s, jnp.arange(n_lanes), jnp.asarray(n_lanes), out)
 
         def harvest(c, finished):
-            lane_d, lane_s, lane_id, nxt, out = c
+            lane_in, lane_s, lane_id, nxt, out = c
             (slots,) = jnp.nonzero(finished, size=per_harvest, fill_value=n_lanes)
             valid = slots < n_lanes
             sl = jnp.minimum(slots, n_lanes - 1)
-            res = jax.vmap(finish_one)(take(lane_d, sl), take(lane_s, sl))
+            res = finish_many(take(lane_in, sl), take(lane_s, sl))
             out = put(out, jnp.where(valid, lane_id[sl], q), res)
             new_id = nxt + jnp.cumsum(valid) - 1
             has_new = valid & (new_id < q)
             nid = jnp.minimum(new_id, q - 1)
-            nd = take(discs, nid)
+            nd = take(queue_in, nid)
             target = jnp.where(valid, slots, n_lanes)
-            lane_d = put(lane_d, target, nd)
-            lane_s = put(lane_s, target, jax.vmap(init_one)(nd))
+            lane_in = put(lane_in, target, nd)
+            lane_s = put(lane_s, target, init_many(nd))
             lane_id = lane_id.at[target].set(jnp.where(has_new, nid, -1), mode="drop")
-            return lane_d, lane_s, lane_id, nxt + has_new.sum(), out
+            return lane_in, lane_s, lane_id, nxt + has_new.sum(), out
 
         def outer_body(c):
-            lane_d, lane_s, lane_id, nxt, out = c
+            lane_in, lane_s, lane_id, nxt, out = c
             lane_s = jax.lax.fori_loop(
-                0, steps, lambda _, s: apply_batch(loop_of, (lane_d,), s, contacts), lane_s
+                0,
+                steps,
+                lambda _, s: apply_batch(loop_of, lane_in, s, contacts, SOLVE_LANES, cluster_steps),
+                lane_s,
             )
-            running = jax.vmap(running_one)(lane_d, lane_s) & (lane_id >= 0)
+            running = running_many(lane_in, lane_s) & (lane_id >= 0)
             finished = (lane_id >= 0) & ~running
             n_fin = finished.sum()
             go = (n_fin >= per_harvest) | ((n_fin > 0) & ~running.any())
-            c = (lane_d, lane_s, lane_id, nxt, out)
+            c = (lane_in, lane_s, lane_id, nxt, out)
             return jax.lax.cond(go, lambda c: harvest(c, finished), lambda c: c, c)
 
         return jax.lax.while_loop(lambda c: (c[2] >= 0).any(), outer_body, carry)[4]
@@ -1387,9 +1396,21 @@ def batch_simulator_for(
 
 @functools.lru_cache(maxsize=32)
 def lane_simulator_for(
-    layout, n_pieces: int, max_events: int = 512, lanes: int = 64, contacts: str = DEFAULT_CONTACTS
+    layout,
+    n_pieces: int,
+    max_events: int = 512,
+    lanes: int = 64,
+    contacts: str = DEFAULT_CONTACTS,
+    per_shot_physics: bool = False,
+    steps: int = 1,
 ):
     """:func:`make_lane_simulator` for a board layout, cached like :func:`batch_simulator_for`."""
     return make_lane_simulator(
-        Table.from_layout(layout), n_pieces, max_events, lanes=lanes, steps=1, contacts=contacts
+        Table.from_layout(layout),
+        n_pieces,
+        max_events,
+        lanes=lanes,
+        steps=steps,
+        contacts=contacts,
+        per_shot_physics=per_shot_physics,
     )
