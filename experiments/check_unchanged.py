@@ -53,8 +53,9 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 STUDIES = ROOT / "data" / "studies"
 REFERENCE = ROOT / "data" / "reference"
-#: Run-metadata keys that describe the software, not the run (not compared).
-VERSION_KEYS = ("carromlab", "jax", "numpy", "pandas", "device", "devices")
+#: Run-metadata keys that describe the software and how it ran, not the run (not compared:
+#: lanes and cores change no number).
+VERSION_KEYS = ("carromlab", "jax", "numpy", "pandas", "device", "devices", "lanes", "cores")
 #: ``carromlab demo``'s shot map (cli.demo -> run_shotmap), as ``carromlab shotmap`` options.
 DEMO_SHOTMAP = [
     "--position",

@@ -50,6 +50,8 @@ def run_config(kind, position, sk, n, seed, runner, turn, confidence, **extra) -
         physics=describe_physics(runner.physics),
         contacts=getattr(runner, "contacts", None),
         hand_set=getattr(runner, "hand_set", None),
+        lanes=getattr(runner, "lanes", None),
+        cores=len(getattr(runner, "devices", ())) or None,
         **extra,
     )
 

@@ -3,7 +3,8 @@
 - ``local``: in this process, one job at a time (:class:`InlineExecutor`);
 - ``processes``: a process pool started with the *spawn* method (JAX must never be forked:
   its runtime threads do not survive ``fork``); each worker imports carromlab and compiles
-  its own kernels;
+  its own kernels, with its share of the cores (``CARROMLAB_CORES``: the usable cores over
+  the workers, at least 1);
 - ``dask``: Dask distributed, a ``LocalCluster`` of worker processes on this machine, or the
   scheduler at ``scheduler`` (``tcp://host:8786``) for a real cluster (docs/sweeps.md). The
   workers need carromlab installed; results come back to this process, which alone writes
@@ -19,6 +20,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 
 from carromlab.errors import CarromlabError
+from carromlab.physics.devices import CORES_ENV, configure, usable_cores
 
 EXECUTORS = ("local", "processes", "dask")
 
@@ -55,7 +57,14 @@ def open_executor(
         yield InlineExecutor(), 1
     elif kind == "processes":
         n = workers or os.cpu_count() or 1
-        pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"))
+        # the cores are shared out: each worker's JAX gets its share of CPU devices
+        share = max(1, usable_cores() // n)
+        pool = ProcessPoolExecutor(
+            max_workers=n,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_use_cores,
+            initargs=(share,),
+        )
         try:
             yield pool, n
         finally:
@@ -63,6 +72,12 @@ def open_executor(
     else:
         with _dask(workers, scheduler) as pair:
             yield pair
+
+
+def _use_cores(n: int) -> None:
+    """A process-pool worker's start: its share of the cores (before JAX starts)."""
+    os.environ[CORES_ENV] = str(n)
+    configure(n)
 
 
 @contextmanager
