@@ -26,6 +26,7 @@ from carromlab.analysis.runner import _trim
 from carromlab.analysis.variants import analysis_for
 from carromlab.errors import CarromlabError
 from carromlab.physics import Physics
+from carromlab.physics.devices import compute_devices, map_chunks
 from carromlab.physics.simulate import Discs, lane_simulator_for
 from carromlab.physics.table import Pieces
 from carromlab.shots import Shot, check_hand_set, hand_set_plan_for, place_shooter, set_by_hand
@@ -93,8 +94,9 @@ class Evaluator:
     The kernel runs shots in ``lanes`` lanes that refill as shots come to rest
     (:func:`~carromlab.physics.simulate.make_lane_simulator`), at most ``block`` shots a call;
     a call's queue is padded (with dead discs, which cost next to nothing) to a power of two,
-    so few shapes are compiled. A shot's numbers depend only on its ask and key, for a given
-    ``lanes`` and ``block``. ``max_events`` is high (4096): with refilling lanes a long shot
+    so few shapes are compiled; the blocks run on every core's device
+    (:mod:`~carromlab.physics.devices`). A shot's numbers depend only on its ask and key, for
+    a given ``lanes`` and ``block``, on any number of cores. ``max_events`` is high (4096): with refilling lanes a long shot
     holds up no other, and a real stroke should not be cut short. ``hand_set``: how far the
     pieces of a position set by hand (an opening) move per shot (m; ``None``:
     :data:`~carromlab.shots.HAND_SET`; 0: off), drawn from each shot's key."""
@@ -118,6 +120,7 @@ class Evaluator:
         self.max_events = int(max_events)
         self.physics = physics or Physics()
         self._sim = lane_simulator_for(layout, self.capacity, self.max_events, self.lanes)
+        self.devices = compute_devices()
         self.shots_run = 0
 
     def answer(self, asks: list[Ask]) -> list[Answer]:
@@ -167,24 +170,29 @@ class Evaluator:
             # each shot's discs are gathered here, so the compiled shapes depend only on the
             # block size (a power of two), never on how many positions share the call
             stacked = {f: np.stack([t[f] for t in templates]) for f in templates[0]}
-            outs = []
-            for start in range(0, total, self.block):
+
+            def run_block(start, device):
                 count = min(self.block, total - start)
                 size = min(self.block, _bucket(max(count, 4 * self.lanes)))
                 sl = np.minimum(np.arange(start, start + size), total - 1)
+
+                def put(a):
+                    return a if device is None else jax.device_put(a, device)
+
                 discs = make(
-                    {f: jnp.asarray(v[t_idx[sl]]) for f, v in stacked.items()},
-                    jnp.asarray(seeds[sl]),
-                    jnp.asarray(rank[sl], jnp.int32),
-                    jnp.asarray(index[sl], jnp.int32),
-                    Shot(*(jnp.asarray(base[f][sl]) for f in range(4))),
-                    jnp.asarray(np.arange(size) < count),  # padding: dead discs, no events
+                    {f: put(jnp.asarray(v[t_idx[sl]])) for f, v in stacked.items()},
+                    put(jnp.asarray(seeds[sl])),
+                    put(jnp.asarray(rank[sl], jnp.int32)),
+                    put(jnp.asarray(index[sl], jnp.int32)),
+                    Shot(*(put(jnp.asarray(base[f][sl])) for f in range(4))),
+                    put(jnp.asarray(np.arange(size) < count)),  # padding: dead discs, no events
                 )
-                outs.append((count, self._sim(discs, self.physics)))  # waited for below
-            flat = {
-                f: np.concatenate([np.asarray(getattr(o, f))[:c] for c, o in outs])
-                for f in vars(outs[0][1])
-            }
+                out = self._sim(discs, self.physics)
+                return {f: np.asarray(getattr(out, f))[:count] for f in vars(out)}
+
+            # the blocks run on every core's device, each on the next free one, in order
+            outs = list(map_chunks(run_block, range(0, total, self.block), self.devices))
+            flat = {f: np.concatenate([o[f] for o in outs]) for f in outs[0]}
         answers = []
         for k, a in enumerate(asks):
             rows = slice(bounds[k], bounds[k + 1])  # an ask's shots are contiguous
