@@ -26,7 +26,7 @@ else
        "the GPU figures are not yet measured (docs/benchmarks.md)." >&2
 fi
 start=$(date +%s.%N)
-python3 -c "import jax; print({'devices': [str(d) for d in jax.devices()]})"
+python3 -c "import carromlab.physics, jax; print({'devices': [str(d) for d in jax.devices()]})"
 for scenario in cut break; do
   carromlab bench --device "$DEVICE" --scenario "$scenario" --batch "$BATCH" --chunk 131072 --json \
     | tee -a "$LOG"
