@@ -96,8 +96,9 @@ class Evaluator:
     a call's queue is padded (with dead discs, which cost next to nothing) to a power of two,
     so few shapes are compiled; the blocks run on every core's device
     (:mod:`~carromlab.physics.devices`). A shot's numbers depend only on its ask and key, for
-    a given ``lanes`` and ``block``, on any number of cores. ``max_events`` is high (4096): with refilling lanes a long shot
-    holds up no other, and a real stroke should not be cut short. ``hand_set``: how far the
+    a given ``lanes`` and ``block``, on any number of cores. ``max_events`` is high (4096):
+    with refilling lanes a long shot holds up no other, and a real stroke should not be cut
+    short. ``hand_set``: how far the
     pieces of a position set by hand (an opening) move per shot (m; ``None``:
     :data:`~carromlab.shots.HAND_SET`; 0: off), drawn from each shot's key."""
 

@@ -43,9 +43,9 @@ from carromlab.physics.simulate import (
 from carromlab.physics.table import Pieces, Table
 from carromlab.shots import Shot, hand_set_plan_for, place_shooter, set_by_hand
 
-#: Shots in flight at once in each chunk's refilling lanes (ShotRunner ``lanes``). Measured
-#: on a 2-core CPU (docs/benchmarks.md): 512 lanes beat 128 and 2,048 on both the cut and
-#: the break.
+#: Shots in flight at once in each chunk's refilling lanes (ShotRunner ``lanes``). On the
+#: 2-core CPU 256, 512 and 1,024 lanes measured within the machine's noise of each other
+#: (docs/decisions.md, "Speed").
 LANES = 512
 #: Events between two harvests of finished lanes.
 LANE_STEPS = 1

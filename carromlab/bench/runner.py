@@ -167,8 +167,8 @@ def bench_with_peer(
 ) -> dict:
     """:func:`bench`, plus the same noisy shots in pymunk, at the peer's fixed conservative
     setting (:data:`PEER_DT`, one process per core, each with ``peer_shots`` shots of its
-    own): ``ratio_per_core`` (the kernel on one core's share against one pymunk process) and
-    ``ratio_per_machine`` (the kernel on every core against pymunk on every core)."""
+    own): ``ratio_per_machine`` (the kernel on every core against pymunk on every core), and
+    under ``"peer"`` each process's own rate."""
     from carromlab.bench.pymunk_peer import bench_pymunk_machine
 
     try:

@@ -1322,12 +1322,6 @@ def make_lane_simulator(
         else:
             queue_in, loop_of = (discs,), lambda d: machine(d, physics)
 
-        def take(tree, ids):
-            return tmap(lambda a: a[ids], tree)
-
-        def put(tree, ids, new):
-            return tmap(lambda a, b: a.at[ids].set(b, mode="drop"), tree, new)
-
         def init_many(lane):
             return jax.vmap(lambda *a: loop_of(*a).init())(*lane)
 
@@ -1337,7 +1331,7 @@ def make_lane_simulator(
         def running_many(lane, s):
             return jax.vmap(lambda *a: loop_of(*a[:-1]).running(a[-1]))(*lane, s)
 
-        lane_in = take(queue_in, jnp.arange(n_lanes))
+        lane_in = _take(queue_in, jnp.arange(n_lanes))
         lane_s = init_many(lane_in)
         shape = jax.eval_shape(finish_many, lane_in, lane_s)
         out = tmap(lambda sd: jnp.zeros((q, *sd.shape[1:]), sd.dtype), shape)
@@ -1348,15 +1342,15 @@ def make_lane_simulator(
             (slots,) = jnp.nonzero(finished, size=per_harvest, fill_value=n_lanes)
             valid = slots < n_lanes
             sl = jnp.minimum(slots, n_lanes - 1)
-            res = finish_many(take(lane_in, sl), take(lane_s, sl))
-            out = put(out, jnp.where(valid, lane_id[sl], q), res)
+            res = finish_many(_take(lane_in, sl), _take(lane_s, sl))
+            out = _put(out, jnp.where(valid, lane_id[sl], q), res)
             new_id = nxt + jnp.cumsum(valid) - 1
             has_new = valid & (new_id < q)
             nid = jnp.minimum(new_id, q - 1)
-            nd = take(queue_in, nid)
+            nd = _take(queue_in, nid)
             target = jnp.where(valid, slots, n_lanes)
-            lane_in = put(lane_in, target, nd)
-            lane_s = put(lane_s, target, init_many(nd))
+            lane_in = _put(lane_in, target, nd)
+            lane_s = _put(lane_s, target, init_many(nd))
             lane_id = lane_id.at[target].set(jnp.where(has_new, nid, -1), mode="drop")
             return lane_in, lane_s, lane_id, nxt + has_new.sum(), out
 
