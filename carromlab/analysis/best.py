@@ -48,10 +48,13 @@ def best_shots(
     pieces: tuple[str, ...] = (),
     progress: bool = False,
     hand_set: float | None = None,
+    physics=None,
+    scoring=None,
 ) -> pd.DataFrame:
     """The ``top_k`` shots with the highest ``value`` (a mean such as ``points``, a ``p_``
     column, or ``p_capture:<piece id>``), best first, each with its interval from ``n_final``
-    fresh shots; ``pieces`` adds capture columns for those pieces."""
+    fresh shots; ``pieces`` adds capture columns for those pieces; ``physics`` and ``scoring``
+    (the rules' value weights) replace the defaults."""
     va = analysis_for(position.variant)
     position.check()
     ox, oy = va.origin(position, [-1.0, 1.0])
@@ -70,9 +73,20 @@ def best_shots(
         if int(k) <= 0:
             raise CarromlabError(f"{name} must be positive, not {k}")
     runner = ShotRunner(
-        va.table_position(position), va.shooter_kind, chunk=chunk, hand_set=hand_set
+        va.table_position(position),
+        va.shooter_kind,
+        chunk=chunk,
+        hand_set=hand_set,
+        physics=physics,
     )
-    common = dict(skill=skill, turn=turn, runner=runner, progress=progress, pieces=tuple(pieces))
+    common = dict(
+        skill=skill,
+        turn=turn,
+        runner=runner,
+        progress=progress,
+        pieces=tuple(pieces),
+        scoring=scoring,
+    )
     if value.startswith("p_capture:"):
         common["pieces"] = (*common["pieces"], value[len("p_capture:") :])
 

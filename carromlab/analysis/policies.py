@@ -117,12 +117,14 @@ class Greedy:
     scoring: object = None
     #: Spacing of the candidate placements on the shooting line (m).
     placement_step: float = 0.05
-    #: The break (placement m, angle deg, speed m/s), played without screening; None: the
-    #: break is screened like any stroke. Decision: a hard, straight flick from the middle of
-    #: the baseline at the centre of the rosette (a hard flick is 4-6 m/s, docs/equipment.md).
-    #: Screening candidate cuts into a packed rosette finds little and costs as much as the
-    #: rest of the board (break shots have 100+ events each).
-    break_shot: tuple[float, float, float] | None = (0.0, 90.0, 5.0)
+    #: The break (placement m, angle deg, speed m/s), played without screening; ``"search"``:
+    #: the break found by :func:`~carromlab.analysis.breaks.searched_break` for this
+    #: player's skill and scoring (stored per game, searched once when missing); None: the
+    #: break is screened like any stroke. Decision: by default a hard, straight flick from
+    #: the middle of the baseline at the centre of the rosette (a hard flick is 4-6 m/s,
+    #: docs/equipment.md). Screening candidate cuts into a packed rosette finds little and
+    #: costs as much as the rest of the board (break shots have 100+ events each).
+    break_shot: tuple[float, float, float] | str | None = (0.0, 90.0, 5.0)
 
     def candidates(self, position, turn, seed: int) -> list[tuple[float, float, float]]:
         """Candidate shots on the shooter's coins (and the queen once an own coin is down),
@@ -160,7 +162,7 @@ class Greedy:
         noise = skill_named(self.skill).noise()
         y0 = va.shot_y(position.board)
         if getattr(turn, "is_break", False) and self.break_shot is not None:
-            x, a, v = self.break_shot
+            x, a, v = self.opening(position, turn)
             return Decision(Shot(float(x), y0, math.radians(a), float(v)))
         seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> 1
         cells = np.array(self.candidates(position, turn, seed), float)
@@ -169,6 +171,19 @@ class Greedy:
             group, seeds, self.n_screen, self.keep, self.n_eval, self.value
         )
         return Decision(Shot(float(best.x[0]), y0, float(best.angle[0]), float(best.speed[0])))
+
+    def opening(self, position, turn) -> tuple[float, float, float]:
+        """The break this player plays (``break_shot``; a search's when it is "search")."""
+        if isinstance(self.break_shot, str):
+            if self.break_shot != "search":
+                raise CarromlabError(
+                    f"break_shot must be (placement, angle, speed), 'search' or None, "
+                    f"not {self.break_shot!r}"
+                )
+            from carromlab.analysis.breaks import searched_break
+
+            return searched_break(position, self.skill, turn, scoring=self.scoring)
+        return self.break_shot
 
     def choose(self, position, turn=None, seed: int = 0) -> Shot:
         return _choose(self, position, turn, seed, self.capacity)

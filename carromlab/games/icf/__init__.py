@@ -2,7 +2,8 @@
 coins, queen, dues, fouls, points), ``striker.py`` (law 130: where the striker may be placed),
 ``machine.py`` (the game-state machine), ``driver.py`` (whole games on the game loop),
 ``setups.py`` / ``midgame.py`` (the rule-41 rosette and the mid-game position). Players: the
-shared pocketing players (:mod:`carromlab.analysis.policies`)."""
+shared pocketing players (:mod:`carromlab.analysis.policies`) and the depth-2 lookahead with
+the laws' leave (``players.py``)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,12 @@ def _greedy(skill="club", variant=None):
     from carromlab.analysis.policies import Greedy
 
     return Greedy(skill=skill)
+
+
+def _lookahead(skill="club", variant=None):
+    from carromlab.games.icf.players import icf_lookahead
+
+    return icf_lookahead(skill=skill, doubles=variant == "icf-doubles")
 
 
 def _random(skill="club", variant=None):
@@ -79,7 +86,7 @@ GAME = register_game(
                 minimum=1,
             ),
         ),
-        players={"greedy": _greedy, "random": _random},
+        players={"greedy": _greedy, "lookahead": _lookahead, "random": _random},
         driver=_driver,
         default_grid=("-0.18:0.18:13", "30:150:61", "2.0"),
         default_placement=0.0,

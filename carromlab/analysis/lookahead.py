@@ -1,0 +1,246 @@
+"""A depth-2 lookahead player: a stroke is worth what it scores now plus what the position it
+leaves is worth to whoever plays next.
+
+The search (one stroke, every stage one batched ask or list of asks, so many games still
+share the kernel's batches):
+
+1. **Screen** the candidate shots of :class:`~carromlab.analysis.policies.Greedy` (cuts of
+   the shooter's targets into the pockets, plus a few random legal shots) with ``n_screen``
+   noisy executions each; keep the ``keep`` best by immediate value.
+2. **Execute** each finalist ``n_eval`` times: these outcomes are the chance nodes of the
+   search. An outcome's immediate value is the rules' ``value`` (ICF: the shot value).
+3. **Group** each finalist's outcomes by what the stroke did (whether the turn continues and
+   which pieces fell): the ``groups`` largest groups get a leave evaluation, always including
+   the largest group of each kind (turn continues / turn passes) that occurred; one
+   representative execution per group (its first) stands for the group. An outcome of a group
+   left out takes the size-weighted mean leave value of the evaluated groups of its kind.
+4. **Reply**: the game's ``leave`` hook turns a representative outcome into the position the
+   next stroke is played from (the next shooter's view and turn state, and whose stroke it
+   is); the best of ``reply_candidates`` candidate shots there, each executed ``n_reply``
+   times, is the leave's value ``V`` (0 when the stroke ends the board, or when the next
+   shooter has no legal candidate).
+5. A finalist's value is the mean over its executions of ``value + V`` when the shooter plays
+   on and ``value - V`` when the opponent does (depth-2 expectimax over the noisy outcomes,
+   the reply valued by its immediate value only). The best finalist is played.
+
+Decisions (where a reasonable player might differ, they are options):
+
+- The opponent's replies are estimated at the player's own skill (it does not know the
+  opponent's); ``reply_skill`` overrides it.
+- A reply's value is the largest mean over its candidates: an estimate biased upwards by
+  the noise of ``n_reply`` executions, alike for the shooter's and the opponent's replies.
+- The stroke's own value and a reply's value are in the same unit (the rules' shot value),
+  with weight ``leave_weight`` (1: plain expectimax; 0: Greedy with ``keep`` finalists).
+
+Budget per stroke (defaults): 56 x 4 screen + 4 x 16 finalist + at most 4 x 3 leaves x 12 x 4
+replies = 864 kernel shots, against Greedy's 320.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from carromlab.analysis.asks import Answer
+from carromlab.analysis.players import Decision
+from carromlab.analysis.policies import Greedy, _cell_shots
+from carromlab.analysis.search import Candidates
+from carromlab.analysis.variants import analysis_for
+from carromlab.shots import Shot, take_shots
+from carromlab.shots import skill as skill_named
+
+
+@dataclass(frozen=True)
+class Leave:
+    """The position a stroke leaves: the next shooter's ``view`` (turned so that they shoot
+    from the South) and ``turn`` state, and ``sign``: +1 when the shooter plays on, -1 when
+    the opponent does."""
+
+    view: Any
+    turn: Any
+    sign: float
+
+
+#: A game's leave hook: ``(view, turn, outcome, evaluated) -> Leave | None`` for one
+#: execution (``outcome``: the kernel's arrays of that execution, disc 0 the shooter;
+#: ``evaluated``: the rules' per-shot quantities of it); None when the stroke ends the board.
+LeaveHook = Callable[[Any, Any, dict, dict], "Leave | None"]
+
+
+def outcome_key(evaluated: dict, capture: np.ndarray, continues_key: str = "continues"):
+    """What a stroke did, as a group key: (the turn continues, the discs that left the board)."""
+    return (bool(evaluated[continues_key]), tuple(np.flatnonzero(np.asarray(capture) >= 0)))
+
+
+def pick_groups(keys: list, groups: int) -> tuple[list[int], np.ndarray]:
+    """Representatives of outcome groups: ``keys`` (one per execution, ``key[0]`` whether
+    the turn continues); returns (the first execution of each chosen group, the chosen group
+    of every execution or -1). The ``groups`` largest groups are chosen (ties: the group seen
+    first), always including the largest of each kind (continues or not) present."""
+    order: dict = {}
+    for i, k in enumerate(keys):
+        order.setdefault(k, []).append(i)
+    ranked = sorted(order.items(), key=lambda kv: -len(kv[1]))  # stable: first seen first
+    chosen: list = []
+    for kind in (True, False):
+        first = next((k for k, _ in ranked if k[0] == kind), None)
+        if first is not None:
+            chosen.append(first)
+    for k, _ in ranked:
+        if len(chosen) >= max(groups, 1):
+            break
+        if k not in chosen:
+            chosen.append(k)
+    chosen.sort(key=lambda k: order[k][0])
+    which = np.array([chosen.index(k) if k in chosen else -1 for k in keys], dtype=int)
+    return [order[k][0] for k in chosen], which
+
+
+@dataclass
+class Lookahead(Greedy):
+    """Depth-2 expectimax over noisy outcomes (the module's docstring). ``leave`` is the
+    game's hook (:data:`LeaveHook`); the rest are :class:`Greedy`'s options plus the reply
+    search's."""
+
+    keep: int = 5
+    groups: int = 3
+    reply_candidates: int = 12
+    n_reply: int = 4
+    reply_keep: int = 2
+    n_reply_eval: int = 12
+    leave_weight: float = 1.0
+    reply_skill: str | None = None
+    leave: LeaveHook | None = None
+
+    def plan(self, position, turn=None, seed: int = 0):
+        va = analysis_for(position.variant)
+        turn = turn if turn is not None else va.default_turn()
+        if getattr(turn, "is_break", False) and self.break_shot is not None:
+            return (yield from super().plan(position, turn, seed))
+        noise = skill_named(self.skill).noise()
+        y0 = va.shot_y(position.board)
+        seeds = np.random.SeedSequence([seed, 7]).generate_state(4) >> 1
+        cells = np.array(self.candidates(position, turn, seed), float)
+        group = Candidates(position, _cell_shots(cells, y0), turn, noise, self.scoring)
+        screen = yield group.ask(group.shots, self.n_screen, int(seeds[0]))
+        ranked = np.nan_to_num(screen.means(self.value), nan=-np.inf)
+        top = np.argsort(-ranked, kind="stable")[: self.keep]
+        top = top[np.isfinite(ranked[top])]
+        if len(top) == 0:  # nothing legal was found: the first candidate, as Greedy would
+            top = np.arange(1)
+        finals = take_shots(group.shots, top)
+        executed = yield group.ask(finals, self.n_eval, int(seeds[1]))
+        now = np.asarray(executed.evaluate()[self.value], float)
+        later = yield from self.leave_values(position, turn, executed, seeds[2:4])
+        values = executed.cell_means(now + self.leave_weight * later)
+        best = int(np.argmax(np.nan_to_num(values, nan=-np.inf)))
+        shot = take_shots(finals, [best])
+        return Decision(
+            Shot(float(shot.x[0]), y0, float(shot.angle[0]), float(shot.speed[0])),
+            values={
+                "value": float(values[best]),
+                "now": float(executed.cell_means(now)[best]),
+            },
+        )
+
+    def leave_values(self, position, turn, executed: Answer, seeds):
+        """A plan step: every execution's signed leave value (steps 3-5 of the module's
+        docstring), from one list of reply asks."""
+        hook = self.leave
+        out = np.zeros(len(executed.cell))
+        if hook is None or self.leave_weight == 0 or len(executed.cell) == 0:
+            return out
+        evaluated = executed.evaluate()
+        rows = [
+            (
+                {k: v[r] for k, v in executed.outcome.items()},
+                {k: v[r] for k, v in evaluated.items()},
+            )
+            for r in range(len(executed.cell))
+        ]
+        plan: list[tuple] = []
+        leaves: list[Leave | None] = []
+        for c in np.flatnonzero(executed.legal):
+            mine = np.flatnonzero(executed.cell == c)
+            keys = [outcome_key(rows[r][1], rows[r][0]["capture"]) for r in mine]
+            reps, which = pick_groups(keys, self.groups)
+            kinds = np.array([keys[r][0] for r in reps], bool)
+            at = len(leaves)
+            leaves += [hook(position, turn, *rows[mine[r]]) for r in reps]
+            cont = np.array([k[0] for k in keys], bool)
+            plan.append((mine, list(range(at, len(leaves))), which, cont, kinds))
+        asks, owner = [], []
+        reply_noise = skill_named(self.reply_skill or self.skill).noise()
+        for k, lv in enumerate(leaves):
+            if lv is None:
+                continue
+            cells = np.array(self.reply_cells(lv.view, lv.turn), float).reshape(-1, 3)
+            if len(cells) == 0:
+                continue
+            y0 = analysis_for(lv.view.variant).shot_y(lv.view.board)
+            reply = Candidates(lv.view, _cell_shots(cells, y0), lv.turn, reply_noise, self.scoring)
+            asks.append(reply.ask(reply.shots, self.n_reply, int(seeds[0]) + k))
+            owner.append(k)
+        screens = (yield asks) if asks else []
+        finals, final_asks = [], []
+        for k, (ask, ans) in enumerate(zip(asks, screens, strict=True)):
+            means = np.nan_to_num(ans.means(self.value), nan=-np.inf)
+            top = np.argsort(-means, kind="stable")[: self.reply_keep]
+            top = top[np.isfinite(means[top])]
+            if len(top):
+                final_asks.append(
+                    replace(
+                        ask,
+                        shots=take_shots(ask.shots, top),
+                        n=self.n_reply_eval,
+                        seed=int(seeds[1]) + k,
+                    )
+                )
+                finals.append(owner[k])
+        answers = (yield final_asks) if final_asks else []
+        value = np.zeros(len(leaves))
+        for k, ans in zip(finals, answers, strict=True):
+            best = float(np.nan_to_num(ans.means(self.value), nan=-np.inf).max())
+            value[k] = leaves[k].sign * (best if np.isfinite(best) else 0.0)
+        for mine, ids, which, cont, kinds in plan:
+            out[mine] = signed_leaves(which, cont, kinds, value[ids])
+        return out
+
+    def reply_cells(self, view, turn) -> list[tuple[float, float, float]]:
+        """The reply search's candidates: the ``reply_candidates`` straightest cuts of the
+        next shooter's targets (no random extras)."""
+        reply = Greedy(
+            max_candidates=self.reply_candidates,
+            random_extra=0,
+            placement_step=self.placement_step,
+        )
+        return reply.candidates(view, turn, 0)
+
+
+def signed_leaves(
+    which: np.ndarray, continues: np.ndarray, kinds: np.ndarray, values: np.ndarray
+) -> np.ndarray:
+    """Each execution's signed leave value: its chosen group's (``values[g]``, from
+    :func:`pick_groups`' ``which``), or, for an execution of a group left out, the
+    size-weighted mean over the chosen groups of its own kind (``continues[i]`` of the
+    execution, ``kinds[g]`` of the group: the turn continues). :func:`pick_groups` chooses a
+    group of every kind present, so every execution gets a value of its own kind."""
+    which = np.asarray(which)
+    continues = np.asarray(continues, bool)
+    kinds = np.asarray(kinds, bool)
+    out = np.zeros(len(which))
+    chosen = which >= 0
+    out[chosen] = values[which[chosen]]
+    sizes = np.array([(which == g).sum() for g in range(len(values))], float)
+    for kind in (True, False):
+        same = np.flatnonzero(kinds == kind)
+        if len(same):
+            mean = float((sizes[same] * values[same]).sum() / sizes[same].sum())
+            out[~chosen & (continues == kind)] = mean
+    return out
+
+
+__all__ = ["Leave", "LeaveHook", "Lookahead", "outcome_key", "pick_groups", "signed_leaves"]

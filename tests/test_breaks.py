@@ -1,0 +1,85 @@
+"""Break search: keys, the stored table, and a small real search whose break the players use."""
+
+import json
+import math
+
+import pytest
+
+from carromlab.analysis import breaks
+from carromlab.analysis.policies import Greedy
+from carromlab.analysis.variants import analysis_for
+from carromlab.errors import CarromlabError
+from carromlab.games.icf.rules import IcfScoring, IcfTurn
+from carromlab.physics import Physics
+from carromlab.registry import standard_position
+
+TINY = dict(
+    speeds=(4.5,),
+    n_grid=1,
+    iterations=1,
+    population=4,
+    n_cem=4,
+    top_k=2,
+    n_final=32,
+)
+
+
+def test_the_key_names_what_decides_the_break():
+    pos = standard_position("icf-opening")
+    turn = breaks.break_turn("icf")
+    assert turn == IcfTurn(is_break=True)
+    key = breaks.break_key(pos, "club", turn)
+    assert key == breaks.break_key(pos, "club", turn, Physics())  # the default physics
+    others = [
+        breaks.break_key(pos, "expert", turn),
+        breaks.break_key(pos, "club", turn, Physics(mu=0.12)),
+        breaks.break_key(pos, "club", turn, scoring=IcfScoring(due=0.0)),
+        breaks.break_key(pos, "club", IcfTurn(is_break=True, shooter="black")),
+        breaks.break_key(pos.replace(pieces=pos.pieces[1:]), "club", turn),
+        breaks.break_key(pos, "club", turn, n_final=100),
+    ]
+    assert len({key, *others}) == len(others) + 1
+
+
+def test_the_table_is_written_atomically_and_read_back(tmp_path, monkeypatch):
+    path = tmp_path / "breaks.json"
+    monkeypatch.setattr(breaks, "break_table_path", lambda variant: path)
+    record = {
+        "key": "k1",
+        "variant": "icf",
+        "position": "icf-opening",
+        "skill": "club",
+        "shot": {"placement": 0.01, "angle": 91.0, "speed": 4.5},
+    }
+    breaks.write_break(record)
+    breaks.write_break({**record, "key": "k2", "skill": "expert"})
+    assert set(breaks.read_breaks("icf")) == {"k1", "k2"}
+    assert json.loads(path.read_text())["breaks"][0]["skill"] == "club"
+    assert not path.with_suffix(".json.tmp").exists()
+
+
+def test_a_small_search_finds_a_legal_break_that_greedy_then_plays(monkeypatch, tmp_path):
+    monkeypatch.setattr(breaks, "break_table_path", lambda variant: tmp_path / "b.json")
+    monkeypatch.setattr(breaks, "SEARCH", {**breaks.SEARCH, **TINY})
+    monkeypatch.setattr(breaks, "_SESSION", {})
+    pos = standard_position("icf-opening")
+    turn = breaks.break_turn("icf")
+    record = breaks.search_break(pos, "club", turn)
+    shot = record["shot"]
+    assert record["lo"] <= record["value"] <= record["hi"] and record["n"] == TINY["n_final"]
+    assert record["provenance"]["search"]["n_final"] == TINY["n_final"]
+    va = analysis_for("icf")
+    assert va.legal_origin(pos, *va.origin(pos, [shot["placement"]]))[0]
+    # the player's break: looked up (this session's search), not searched again
+    monkeypatch.setattr(breaks, "_SESSION", {record["key"]: record})
+    monkeypatch.setattr(breaks, "search_break", lambda *a, **k: pytest.fail("searched again"))
+    played = Greedy(break_shot="search").choose(pos, turn, seed=0)
+    assert played.x == pytest.approx(shot["placement"])
+    assert math.degrees(played.angle) == pytest.approx(shot["angle"])
+    assert played.speed == pytest.approx(shot["speed"])
+
+
+def test_a_bad_break_setting_says_what_is_allowed():
+    pos = standard_position("icf-opening")
+    with pytest.raises(CarromlabError, match="'search' or None"):
+        Greedy(break_shot="best").choose(pos, breaks.break_turn("icf"), seed=0)

@@ -1,0 +1,136 @@
+"""The depth-2 lookahead player: outcome groups, signed leave values, the ICF leave under the
+laws, and plans that depend only on their own game."""
+
+import math
+
+import numpy as np
+import pytest
+
+from carromlab.analysis.lookahead import Lookahead, pick_groups, signed_leaves
+from carromlab.analysis.variants import analysis_for
+from carromlab.games.icf.machine import IcfGameConfig
+from carromlab.games.icf.players import icf_leave, icf_lookahead
+from carromlab.games.icf.rules import IcfTurn, evaluate_icf, piece_roles
+from carromlab.play import play_games
+from carromlab.registry import get_game, standard_position
+
+
+def test_groups_keep_the_largest_and_one_of_each_kind():
+    # 5 x (continues, pot 3), 1 x (continues, pot 4), 6 x (passes, nothing), 4 x (passes, striker)
+    keys = [(True, (3,))] * 5 + [(True, (4,))] + [(False, ())] * 6 + [(False, (0,))] * 4
+    reps, which = pick_groups(keys, 2)
+    assert reps == [0, 6]  # the largest of each kind, in the order first seen
+    assert list(which[:5]) == [0] * 5 and which[5] == -1 and list(which[6:12]) == [1] * 6
+    assert (which[12:] == -1).all()
+    reps3, _ = pick_groups(keys, 3)
+    assert reps3 == [0, 6, 12]  # the next largest: the striker fouls
+    one_kind, w = pick_groups([(False, ())] * 3, 3)
+    assert one_kind == [0] and (w == 0).all()
+
+
+def test_left_out_outcomes_take_their_own_kinds_mean():
+    keys = [(True, (3,))] * 3 + [(True, (4,))] + [(False, ())] * 2 + [(False, (0,))]
+    _, which = pick_groups(keys, 2)
+    cont = np.array([k[0] for k in keys])
+    values = np.array([2.0, -1.0])  # shooter plays on: +2; opponent: -1
+    out = signed_leaves(which, cont, np.array([True, False]), values)
+    assert list(out) == [2.0, 2.0, 2.0, 2.0, -1.0, -1.0, -1.0]
+
+
+def _one_outcome(pos, capture, x=None, y=None):
+    n = len(pos.pieces) + 1
+    xs = np.array([0.0] + [p.x for p in pos.pieces]) if x is None else x
+    ys = np.array([-0.3] + [p.y for p in pos.pieces]) if y is None else y
+    return {"capture": np.asarray(capture), "x": xs, "y": ys, "alive": np.ones(n, bool)}
+
+
+def _evaluated(pos, out, turn):
+    ev = evaluate_icf(out["capture"][None], np.array([1]), np.array([1]), piece_roles(pos), turn)
+    return {k: v[0] for k, v in ev.items()}
+
+
+def test_an_own_coin_pocketed_leaves_the_shooter_on_strike_in_the_same_view():
+    pos = standard_position("icf-midgame")
+    turn = IcfTurn(shooter="white", own_down=2, opponent_down=1)
+    own = next(k for k, p in enumerate(pos.pieces) if p.owner == "white")
+    capture = np.full(len(pos.pieces) + 1, -1)
+    capture[own + 1] = 0
+    out = _one_outcome(pos, capture)
+    leave = icf_leave(pos, turn, out, _evaluated(pos, out, turn))
+    assert leave.sign == 1.0 and leave.turn.shooter == "white"
+    assert leave.turn.own_down == 3 and leave.turn.opponent_down == 1
+    assert [p.id for p in leave.view.pieces] == [p.id for k, p in enumerate(pos.pieces) if k != own]
+    kept = {p.id: (p.x, p.y) for p in leave.view.pieces}
+    for p in pos.pieces:
+        if p.id in kept:
+            assert kept[p.id] == pytest.approx((p.x, p.y), abs=1e-6)
+
+
+def test_a_miss_passes_the_turn_and_turns_the_view_to_the_opponent():
+    pos = standard_position("icf-midgame")
+    turn = IcfTurn(shooter="white", own_down=2, opponent_down=1)
+    capture = np.full(len(pos.pieces) + 1, -1)
+    out = _one_outcome(pos, capture)
+    leave = icf_leave(pos, turn, out, _evaluated(pos, out, turn))
+    assert leave.sign == -1.0
+    assert leave.turn == IcfTurn(shooter="black", own_down=1, opponent_down=2)
+    for before, after in zip(pos.pieces, leave.view.pieces, strict=True):
+        assert (after.x, after.y) == pytest.approx((-before.x, -before.y), abs=1e-9)
+    doubles = icf_leave(pos, turn, out, _evaluated(pos, out, turn), next_seat=math.pi / 2)
+    p0, q0 = pos.pieces[0], doubles.view.pieces[0]
+    assert (q0.x, q0.y) == pytest.approx((p0.y, -p0.x), abs=1e-9)  # turned by -90 degrees
+
+
+def test_the_striker_with_an_own_coin_brings_the_coin_back_to_the_centre():
+    pos = standard_position("icf-midgame")
+    turn = IcfTurn(shooter="white", own_down=2)
+    own = next(k for k, p in enumerate(pos.pieces) if p.owner == "white")
+    capture = np.full(len(pos.pieces) + 1, -1)
+    capture[0] = 1
+    capture[own + 1] = 0
+    out = _one_outcome(pos, capture)
+    ev = _evaluated(pos, out, turn)
+    assert ev["striker_pocketed"] and ev["continues"]
+    leave = icf_leave(pos, turn, out, ev)
+    assert len(leave.view.pieces) == len(pos.pieces) + 1  # the coin back and a penalty coin
+    assert leave.turn.own_down == 1  # one coin down paid the due
+    back = [p for p in leave.view.pieces if p.id not in {q.id for q in pos.pieces}]
+    assert len(back) == 2 and all(p.owner == "white" for p in back)
+    assert all(math.hypot(p.x, p.y) < 0.1 for p in back)  # placed near the centre
+    assert analysis_for("icf").rules.roles(leave.view)["white"].sum() == (
+        analysis_for("icf").rules.roles(pos)["white"].sum() + 1
+    )
+
+
+def test_a_stroke_that_ends_the_board_leaves_nothing_to_reply_to():
+    pos = standard_position("icf-midgame")
+    whites = [k for k, p in enumerate(pos.pieces) if p.owner == "white"]
+    turn = IcfTurn(shooter="white", own_down=9 - len(whites))
+    capture = np.full(len(pos.pieces) + 1, -1)
+    capture[np.array(whites) + 1] = 0
+    out = _one_outcome(pos, capture)
+    ev = _evaluated(pos, out, turn)
+    assert ev["board_won"] or ev["board_lost"]
+    assert icf_leave(pos, turn, out, ev) is None
+
+
+SMALL = dict(max_candidates=8, random_extra=2, n_screen=2, keep=2, n_eval=4, reply_candidates=4)
+
+
+def test_lookahead_plays_a_legal_reproducible_stroke_and_says_its_values():
+    pos = standard_position("icf-midgame")
+    player = icf_lookahead(**SMALL, n_reply=2)
+    turn = IcfTurn(shooter="white", own_down=2)
+    shot = player.choose(pos, turn, seed=3)
+    analysis_for("icf").check_shot(pos, shot)
+    again = player.choose(pos, turn, seed=3)
+    assert (again.x, again.angle, again.speed) == (shot.x, shot.angle, shot.speed)
+    assert isinstance(get_game("icf").make_player("lookahead"), Lookahead)
+
+
+def test_a_lookahead_game_is_the_same_alone_or_among_others():
+    config = IcfGameConfig(max_boards=1)
+    player = icf_lookahead(**SMALL, n_reply=2)
+    together = play_games([player] * 2, config, seed=5, games=2, slots=2, max_strokes=4)
+    alone = play_games([player] * 2, config, seed=5, games=[1], slots=1, max_strokes=4)
+    assert together[1].strokes.equals(alone[0].strokes)
