@@ -174,7 +174,10 @@ def bench(
     batch: int = typer.Option(
         10_000, min=1, help="Number of noisy shots (boards: of boards; carrooka-games: games)."
     ),
-    skill: str = typer.Option("club", help="boards, carrooka-games: the greedy players' skill."),
+    skill: str = typer.Option("club", help="boards, carrooka-games: the players' skill."),
+    policy: str = typer.Option(
+        "greedy", help="boards: the ICF player of both seats (greedy, lookahead, random)."
+    ),
     chunk: int = typer.Option(4096, min=1, help="Shots per kernel call (bounds memory)."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
     peer: str = typer.Option(
@@ -205,8 +208,9 @@ def bench(
 ) -> None:
     """Time the physics kernel on a benchmark scenario (figures as JSON).
 
-    ``boards``: BATCH single ICF boards between greedy players (club skill by default),
-    played many at once; the goal is 1,000 boards in at most 10 minutes on a 2-core CPU.
+    ``boards``: BATCH single ICF boards between two POLICY players (greedy at club skill by
+    default), played many at once; the goal is 1,000 greedy boards in at most 10 minutes and
+    1,000 lookahead boards in at most 60 on a 2-core CPU.
     ``carrooka-games``: BATCH whole Carrooka games between greedy players.
     """
     _select_device(device)
@@ -233,8 +237,15 @@ def bench(
                 "--peer, --scaling, --lanes and --cores apply to the break and cut scenarios"
             )
         skill_named(skill)
-        run_games = bench_boards if scenario == "boards" else bench_carrooka_games
-        result = run_games(batch, skill=skill, seed=seed, progress=True)
+        if scenario == "boards":
+            from carromlab.registry import get_game
+
+            get_game("icf").make_player(policy, skill)  # an unknown name: one line, now
+            result = bench_boards(batch, skill=skill, seed=seed, progress=True, policy=policy)
+        else:
+            if policy != "greedy":
+                raise CarromlabError("--policy applies to the boards scenario")
+            result = bench_carrooka_games(batch, skill=skill, seed=seed, progress=True)
     else:
         kw = dict(chunk=chunk, seed=seed, contacts=contacts, lanes=lanes, cores=cores)
         if peer:

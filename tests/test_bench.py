@@ -69,6 +69,15 @@ def test_boards_bench_json_report(capsys):
     assert rep["scenario"] == "boards" and rep["boards"] == 1 and rep["skill"] == "pro"
     assert rep["strokes"] >= 1 and rep["kernel_shots"] > rep["strokes"]
     assert rep["truncated_strokes"] == 0 and rep["breaker_wins"] in (0, 1)
+    assert rep["policy_name"] == "greedy" and rep["shots_per_stroke"] > 1
+
+
+def test_boards_bench_refuses_an_unknown_policy_at_once(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["bench", "--scenario", "boards", "--policy", "lookahed", "--json"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "'lookahed'" in err and "lookahead" in err
 
 
 def test_carrooka_games_bench_json_report(capsys):

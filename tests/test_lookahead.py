@@ -134,3 +134,30 @@ def test_a_lookahead_game_is_the_same_alone_or_among_others():
     together = play_games([player] * 2, config, seed=5, games=2, slots=2, max_strokes=4)
     alone = play_games([player] * 2, config, seed=5, games=[1], slots=1, max_strokes=4)
     assert together[1].strokes.equals(alone[0].strokes)
+
+
+def test_finalists_on_common_keys_draw_the_same_execution_errors():
+    from carromlab.analysis.asks import Ask, Evaluator
+    from carromlab.analysis.lookahead import joined
+    from carromlab.shots import Shot, skill
+
+    pos = standard_position("icf-midgame")
+    y0 = analysis_for("icf").shot_y(pos.board)
+    twice = Shot(np.array([0.05, 0.05]), np.full(2, y0), np.radians([80.0, 80.0]), np.ones(2))
+    noise = skill("club").noise()
+    ev = Evaluator(pos.board.layout, 20)
+    one = [
+        Ask(
+            pos,
+            Shot(*(np.asarray(getattr(twice, f))[[k]] for f in "x y angle speed".split())),
+            6,
+            9,
+            noise,
+        )
+        for k in range(2)
+    ]
+    got = joined(ev.answer(one), Ask(pos, twice, 6, 9, noise))
+    assert list(got.cell) == [0] * 6 + [1] * 6
+    assert np.array_equal(got.outcome["x"][:6], got.outcome["x"][6:])  # the same draws
+    apart = ev.answer([Ask(pos, twice, 6, 9, noise)])[0]
+    assert not np.array_equal(apart.outcome["x"][:6], apart.outcome["x"][6:])

@@ -105,15 +105,20 @@ class Lookahead(Greedy):
     game's hook (:data:`LeaveHook`); the rest are :class:`Greedy`'s options plus the reply
     search's."""
 
-    keep: int = 5
-    groups: int = 3
-    reply_candidates: int = 12
-    n_reply: int = 4
-    reply_keep: int = 2
-    n_reply_eval: int = 12
+    n_screen: int = 6
+    keep: int = 8
+    n_eval: int = 32
+    groups: int = 2
+    reply_candidates: int = 8
+    n_reply: int = 3
+    reply_keep: int = 1
+    n_reply_eval: int = 8
     leave_weight: float = 1.0
     reply_skill: str | None = None
     leave: LeaveHook | None = None
+    #: The finalists are executed on common keys (execution ``i`` of every finalist draws the
+    #: same execution error), so that their comparison is not blurred by different draws.
+    common_keys: bool = True
 
     def plan(self, position, turn=None, seed: int = 0):
         va = analysis_for(position.variant)
@@ -132,7 +137,14 @@ class Lookahead(Greedy):
         if len(top) == 0:  # nothing legal was found: the first candidate, as Greedy would
             top = np.arange(1)
         finals = take_shots(group.shots, top)
-        executed = yield group.ask(finals, self.n_eval, int(seeds[1]))
+        if self.common_keys:  # every finalist on the same keys: one ask each, one seed
+            one = [
+                group.ask(take_shots(finals, [c]), self.n_eval, int(seeds[1]))
+                for c in range(len(top))
+            ]
+            executed = joined((yield one), group.ask(finals, self.n_eval, int(seeds[1])))
+        else:
+            executed = yield group.ask(finals, self.n_eval, int(seeds[1]))
         now = np.asarray(executed.evaluate()[self.value], float)
         later = yield from self.leave_values(position, turn, executed, seeds[2:4])
         values = executed.cell_means(now + self.leave_weight * later)
@@ -218,6 +230,19 @@ class Lookahead(Greedy):
             placement_step=self.placement_step,
         )
         return reply.candidates(view, turn, 0)
+
+
+def joined(answers: list[Answer], ask) -> Answer:
+    """One-shot answers (one base shot each, in order) as one answer to ``ask`` (their base
+    shots together)."""
+    cells = [np.full(len(a.cell), k) for k, a in enumerate(answers)]
+    return Answer(
+        ask=ask,
+        legal=np.concatenate([a.legal for a in answers]),
+        cell=np.concatenate(cells) if cells else np.zeros(0, int),
+        index=np.concatenate([a.index for a in answers]),
+        outcome={f: np.concatenate([a.outcome[f] for a in answers]) for f in answers[0].outcome},
+    )
 
 
 def signed_leaves(

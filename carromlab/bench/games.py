@@ -45,15 +45,21 @@ def _machine() -> dict:
 
 
 def bench_boards(
-    boards: int, skill: str = "club", seed: int = 0, slots: int = 256, progress: bool = False
+    boards: int,
+    skill: str = "club",
+    seed: int = 0,
+    slots: int = 256,
+    progress: bool = False,
+    policy: str = "greedy",
 ) -> dict:
-    """Play ``boards`` single ICF boards between greedy players at ``skill``; figures as a
-    dict (JSON-ready). A warm-up board (another seed) compiles the kernel first;
-    ``compile_s`` is its time."""
-    from carromlab.analysis.policies import Greedy
+    """Play ``boards`` single ICF boards between two ``policy`` players (the ICF game's
+    player names: greedy, lookahead, random) at ``skill``; figures as a dict (JSON-ready). A
+    warm-up board (another seed) compiles the kernel first; ``compile_s`` is its time."""
     from carromlab.games.icf.machine import IcfGameConfig
+    from carromlab.registry import get_game
 
-    policy = Greedy(skill=skill)
+    name = policy
+    policy = get_game("icf").make_player(name, skill)
     config = IcfGameConfig(max_boards=1)
     recs, elapsed, shots, compile_s = _timed_play(
         policy, config, skill, seed, boards, slots, progress
@@ -65,12 +71,14 @@ def bench_boards(
         "boards": boards,
         "skill": skill,
         "policy": repr(policy),
+        "policy_name": name,
         "slots": slots,
         "elapsed_s": elapsed,
         "boards_per_min": 60 * boards / elapsed,
         "strokes": strokes,
         "strokes_per_board": strokes / boards,
         "kernel_shots": shots,
+        "shots_per_stroke": shots / strokes,
         "shots_per_s": shots / elapsed,
         "truncated_strokes": sum(int(r.strokes["truncated"].sum()) for r in recs),
         "breaker_wins": won,

@@ -157,3 +157,5 @@ def map_chunks(
                 break
         for _ in threads:
             todo.put(None)
+        for t in threads:  # no worker outlives the call (nor runs into interpreter exit)
+            t.join()
