@@ -32,6 +32,7 @@ from carromlab.analysis.intervals import rate as _rate
 from carromlab.analysis.intervals import sample_mean as _mean
 from carromlab.analysis.policies import Greedy
 from carromlab.games.icf.machine import IcfGameConfig
+from carromlab.games.icf.players import icf_lookahead
 from carromlab.games.icf.rules import IcfScoring
 from carromlab.play import play_logged, read_log
 from carromlab.plot.intervals import save_study_figure
@@ -65,20 +66,35 @@ def arms(study: str) -> dict[str, dict]:
 STUDIES = ("first-break", "queen", "due", "doubles")
 
 
-def policy_for(settings: dict) -> Greedy:
+#: The players a study can be run with (``--player``): the greedy player of the first runs
+#: (fixed straight break), and the strongest player (the depth-2 lookahead with the searched
+#: break); the lookahead's runs go to ``<out>/lookahead/``.
+PLAYERS = ("greedy", "lookahead")
+
+
+def policy_for(settings: dict, player: str = "greedy"):
     rules = settings["rules"]
     scoring = IcfScoring(
         queen_covered=float(rules.get("queen_value", 3)),
         due=-1.0 if rules.get("due_rule", True) else 0.0,
     )
+    if player == "lookahead":
+        return icf_lookahead(
+            skill=settings["skill"],
+            doubles=bool(rules.get("doubles", False)),
+            scoring=scoring,
+            break_shot="search",
+        )
     return Greedy(skill=settings["skill"], scoring=scoring)
 
 
-def run_arm(folder: Path, settings: dict, n: int, seed: int) -> tuple[float, int]:
+def run_arm(
+    folder: Path, settings: dict, n: int, seed: int, player: str = "greedy"
+) -> tuple[float, int]:
     """Play games ``0..n-1`` of one arm (skipping those already logged); (seconds taken,
     games played now)."""
     config = IcfGameConfig(**settings["rules"])
-    policy = policy_for(settings)
+    policy = policy_for(settings, player)
     meta = run_metadata(
         kind="icf_balance",
         skill=settings["skill"],
@@ -144,7 +160,7 @@ def _game_summary(games: pd.DataFrame, boards: pd.DataFrame) -> dict:
     }
 
 
-def summarise(out: Path, study: str) -> pd.DataFrame:
+def summarise(out: Path, study: str, player: str = "greedy") -> pd.DataFrame:
     """The study's table (one row per arm, intervals at 95 %) and figure, from the logs."""
     rows = []
     for name in arms(study):
@@ -158,7 +174,7 @@ def summarise(out: Path, study: str) -> pd.DataFrame:
     table = pd.DataFrame(rows)
     if len(table):
         table.to_csv(out / f"{study}.csv", index=False)
-        _figure(table, study, out / f"{study}.png")
+        _figure(table, study, out / f"{study}.png", player)
     return table
 
 
@@ -175,9 +191,9 @@ PANELS = {
 }
 
 
-def _figure(table: pd.DataFrame, study: str, path: Path) -> None:
+def _figure(table: pd.DataFrame, study: str, path: Path, player: str = "greedy") -> None:
     panels = PANELS["queen" if study == "queen" else "board"]
-    save_study_figure(table, panels, f"ICF {study}: greedy players", path)
+    save_study_figure(table, panels, f"ICF {study}: {player} players", path)
 
 
 def main() -> None:
@@ -192,7 +208,10 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--arms", default="", help="comma-separated arms to run (default all)")
     ap.add_argument("--summarise-only", action="store_true")
+    ap.add_argument("--player", default="greedy", choices=PLAYERS)
     args = ap.parse_args()
+    if args.player != "greedy":
+        args.out = args.out / args.player
     studies = STUDIES if args.study == "all" else (args.study,)
     for study in studies:
         chosen = set(args.arms.split(",")) if args.arms else None
@@ -200,13 +219,13 @@ def main() -> None:
             if args.summarise_only or (chosen is not None and name not in chosen):
                 continue
             n = args.games if study == "queen" else args.boards
-            took, played = run_arm(args.out / study / name, settings, n, args.seed)
+            took, played = run_arm(args.out / study / name, settings, n, args.seed, args.player)
             print(
                 json.dumps(
                     {"study": study, "arm": name, "games_played": played, "seconds": round(took, 1)}
                 )
             )
-        print(summarise(args.out, study).to_string(index=False))
+        print(summarise(args.out, study, args.player).to_string(index=False))
 
 
 if __name__ == "__main__":

@@ -136,3 +136,21 @@ def test_carrooka_study_summaries(tmp_path):
     assert shares.loc["counter", "share"] == pytest.approx(0.5)
     for name in ("first-player", "bonus", "breaks", "carrookad"):
         assert (tmp_path / f"{name}.png").stat().st_size > 5_000
+
+
+def test_ladder_summary_rates_the_players_from_both_seatings(tmp_path):
+    mod = _load("strength_ladder")
+    # greedy--lookahead: lookahead wins 14 of 20 (7 of 10 in each seating)
+    for breaker, lookahead_side in (("greedy", 1), ("lookahead", 0)):
+        boards = [_board(g, 0, lookahead_side if g < 7 else 1 - lookahead_side) for g in range(10)]
+        games = [_game(g, b["winner"], 3, 0) for g, b in enumerate(boards)]
+        _write(mod.pair_folder(tmp_path, "greedy", "lookahead", breaker), boards, games)
+    rows = mod.results(tmp_path, ["greedy", "lookahead"])
+    assert len(rows) == 20 and (rows["winner"] == "lookahead").sum() == 14
+    assert (rows["winner"] == rows["breaker"]).sum() == 10  # 7 + 3 boards won by the breaker
+    table = mod.summarise(tmp_path, ["greedy", "lookahead"]).set_index("player")
+    assert table.loc["greedy", "rating"] == 0  # the anchor
+    assert table.loc["lookahead", "lo"] < table.loc["lookahead", "rating"]
+    assert table.loc["lookahead", "rating"] > 100  # 0.7 is about 147 Elo points
+    for name in ("ladder.csv", "pairs.csv", "ladder.png"):
+        assert (tmp_path / name).exists()

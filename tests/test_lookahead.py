@@ -161,3 +161,70 @@ def test_finalists_on_common_keys_draw_the_same_execution_errors():
     assert np.array_equal(got.outcome["x"][:6], got.outcome["x"][6:])  # the same draws
     apart = ev.answer([Ask(pos, twice, 6, 9, noise)])[0]
     assert not np.array_equal(apart.outcome["x"][:6], apart.outcome["x"][6:])
+
+
+def test_free_spots_start_with_the_fixed_rules_spot_and_stay_free_and_apart():
+    from carromlab.games.icf.machine import place_returned
+    from carromlab.games.icf.players import free_spots
+
+    pos = standard_position("icf-midgame")
+    r = pos.board.piece_specs()["coin"].radius
+    zone = pos.board.outer_circle_diameter / 2 - r
+    spots = free_spots(pos, r, 6, zone)
+    assert spots[0] == place_returned(pos, "coin", None)
+    assert 2 <= len(spots) <= 6
+    for k, (x, y) in enumerate(spots):
+        assert math.hypot(x, y) <= zone + 1e-9
+        for p in pos.pieces:
+            assert math.hypot(x - p.x, y - p.y) >= 2 * r - 1e-6
+        for x2, y2 in spots[:k]:
+            assert math.hypot(x - x2, y - y2) >= 2 * r - 1e-9
+
+
+def test_valued_placement_puts_the_foulers_coin_where_it_is_worth_least_to_them():
+    from carromlab.games.icf.players import ValuedPlacement, free_spots
+
+    pos = standard_position("icf-midgame")
+    place = ValuedPlacement({"white": 0.0, "black": math.pi}, placer="black", seed=1)
+    r = pos.board.piece_specs()["coin"].radius
+    spots = free_spots(pos, r, place.spots, pos.board.outer_circle_diameter / 2 - r)
+    values = place.values(pos, "coin", "white", spots)
+    assert place(pos, "coin", "white") == spots[int(np.argmin(values))]
+    # the placer's own coin goes where it is worth most to the placer
+    mine = place.values(pos, "coin", "black", spots)
+    assert place(pos, "coin", "black") == spots[int(np.argmax(mine))]
+    # the queen keeps the laws' spot
+    from carromlab.games.icf.machine import place_returned
+
+    assert place(pos, "queen", None) == place_returned(pos, "queen", None)
+
+
+def test_a_valued_placement_game_is_the_same_alone_or_among_others():
+    config = IcfGameConfig(max_boards=1)
+    player = icf_lookahead(**SMALL, n_reply=2, placement="valued")
+    together = play_games([player] * 2, config, seed=8, games=2, slots=2, max_strokes=12)
+    alone = play_games([player] * 2, config, seed=8, games=[1], slots=1, max_strokes=12)
+    assert together[1].strokes.equals(alone[0].strokes)
+    with pytest.raises(Exception, match="'fixed' or 'valued'"):
+        icf_lookahead(placement="best").placement_for({}, "white", 0)
+
+
+@pytest.mark.parametrize("doubles", [False, True])
+def test_the_driver_asks_the_next_seat_to_place_with_both_sides_seats(doubles):
+    from carromlab.games.icf.driver import IcfDriver
+    from carromlab.games.icf.players import ValuedPlacement
+    from carromlab.play.loop import GameInPlay
+
+    config = IcfGameConfig(doubles=doubles)
+    driver = IcfDriver(config)
+    gm = GameInPlay(0, driver.new_state(0), np.random.default_rng(0))
+    gm.seat, gm.stroke_seed = 0, 5
+    gm.policies = [icf_lookahead(placement="valued")] * config.n_seats
+    place = driver.placement(gm)
+    assert isinstance(place, ValuedPlacement) and place.seed == 5
+    colours = gm.state.board.colours
+    assert place.placer == colours[1]  # the next seat plays for the other side
+    next_angle = math.pi / 2 if doubles else math.pi
+    assert place.seat_angle == {colours[0]: 0.0, colours[1]: pytest.approx(next_angle)}
+    gm.policies = [icf_lookahead()] * config.n_seats
+    assert driver.placement(gm) is None  # the fixed rule: the machine's own

@@ -59,6 +59,7 @@ class GameInPlay:
     turn: Any = None  #: the rules' turn state of the stroke
     stroke_seed: int = 0  #: the stroke's seed (:func:`stroke_seed`)
     note: dict | None = None  #: what the player's decision noted (Carrooka'd options)
+    policies: Any = None  #: the seats' players (a driver may ask another seat, e.g. to place)
     strokes: list[dict] = field(default_factory=list)  #: one row per executed stroke
     boards: list[dict] = field(default_factory=list)  #: one row per finished board
 

@@ -32,6 +32,7 @@ class IcfDriver:
         return new_game(self.config)
 
     def plan(self, gm: GameInPlay, policies):
+        gm.policies = policies  # the placer's policy is asked at the stroke's end
         board = gm.state.board
         gm.seat = board.turn
         gm.view = turned(board.position, -SEAT_ANGLE[self.config.seats[gm.seat]])
@@ -41,6 +42,21 @@ class IcfDriver:
     def execution(self, gm: GameInPlay, decision, skills) -> Ask:
         noise = skills[gm.seat].noise()
         return Ask(gm.view, one_shot(decision.shot), 1, gm.stroke_seed, noise, gm.turn)
+
+    def placement(self, gm: GameInPlay):
+        """The placement policy of the seat that places returned and penalty coins (the next
+        seat: an opponent of the shooter, singles or doubles), when its player offers one
+        (``placement_for``); None: the game's rule."""
+        board = gm.state.board
+        placer = (gm.seat + 1) % self.n_seats
+        offer = getattr(gm.policies[placer], "placement_for", None)
+        if offer is None:
+            return None
+        seats = self.config.seats
+        angle = {}
+        for seat in (gm.seat, placer):  # the shooter's side and the placer's side
+            angle[board.colour(seat % 2)] = SEAT_ANGLE[seats[seat]]
+        return offer(angle, board.colour(placer % 2), gm.stroke_seed)
 
     def over(self, gm: GameInPlay) -> bool:
         return gm.state.over
@@ -60,7 +76,13 @@ class IcfDriver:
         xy = np.array([rotate(x, y, angle) for x, y in zip(out["x"], out["y"])])
         xy = settled(gm.view, out, xy)
         before = gm.state.boards_played
-        gm.state = apply(gm.state, StrokeOutcome.from_kernel(out, xy), config, gm.rng)
+        gm.state = apply(
+            gm.state,
+            StrokeOutcome.from_kernel(out, xy),
+            config,
+            gm.rng,
+            placement=self.placement(gm),
+        )
         if on_stroke is not None:
             on_stroke(gm.state)
         gm.strokes.append(

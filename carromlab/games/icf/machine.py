@@ -674,10 +674,11 @@ def apply(
     outcome: StrokeOutcome,
     config: IcfGameConfig | None = None,
     rng: np.random.Generator | None = None,
+    placement: Callable | None = None,
 ) -> IcfGameState:
     """The game machine's one signature (:mod:`carromlab.rules.interfaces`): the state after
     a stroke with ``outcome``; ``rng`` places returned coins when ``config.placement`` is
-    ``"random"``."""
+    ``"random"``; a ``placement`` policy (decision 15), when given, places them instead."""
     check_declared(outcome.declared, (), "ICF")
     config = config or IcfGameConfig()
     return apply_stroke(
@@ -687,7 +688,7 @@ def apply(
         outcome.first_contact,
         outcome.contacts,
         config=config,
-        placement=rng if config.placement == "random" else None,
+        placement=placement or (rng if config.placement == "random" else None),
         final_xy=outcome.final_xy,
     )
 

@@ -1,5 +1,6 @@
 """ICF players beyond the shared greedy one: the leave of a stroke under the laws, for the
-depth-2 :class:`~carromlab.analysis.lookahead.Lookahead` player.
+depth-2 :class:`~carromlab.analysis.lookahead.Lookahead` player, and the opponent's placement
+of returned and penalty coins by the same valuation (:class:`ValuedPlacement`).
 
 :func:`icf_leave` turns one execution of a stroke into the position the next stroke is played
 from: the pieces where they came to rest (the pocketed ones gone), the pieces the laws bring
@@ -14,16 +15,24 @@ in the shooter's turn state and are taken as 0 (decision).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
 import numpy as np
 
+from carromlab.analysis.asks import Evaluator
 from carromlab.analysis.lookahead import Leave, Lookahead
+from carromlab.analysis.policies import Greedy, _cell_shots
+from carromlab.analysis.search import Candidates
+from carromlab.analysis.variants import analysis_for
+from carromlab.errors import CarromlabError
 from carromlab.games.icf.machine import place_returned
-from carromlab.games.icf.rules import IcfTurn
+from carromlab.games.icf.rules import COINS_PER_SIDE, IcfTurn
 from carromlab.play.drivers import settled, turned
 from carromlab.position import Piece
+from carromlab.rules.placement import _free
+from carromlab.shots import skill as skill_named
 
 
 def icf_leave(view, turn: IcfTurn, outcome: dict, evaluated: dict, next_seat: float = math.pi):
@@ -89,10 +98,125 @@ class IcfLeave:
         return icf_leave(view, turn, outcome, evaluated, self.next_seat)
 
 
-def icf_lookahead(skill: str = "club", doubles: bool = False, **options) -> Lookahead:
+def free_spots(position, radius: float, count: int, zone: float) -> list[tuple[float, float]]:
+    """Up to ``count`` free spots for a piece of ``radius`` with its centre within ``zone`` of
+    the centre: the free spot nearest the centre (the fixed rule's), then free points of a
+    polar grid (rings a piece's radius apart, 12 directions), nearest the centre first, each
+    at least a piece's diameter from the spots already taken."""
+    rho = np.arange(0.0, zone + 1e-12, radius)
+    angles = np.arange(12) * (2 * math.pi / 12)
+    grid = np.array([(r * math.cos(a), r * math.sin(a)) for r in rho for a in angles])
+    ok = _free(position, grid, radius) & (np.hypot(grid[:, 0], grid[:, 1]) <= zone)
+    spots: list[tuple[float, float]] = []
+    first = place_returned(position, "coin", None)
+    if math.hypot(*first) <= zone + 1e-9:
+        spots.append(first)
+    for x, y in grid[ok]:
+        if len(spots) >= count:
+            break
+        if all(math.hypot(x - sx, y - sy) >= 2 * radius for sx, sy in spots):
+            spots.append((float(x), float(y)))
+    return spots
+
+
+@functools.lru_cache(maxsize=4)
+def _evaluator(layout, capacity: int) -> Evaluator:
+    return Evaluator(layout, capacity)
+
+
+@dataclass
+class ValuedPlacement:
+    """The opponent places a returned or penalty coin (ICF: "placed by the opponent") by
+    valuation: among ``spots`` free spots inside the outer circle (:func:`free_spots`), the
+    one that leaves the coin's owner the worst best stroke from their seat when the coin is
+    the other side's, or the best when it is the placer's own. A spot's value is the best mean
+    shot value of the owner's ``reply_candidates`` straightest candidate cuts, each executed
+    ``n_reply`` times (the lookahead's reply search), on keys from ``seed``. The queen keeps
+    the laws' "as near the centre as possible". ``seat_angle``: colour -> the angle of that
+    side's seat (the owner's view is the board turned by minus it); ``placer``: the placer's
+    colour."""
+
+    seat_angle: dict
+    placer: str
+    seed: int = 0
+    skill: str = "club"
+    spots: int = 6
+    reply_candidates: int = 8
+    n_reply: int = 8
+    scoring: object = None
+
+    def __call__(self, position, kind: str, owner: str | None) -> tuple[float, float]:
+        if kind == "queen" or owner not in self.seat_angle:
+            return place_returned(position, kind, owner)
+        r = position.board.piece_specs()[kind].radius
+        zone = position.board.outer_circle_diameter / 2 - r
+        spots = free_spots(position, r, self.spots, zone)
+        if len(spots) <= 1:
+            return spots[0] if spots else place_returned(position, kind, owner)
+        values = self.values(position, kind, owner, spots)
+        pick = int(np.argmax(values) if owner == self.placer else np.argmin(values))
+        return spots[pick]
+
+    def values(self, position, kind, owner, spots) -> np.ndarray:
+        """The owner's best mean shot value with the coin on each spot."""
+        noise = skill_named(self.skill).noise()
+        reply = Greedy(max_candidates=self.reply_candidates, random_extra=0)
+        pid = _free_id(position, kind, owner)
+        asks, owners = [], []
+        for k, (x, y) in enumerate(spots):
+            there = position.replace(pieces=(*position.pieces, Piece(pid, kind, owner, x, y)))
+            view = turned(there, -self.seat_angle[owner])
+            own = sum(1 for p in view.pieces if p.kind == "coin" and p.owner == owner)
+            other = sum(1 for p in view.pieces if p.kind == "coin" and p.owner not in (owner, None))
+            turn = IcfTurn(
+                shooter=owner,
+                own_down=max(COINS_PER_SIDE - own, 0),
+                opponent_down=max(COINS_PER_SIDE - other, 0),
+            )
+            cells = np.array(reply.candidates(view, turn, 0), float).reshape(-1, 3)
+            if len(cells):
+                y0 = analysis_for(view.variant).shot_y(view.board)
+                group = Candidates(view, _cell_shots(cells, y0), turn, noise, self.scoring)
+                asks.append(group.ask(group.shots, self.n_reply, int(self.seed) + k))
+                owners.append(k)
+        values = np.zeros(len(spots))
+        if asks:
+            capacity = max(20, len(position.pieces) + 2)  # the pieces, the coin, the striker
+            answers = _evaluator(position.board.layout, capacity).answer(asks)
+            for k, ans in zip(owners, answers, strict=True):
+                best = float(np.nan_to_num(ans.means(), nan=-np.inf).max())
+                values[k] = best if np.isfinite(best) else 0.0
+        return values
+
+
+@dataclass
+class IcfLookahead(Lookahead):
+    """The lookahead player with the laws' leave. ``placement``: how it places the
+    opponent's returned and penalty coins, ``"fixed"`` (the game's rule: the free spot
+    nearest the centre) or ``"valued"`` (:class:`ValuedPlacement`)."""
+
+    placement: str = "fixed"
+
+    def placement_for(self, seat_angle: dict, placer: str, seed: int):
+        """The placement policy the driver hands the game machine (None: the game's rule)."""
+        if self.placement == "fixed":
+            return None
+        if self.placement != "valued":
+            raise CarromlabError(f"placement must be 'fixed' or 'valued', not {self.placement!r}")
+        return ValuedPlacement(seat_angle, placer, seed, self.skill, scoring=self.scoring)
+
+
+def icf_lookahead(skill: str = "club", doubles: bool = False, **options) -> IcfLookahead:
     """The depth-2 lookahead player for ICF singles (doubles: the opponent sits to the
     right)."""
-    return Lookahead(skill=skill, leave=IcfLeave(math.pi / 2 if doubles else math.pi), **options)
+    return IcfLookahead(skill=skill, leave=IcfLeave(math.pi / 2 if doubles else math.pi), **options)
 
 
-__all__ = ["IcfLeave", "icf_leave", "icf_lookahead"]
+__all__ = [
+    "IcfLeave",
+    "IcfLookahead",
+    "ValuedPlacement",
+    "free_spots",
+    "icf_leave",
+    "icf_lookahead",
+]
