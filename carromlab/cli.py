@@ -706,7 +706,10 @@ def play(
     ctx: typer.Context,
     variant: str = typer.Option("icf", help=VARIANT_HELP),
     games: int = typer.Option(1, min=1, help="Number of games."),
-    policy: str = typer.Option("greedy", help="A player of the game: greedy or random."),
+    policy: str = typer.Option(
+        "greedy",
+        help="A player of the game: greedy or random; ICF also lookahead.",
+    ),
     skill: str = typer.Option("club", help="Execution skill of every seat."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
     slots: int = typer.Option(256, min=1, help="Games in play at once (one kernel batch)."),

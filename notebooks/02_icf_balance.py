@@ -184,3 +184,48 @@ if len(queen):
         queen, "boards_per_game", "boards_lo", "boards_hi", ax=axes[1], ylabel="boards a game"
     )
     fig.tight_layout()
+
+# %% [markdown]
+# ## 3. Stronger players
+#
+# A verdict is only worth publishing if it survives better players. Two steps up from the
+# greedy player, both built on the same batched asks:
+#
+# - **the searched break** (`experiments/break_search.py`): the break is the same stroke every
+#   board, so it is searched once (grid, cross-entropy refinement, the best re-estimated) at
+#   the player's skill and kept with its provenance in `carromlab/games/icf/breaks.json`;
+# - **the lookahead player** (`cl.Lookahead`, ICF: policy `lookahead`): a stroke is worth what
+#   it scores now plus the value of the position it leaves to whoever plays next (depth-2
+#   expectimax over the stroke's noisy outcomes).
+#
+# The tables below were made by the experiment scripts (`data/studies/breaks/`,
+# `data/studies/ladder/`); each number carries its 95 % interval.
+
+# %%
+BREAKS = ROOT / "data" / "studies" / "breaks" / "icf.csv"
+breaks = pd.read_csv(BREAKS) if BREAKS.exists() else pd.DataFrame()
+if len(breaks):
+    display(
+        breaks[
+            ["break", "placement", "angle", "speed", "n", "own_pocketed", "own_pocketed_lo"]
+            + ["own_pocketed_hi", "p_own", "p_own_lo", "p_own_hi"]
+        ].round(3)
+    )
+
+# %% [markdown]
+# ### The strength ladder
+#
+# Round-robin single boards at club skill, seats alternated, between a random player, a
+# cheap greedy player, the greedy player, the greedy player with the searched break and the
+# lookahead player. Ratings are Bradley–Terry fits on the Elo scale (the greedy player = 0):
+# 100 points is an expected score of about 0.64.
+
+# %%
+LADDER = ROOT / "data" / "studies" / "ladder"
+ladder = pd.read_csv(LADDER / "ladder.csv") if (LADDER / "ladder.csv").exists() else None
+if ladder is not None:
+    display(ladder.round(1))
+    display(pd.read_csv(LADDER / "pairs.csv").round(3))
+    fig, ax = plt.subplots(figsize=(6.4, 3.0))
+    cl.plot_ratings(ladder, ax=ax, title="ICF players at club skill (greedy = 0)")
+    fig.tight_layout()

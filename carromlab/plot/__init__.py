@@ -11,6 +11,7 @@ from carromlab.plot.company import CheckerBoardPlot, CrokinoleBoardPlot
 from carromlab.plot.icf import IcfBoardPlot
 from carromlab.plot.intervals import draw_intervals
 from carromlab.plot.kooba import KoobaBoardPlot
+from carromlab.plot.ratings import plot_ratings
 from carromlab.plot.shotmap import draw_shotmap, draw_shotmap_on_board, draw_target_map
 from carromlab.plot.trajectory import animate_shot, draw_trajectories, positions_at
 
@@ -29,5 +30,6 @@ __all__ = [
     "draw_shotmap_on_board",
     "draw_target_map",
     "draw_trajectories",
+    "plot_ratings",
     "positions_at",
 ]

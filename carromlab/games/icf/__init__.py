@@ -35,7 +35,8 @@ def _greedy(skill="club", variant=None):
 def _lookahead(skill="club", variant=None):
     from carromlab.games.icf.players import icf_lookahead
 
-    return icf_lookahead(skill=skill, doubles=variant == "icf-doubles")
+    # the strongest player: the lookahead with the searched break (games/icf/breaks.json)
+    return icf_lookahead(skill=skill, doubles=variant == "icf-doubles", break_shot="search")
 
 
 def _random(skill="club", variant=None):
