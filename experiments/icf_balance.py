@@ -31,6 +31,7 @@ from carromlab.analysis.estimate import run_metadata
 from carromlab.analysis.intervals import rate as _rate
 from carromlab.analysis.intervals import sample_mean as _mean
 from carromlab.analysis.policies import Greedy
+from carromlab.bench.runner import machine_name
 from carromlab.games.icf.machine import IcfGameConfig
 from carromlab.games.icf.players import icf_lookahead
 from carromlab.games.icf.rules import IcfScoring
@@ -104,8 +105,25 @@ def run_arm(
     )
     t0 = time.perf_counter()
     policies = [policy] * config.n_seats
-    _, todo = play_logged(folder, meta, policies, config, settings["skill"], seed, n, progress=True)
-    return time.perf_counter() - t0, len(todo)
+    stats: dict = {}
+    log, todo = play_logged(
+        folder, meta, policies, config, settings["skill"], seed, n, progress=True, stats=stats
+    )
+    took = time.perf_counter() - t0
+    if todo:  # what this run cost (the run's own games; a resumed run records its part)
+        games = log.frames()[1]
+        strokes = games.loc[games["game"].isin(todo), "strokes"].sum()
+        cost = {
+            "games": len(todo),
+            "seconds": round(took, 1),
+            "kernel_shots": int(stats.get("shots", 0)),
+            "strokes": int(strokes),
+            "shots_per_stroke": round(stats.get("shots", 0) / max(strokes, 1), 1),
+            "machine": machine_name(),
+            "date": time.strftime("%Y-%m-%d"),
+        }
+        (folder / f"cost-{cost['date']}-{todo[0]}.json").write_text(json.dumps(cost, indent=1))
+    return took, len(todo)
 
 
 def _board_summary(boards: pd.DataFrame) -> dict:

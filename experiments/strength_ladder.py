@@ -86,6 +86,8 @@ def play_pair(out: Path, a: str, b: str, pool: dict, skill: str, boards: int, se
         )
         half = boards // 2 if first == a else boards - boards // 2
         folder = pair_folder(out, a, b, first)
+        if (folder / "games.csv").exists() and len(read_log(folder)[1]) >= half:
+            continue  # already played (perhaps more boards, by an earlier, longer run)
         _, todo = play_logged(
             folder, meta, [pool[first], pool[second]], config, skill, seed, half, progress=True
         )

@@ -204,13 +204,10 @@ if len(queen):
 # %%
 BREAKS = ROOT / "data" / "studies" / "breaks" / "icf.csv"
 breaks = pd.read_csv(BREAKS) if BREAKS.exists() else pd.DataFrame()
+BREAK_COLUMNS = ["break", "placement", "angle", "speed", "n", "own_pocketed"]
+BREAK_COLUMNS += ["own_pocketed_lo", "own_pocketed_hi", "p_own", "p_own_lo", "p_own_hi"]
 if len(breaks):
-    display(
-        breaks[
-            ["break", "placement", "angle", "speed", "n", "own_pocketed", "own_pocketed_lo"]
-            + ["own_pocketed_hi", "p_own", "p_own_lo", "p_own_hi"]
-        ].round(3)
-    )
+    display(breaks[BREAK_COLUMNS].round(3))
 
 # %% [markdown]
 # ### The strength ladder
