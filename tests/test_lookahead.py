@@ -228,3 +228,11 @@ def test_the_driver_asks_the_next_seat_to_place_with_both_sides_seats(doubles):
     assert place.seat_angle == {colours[0]: 0.0, colours[1]: pytest.approx(next_angle)}
     gm.policies = [icf_lookahead()] * config.n_seats
     assert driver.placement(gm) is None  # the fixed rule: the machine's own
+
+
+def test_lookahead_plays_doubles_with_the_next_seat_to_the_right():
+    player = icf_lookahead(doubles=True, **SMALL, n_reply=2)
+    assert player.leave.next_seat == pytest.approx(math.pi / 2)
+    config = IcfGameConfig(max_boards=1, doubles=True)
+    (rec,) = play_games([player] * 4, config, seed=2, games=1, slots=1, max_strokes=4)
+    assert len(rec.strokes) == 4 and set(rec.strokes["seat"]) <= {0, 1, 2, 3}
