@@ -136,7 +136,7 @@ def _figure(table: pd.DataFrame, boards: int, path: Path) -> None:
     plot_ratings(
         table,
         ax=ax,
-        title=f"ICF players at club skill: ratings, {boards} single boards ({ANCHOR} = 0)",
+        title=f"ICF players at club skill\n{boards:,} single boards, 95 % intervals, {ANCHOR} = 0",
     )
     fig.savefig(path, dpi=120)
     plt.close(fig)
