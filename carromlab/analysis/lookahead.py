@@ -7,8 +7,10 @@ share the kernel's batches):
 1. **Screen** the candidate shots of :class:`~carromlab.analysis.policies.Greedy` (cuts of
    the shooter's targets into the pockets, plus a few random legal shots) with ``n_screen``
    noisy executions each; keep the ``keep`` best by immediate value.
-2. **Execute** each finalist ``n_eval`` times: these outcomes are the chance nodes of the
-   search. An outcome's immediate value is the rules' ``value`` (ICF: the shot value).
+2. **Execute** each finalist ``n_eval`` times, on common keys (``common_keys``: execution
+   ``i`` of every finalist draws the same execution error): these outcomes are the chance
+   nodes of the search. An outcome's immediate value is the rules' ``value`` (ICF: the shot
+   value).
 3. **Group** each finalist's outcomes by what the stroke did (whether the turn continues and
    which pieces fell): the ``groups`` largest groups get a leave evaluation, always including
    the largest group of each kind (turn continues / turn passes) that occurred; one
@@ -16,9 +18,10 @@ share the kernel's batches):
    left out takes the size-weighted mean leave value of the evaluated groups of its kind.
 4. **Reply**: the game's ``leave`` hook turns a representative outcome into the position the
    next stroke is played from (the next shooter's view and turn state, and whose stroke it
-   is); the best of ``reply_candidates`` candidate shots there, each executed ``n_reply``
-   times, is the leave's value ``V`` (0 when the stroke ends the board, or when the next
-   shooter has no legal candidate).
+   is); its ``reply_candidates`` straightest candidate cuts are screened with ``n_reply``
+   executions each, the best ``reply_keep`` re-estimated with ``n_reply_eval`` fresh ones,
+   and the best of those is the leave's value ``V`` (0 when the stroke ends the board, or
+   when the next shooter has no legal candidate).
 5. A finalist's value is the mean over its executions of ``value + V`` when the shooter plays
    on and ``value - V`` when the opponent does (depth-2 expectimax over the noisy outcomes,
    the reply valued by its immediate value only). The best finalist is played.
@@ -27,13 +30,15 @@ Decisions (where a reasonable player might differ, they are options):
 
 - The opponent's replies are estimated at the player's own skill (it does not know the
   opponent's); ``reply_skill`` overrides it.
-- A reply's value is the largest mean over its candidates: an estimate biased upwards by
-  the noise of ``n_reply`` executions, alike for the shooter's and the opponent's replies.
+- A reply's value is re-estimated on fresh keys: the largest of several noisy screens is
+  biased upwards (alike for the shooter's and the opponent's replies, but not alike for
+  leaves with many and few candidates).
 - The stroke's own value and a reply's value are in the same unit (the rules' shot value),
-  with weight ``leave_weight`` (1: plain expectimax; 0: Greedy with ``keep`` finalists).
+  with weight ``leave_weight`` (1: plain expectimax; 0: the screen and finalists alone).
 
-Budget per stroke (defaults): 56 x 4 screen + 4 x 16 finalist + at most 4 x 3 leaves x 12 x 4
-replies = 864 kernel shots, against Greedy's 320.
+Budget per stroke (defaults): 56 x 6 screen + 8 x 32 finalists + at most 8 x 2 leaves x
+(8 x 3 + 8) replies = 1,104 kernel shots, against Greedy's 320. Measured strength and cost:
+docs/studies.md ("Stronger players") and docs/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from carromlab.analysis.policies import Greedy, _cell_shots
 from carromlab.analysis.search import Candidates
 from carromlab.analysis.variants import analysis_for
 from carromlab.errors import CarromlabError
-from carromlab.games.icf.machine import place_returned
+from carromlab.games.icf.machine import _free_id, place_returned
 from carromlab.games.icf.rules import COINS_PER_SIDE, IcfTurn
 from carromlab.play.drivers import settled, turned
 from carromlab.position import Piece
@@ -74,17 +74,6 @@ def icf_leave(view, turn: IcfTurn, outcome: dict, evaluated: dict, next_seat: fl
         opponent_down=int(evaluated["own_down_after"]),
     )
     return Leave(turned(leave, -next_seat), nxt, -1.0)
-
-
-def _free_id(position, kind: str, owner: str | None) -> str:
-    used = {p.id for p in position.pieces}
-    prefix = "q" if kind == "queen" else f"{owner}-back-"
-    if kind == "queen" and "q" not in used:
-        return "q"
-    k = 1
-    while f"{prefix}{k}" in used:
-        k += 1
-    return f"{prefix}{k}"
 
 
 @dataclass
