@@ -68,9 +68,10 @@ STUDIES = ("first-break", "queen", "due", "doubles")
 
 
 #: The players a study can be run with (``--player``): the greedy player of the first runs
-#: (fixed straight break), and the strongest player (the depth-2 lookahead with the searched
-#: break); the lookahead's runs go to ``<out>/lookahead/``.
-PLAYERS = ("greedy", "lookahead")
+#: (fixed straight break), the same with the searched break (``greedy-break``), and the
+#: strongest player (the depth-2 lookahead with the searched break); a player's runs other
+#: than greedy's go to ``<out>/<player>/``.
+PLAYERS = ("greedy", "greedy-break", "lookahead")
 
 
 def policy_for(settings: dict, player: str = "greedy"):
@@ -86,6 +87,8 @@ def policy_for(settings: dict, player: str = "greedy"):
             scoring=scoring,
             break_shot="search",
         )
+    if player == "greedy-break":
+        return Greedy(skill=settings["skill"], scoring=scoring, break_shot="search")
     return Greedy(skill=settings["skill"], scoring=scoring)
 
 
