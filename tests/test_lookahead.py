@@ -94,8 +94,14 @@ def test_the_striker_with_an_own_coin_brings_the_coin_back_to_the_centre():
     leave = icf_leave(pos, turn, out, ev)
     assert len(leave.view.pieces) == len(pos.pieces) + 1  # the coin back and a penalty coin
     assert leave.turn.own_down == 1  # one coin down paid the due
-    back = [p for p in leave.view.pieces if p.id not in {q.id for q in pos.pieces}]
+    spots = [(q.x, q.y) for q in pos.pieces]
+    back = [
+        p
+        for p in leave.view.pieces
+        if all(math.hypot(p.x - x, p.y - y) > 1e-6 for x, y in spots)  # not where a piece was
+    ]
     assert len(back) == 2 and all(p.owner == "white" for p in back)
+    assert len({p.id for p in leave.view.pieces}) == len(leave.view.pieces)  # ids unique
     assert all(math.hypot(p.x, p.y) < 0.1 for p in back)  # placed near the centre
     assert analysis_for("icf").rules.roles(leave.view)["white"].sum() == (
         analysis_for("icf").rules.roles(pos)["white"].sum() + 1
