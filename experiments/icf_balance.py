@@ -217,6 +217,32 @@ def _figure(table: pd.DataFrame, study: str, path: Path, player: str = "greedy")
     save_study_figure(table, panels, f"ICF {study}: {player} players", path)
 
 
+def compare_players(out: Path, study: str) -> pd.DataFrame:
+    """One study's arms with every player that ran them, side by side: ``<study>-players.csv``
+    and ``.png`` in ``out`` (the greedy runs in ``out``, the others in ``out/<player>``)."""
+    rows = []
+    for player in PLAYERS:
+        path = (out if player == "greedy" else out / player) / f"{study}.csv"
+        if path.exists():
+            table = pd.read_csv(path)
+            table.insert(0, "player", player)
+            rows.append(table)
+    if not rows:
+        return pd.DataFrame()
+    both = pd.concat(rows, ignore_index=True)
+    both["label"] = both["player"] + "\n" + both["arm"].astype(str)
+    both.to_csv(out / f"{study}-players.csv", index=False)
+    panels = PANELS["queen" if study == "queen" else "board"]
+    save_study_figure(
+        both,
+        panels,
+        f"ICF {study} by player (greedy-break and lookahead play the searched break)",
+        out / f"{study}-players.png",
+        label="label",
+    )
+    return both
+
+
 def main() -> None:
     import matplotlib
 
@@ -247,6 +273,8 @@ def main() -> None:
                 )
             )
         print(summarise(args.out, study, args.player).to_string(index=False))
+        if args.player == "greedy":
+            compare_players(args.out, study)
 
 
 if __name__ == "__main__":
