@@ -242,3 +242,19 @@ def test_lookahead_plays_doubles_with_the_next_seat_to_the_right():
     config = IcfGameConfig(max_boards=1, doubles=True)
     (rec,) = play_games([player] * 4, config, seed=2, games=1, slots=1, max_strokes=4)
     assert len(rec.strokes) == 4 and set(rec.strokes["seat"]) <= {0, 1, 2, 3}
+
+
+def test_a_turned_opening_is_still_set_by_hand_and_finds_the_stored_break():
+    from carromlab.analysis.breaks import break_key, read_breaks
+    from carromlab.games.icf.driver import IcfDriver
+    from carromlab.play.drivers import SEAT_ANGLE, turned
+
+    config = IcfGameConfig(max_boards=1)
+    board = IcfDriver(config).new_state(0).board
+    assert board.position.set_by_hand
+    view = turned(board.position, -SEAT_ANGLE[config.seats[board.turn]])
+    assert view.set_by_hand  # the game's first stroke is played from the hand-set rosette
+    key = break_key(view, "club", board.turn_state(config.due_rule))
+    assert key in read_breaks("icf")  # the stored search is the break the game plays
+    moved = view.replace(pieces=view.pieces[1:])
+    assert not turned(moved, math.pi).set_by_hand  # a changed position stays unset

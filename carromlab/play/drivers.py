@@ -25,11 +25,13 @@ SEAT_ANGLE = {"S": 0.0, "E": math.pi / 2, "N": math.pi, "W": 3 * math.pi / 2}
 
 
 def turned(position, angle: float):
-    """``position`` with every piece rotated by ``angle`` about the centre."""
+    """``position`` with every piece rotated by ``angle`` about the centre. A turned position
+    keeps ``set_by_hand``: turning the board does not change how its pieces were set (a
+    game's opening is still the hand-set rosette or rack in the breaker's view)."""
     pieces = tuple(
         Piece(p.id, p.kind, p.owner, *rotate(p.x, p.y, angle), p.rotation) for p in position.pieces
     )
-    return position.replace(pieces=pieces)
+    return position.replace(pieces=pieces, set_by_hand=position.set_by_hand)
 
 
 @runtime_checkable
