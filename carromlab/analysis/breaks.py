@@ -7,7 +7,7 @@ over placements x angles x hard speeds, cross-entropy refinement, the best candi
 re-estimated on fresh keys) and stored with its provenance: the search's settings, the
 estimate with its interval, the versions. :func:`searched_break` looks a break up in the
 game's table (``carromlab/games/<game>/breaks.json``, written by
-``experiments/break_search.py``), else searches and keeps the result for the session.
+``experiments/break_search.py``), else searches and keeps the result for the process.
 
 The key of a break (:func:`break_key`) is a digest of what decides it: the variant, the board,
 the pieces (to the micrometre), the hand-set flag, the skill, the physics and the value's
@@ -153,7 +153,7 @@ def searched_break(
     position, skill: str, turn, physics=None, scoring=None, value="points", **search
 ) -> tuple[float, float, float]:
     """The searched break ``(placement m, angle deg, speed m/s)``: from the game's table,
-    else from this session's searches, else searched now (and kept for the session)."""
+    else from this process's searches, else searched now (and kept for the process)."""
     key = break_key(position, skill, turn, physics, scoring, value, **search)
     record = _SESSION.get(key) or read_breaks(position.variant).get(key)
     if record is None:
