@@ -150,8 +150,9 @@ class Lookahead(Greedy):
             executed = joined((yield one), group.ask(finals, self.n_eval, int(seeds[1])))
         else:
             executed = yield group.ask(finals, self.n_eval, int(seeds[1]))
-        now = np.asarray(executed.evaluate()[self.value], float)
-        later = yield from self.leave_values(position, turn, executed, seeds[2:4])
+        evaluated = executed.evaluate()
+        now = np.asarray(evaluated[self.value], float)
+        later = yield from self.leave_values(position, turn, executed, evaluated, seeds[2:4])
         values = executed.cell_means(now + self.leave_weight * later)
         best = int(np.argmax(np.nan_to_num(values, nan=-np.inf)))
         shot = take_shots(finals, [best])
@@ -163,14 +164,14 @@ class Lookahead(Greedy):
             },
         )
 
-    def leave_values(self, position, turn, executed: Answer, seeds):
+    def leave_values(self, position, turn, executed: Answer, evaluated: dict, seeds):
         """A plan step: every execution's signed leave value (steps 3-5 of the module's
-        docstring), from one list of reply asks."""
+        docstring), from one list of reply asks; ``evaluated``: the rules' quantities of
+        ``executed``."""
         hook = self.leave
         out = np.zeros(len(executed.cell))
         if hook is None or self.leave_weight == 0 or len(executed.cell) == 0:
             return out
-        evaluated = executed.evaluate()
         rows = [
             (
                 {k: v[r] for k, v in executed.outcome.items()},
