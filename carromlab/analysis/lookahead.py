@@ -195,13 +195,13 @@ class Lookahead(Greedy):
         for k, lv in enumerate(leaves):
             if lv is None:
                 continue
-            cells = np.array(self.reply_cells(lv.view, lv.turn), float).reshape(-1, 3)
-            if len(cells) == 0:
-                continue
-            y0 = analysis_for(lv.view.variant).shot_y(lv.view.board)
-            reply = Candidates(lv.view, _cell_shots(cells, y0), lv.turn, reply_noise, self.scoring)
-            asks.append(reply.ask(reply.shots, self.n_reply, int(seeds[0]) + k))
-            owner.append(k)
+            cells = self.reply_cells(lv.view, lv.turn)
+            ask = reply_ask(
+                lv.view, lv.turn, cells, reply_noise, self.scoring, self.n_reply, int(seeds[0]) + k
+            )
+            if ask is not None:
+                asks.append(ask)
+                owner.append(k)
         screens = (yield asks) if asks else []
         finals, final_asks = [], []
         for k, (ask, ans) in enumerate(zip(asks, screens, strict=True)):
@@ -221,8 +221,7 @@ class Lookahead(Greedy):
         answers = (yield final_asks) if final_asks else []
         value = np.zeros(len(leaves))
         for k, ans in zip(finals, answers, strict=True):
-            best = float(np.nan_to_num(ans.means(self.value), nan=-np.inf).max())
-            value[k] = leaves[k].sign * (best if np.isfinite(best) else 0.0)
+            value[k] = leaves[k].sign * best_mean(ans, self.value)
         for mine, ids, which, cont, kinds in plan:
             out[mine] = signed_leaves(which, cont, kinds, value[ids])
         return out
@@ -230,12 +229,31 @@ class Lookahead(Greedy):
     def reply_cells(self, view, turn) -> list[tuple[float, float, float]]:
         """The reply search's candidates: the ``reply_candidates`` straightest cuts of the
         next shooter's targets (no random extras)."""
-        reply = Greedy(
-            max_candidates=self.reply_candidates,
-            random_extra=0,
-            placement_step=self.placement_step,
-        )
-        return reply.candidates(view, turn, 0)
+        return reply_cells(view, turn, self.reply_candidates, self.placement_step)
+
+
+def reply_cells(view, turn, count: int, placement_step: float = 0.05) -> np.ndarray:
+    """A reply search's candidates, (n, 3) cells of (placement, angle, speed): Greedy's
+    ``count`` straightest cuts of the shooter's targets in ``view`` (no random extras)."""
+    reply = Greedy(max_candidates=count, random_extra=0, placement_step=placement_step)
+    return np.array(reply.candidates(view, turn, 0), float).reshape(-1, 3)
+
+
+def reply_ask(view, turn, cells: np.ndarray, noise, scoring, n: int, seed: int):
+    """The ask that executes every one of ``cells`` (:func:`reply_cells`) ``n`` times from
+    ``view`` under ``turn``; None when there are no cells."""
+    if len(cells) == 0:
+        return None
+    y0 = analysis_for(view.variant).shot_y(view.board)
+    group = Candidates(view, _cell_shots(cells, y0), turn, noise, scoring)
+    return group.ask(group.shots, n, seed)
+
+
+def best_mean(answer: Answer, value: str = "points") -> float:
+    """The best mean ``value`` over an answer's shots; 0 when none has a finite mean (no
+    legal stroke: the reply is worth nothing either way)."""
+    best = float(np.nan_to_num(answer.means(value), nan=-np.inf).max())
+    return best if np.isfinite(best) else 0.0
 
 
 def joined(answers: list[Answer], ask) -> Answer:
@@ -274,4 +292,14 @@ def signed_leaves(
     return out
 
 
-__all__ = ["Leave", "LeaveHook", "Lookahead", "outcome_key", "pick_groups", "signed_leaves"]
+__all__ = [
+    "Leave",
+    "LeaveHook",
+    "Lookahead",
+    "best_mean",
+    "outcome_key",
+    "pick_groups",
+    "reply_ask",
+    "reply_cells",
+    "signed_leaves",
+]

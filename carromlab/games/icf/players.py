@@ -22,10 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from carromlab.analysis.asks import Evaluator
-from carromlab.analysis.lookahead import Leave, Lookahead
-from carromlab.analysis.policies import Greedy, _cell_shots
-from carromlab.analysis.search import Candidates
-from carromlab.analysis.variants import analysis_for
+from carromlab.analysis.lookahead import Leave, Lookahead, best_mean, reply_ask, reply_cells
 from carromlab.errors import CarromlabError
 from carromlab.games.icf.machine import _free_id, place_returned
 from carromlab.games.icf.rules import COINS_PER_SIDE, IcfTurn
@@ -149,7 +146,6 @@ class ValuedPlacement:
     def values(self, position, kind, owner, spots) -> np.ndarray:
         """The owner's best mean shot value with the coin on each spot."""
         noise = skill_named(self.skill).noise()
-        reply = Greedy(max_candidates=self.reply_candidates, random_extra=0)
         pid = _free_id(position, kind, owner)
         asks, owners = [], []
         for k, (x, y) in enumerate(spots):
@@ -162,19 +158,19 @@ class ValuedPlacement:
                 own_down=max(COINS_PER_SIDE - own, 0),
                 opponent_down=max(COINS_PER_SIDE - other, 0),
             )
-            cells = np.array(reply.candidates(view, turn, 0), float).reshape(-1, 3)
-            if len(cells):
-                y0 = analysis_for(view.variant).shot_y(view.board)
-                group = Candidates(view, _cell_shots(cells, y0), turn, noise, self.scoring)
-                asks.append(group.ask(group.shots, self.n_reply, int(self.seed) + k))
+            cells = reply_cells(view, turn, self.reply_candidates)
+            ask = reply_ask(
+                view, turn, cells, noise, self.scoring, self.n_reply, int(self.seed) + k
+            )
+            if ask is not None:
+                asks.append(ask)
                 owners.append(k)
         values = np.zeros(len(spots))
         if asks:
             capacity = max(20, len(position.pieces) + 2)  # the pieces, the coin, the striker
             answers = _evaluator(position.board.layout, capacity).answer(asks)
             for k, ans in zip(owners, answers, strict=True):
-                best = float(np.nan_to_num(ans.means(), nan=-np.inf).max())
-                values[k] = best if np.isfinite(best) else 0.0
+                values[k] = best_mean(ans)
         return values
 
 
