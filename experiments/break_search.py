@@ -8,9 +8,18 @@ break already in the table is not searched again. Then ``--n`` executions of the
 break and of the players' fixed break (a straight 5 m/s flick from the middle of the
 baseline) are compared on fresh keys: coins pocketed a break (all pieces but the striker),
 own coins pocketed, P(at least one own coin pocketed), P(striker pocketed) and the shot
-value, each with its 95 % interval. Rows go to ``data/studies/breaks/<variant>.csv``.
+value, each with its 95 % interval. Where the game's default player chooses its break by its
+own screen (Carroms: ``CarromsGreedy`` screens every stroke, the break too), that break is
+compared as well (row ``greedy``: the player's choice for seed 0). Rows go to
+``data/studies/breaks/<variant>.csv``.
+
+A break is searched for each view a breaker has: one for ICF (the game sets the rosette with
+an arm of the Y at the breaker, so every breaker sees the same), one for each seat at Carroms
+(South breaks red, North green: the rack seen from the other side). Carroms always searches
+the views as the game shows them (``--as-played``).
 
     python experiments/break_search.py --variant icf --skills club --n 4000
+    python experiments/break_search.py --variant carroms --skills club --n 4000
 """
 
 from __future__ import annotations
@@ -65,6 +74,34 @@ def as_played(variant: str):
     return turned(board.position, -SEAT_ANGLE[seat]), board.turn_state(config.due_rule)
 
 
+def breaker_views(variant: str, as_played_: bool) -> list[tuple[str, object, object]]:
+    """(label, position, turn) of every view of a board's opening that a breaker plays."""
+    if variant == "carroms":
+        from carromlab.games.carroms.machine import new_game
+        from carromlab.play.drivers import SEAT_ANGLE, turned
+
+        config = get_game(variant).make_config(variant)
+        views = []
+        for first in (0, 1):
+            state = new_game(config, first)
+            seat = config.seats[first]
+            views.append((seat, turned(state.position, -SEAT_ANGLE[seat]), state.turn_state()))
+        return views
+    if as_played_:
+        return [("as-played", *as_played(variant))]
+    return [("opening", opening_of(variant), break_turn(variant))]
+
+
+def players_break(variant: str, skill: str, position, turn, fixed) -> tuple | None:
+    """The default player's own break when it is not ``fixed`` (it screens the break);
+    (placement m, angle deg, speed m/s)."""
+    player = get_game(variant).make_player("greedy", skill, variant)
+    if getattr(player, "break_shot", None) is not None:
+        return None
+    shot = player.choose(position, turn, 0)
+    return (float(shot.x), float(np.degrees(shot.angle)), float(shot.speed))
+
+
 def executions(position, shot, skill: str, turn, n: int, seed: int) -> dict[str, np.ndarray]:
     """Per-execution quantities of ``n`` noisy executions of ``shot`` (placement m, angle
     deg, speed m/s)."""
@@ -77,9 +114,13 @@ def executions(position, shot, skill: str, turn, n: int, seed: int) -> dict[str,
         ev = va.rules.evaluate(runner.position, ch.outcome, turn)
         cap = np.asarray(ch.outcome["capture"])
         rows.setdefault("pieces_pocketed", []).append((cap[:, 1:] >= 0).sum(axis=1))
+        # the striker (ICF) or the shooting ring (Carroms) pocketed
+        striker = (
+            ev["striker_pocketed"] if "striker_pocketed" in ev else ev["foul.shooter_pocketed"]
+        )
+        got = {**ev, "striker_pocketed": striker, "truncated": ch.outcome["truncated"]}
         for k in ("own_pocketed", "points", "striker_pocketed", "truncated"):
-            src = ch.outcome if k == "truncated" else ev
-            rows.setdefault(k, []).append(np.asarray(src[k]))
+            rows.setdefault(k, []).append(np.asarray(got[k]))
     return {k: np.concatenate(v) for k, v in rows.items()}
 
 
@@ -109,25 +150,27 @@ def main() -> None:
         help="search and compare on the breaker's view of a game's first board",
     )
     args = ap.parse_args()
-    if args.as_played:
-        position, turn = as_played(args.variant)
-    else:
-        position, turn = opening_of(args.variant), break_turn(args.variant)
     OUT.mkdir(parents=True, exist_ok=True)
     rows = []
-    for skill in args.skills.split(","):
-        t0 = time.perf_counter()
-        key = break_key(position, skill, turn)
-        record = read_breaks(args.variant).get(key)
-        if record is None:
-            record = search_break(position, skill, turn, progress=True)
-            record["provenance"]["search_s"] = round(time.perf_counter() - t0, 1)
-            write_break(record)
-        searched = tuple(record["shot"][k] for k in ("placement", "angle", "speed"))
-        for name, shot in (("fixed", FIXED), ("searched", searched)):
-            got = executions(position, shot, skill, turn, args.n, args.seed)
-            rows.append({"variant": args.variant, "skill": skill, **summary(name, shot, got)})
-            print(json.dumps(rows[-1]), flush=True)
+    for view, position, turn in breaker_views(args.variant, args.as_played):
+        for skill in args.skills.split(","):
+            t0 = time.perf_counter()
+            key = break_key(position, skill, turn)
+            record = read_breaks(args.variant).get(key)
+            if record is None:
+                record = search_break(position, skill, turn, progress=True)
+                record["provenance"]["search_s"] = round(time.perf_counter() - t0, 1)
+                write_break(record)
+            searched = tuple(record["shot"][k] for k in ("placement", "angle", "speed"))
+            compared = [("fixed", FIXED)]
+            own = players_break(args.variant, skill, position, turn, FIXED)
+            if own is not None:
+                compared.append(("greedy", own))
+            for name, shot in (*compared, ("searched", searched)):
+                got = executions(position, shot, skill, turn, args.n, args.seed)
+                row = {"variant": args.variant, "view": view, "skill": skill}
+                rows.append({**row, **summary(name, shot, got)})
+                print(json.dumps(rows[-1]), flush=True)
     table = pd.DataFrame(rows)
     path = OUT / f"{args.variant}{'-as-played' if args.as_played else ''}.csv"
     table.to_csv(path.with_suffix(".csv.tmp"), index=False)

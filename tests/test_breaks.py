@@ -83,3 +83,24 @@ def test_a_bad_break_setting_says_what_is_allowed():
     pos = standard_position("icf-opening")
     with pytest.raises(CarromlabError, match="'search' or None"):
         Greedy(break_shot="best").choose(pos, breaks.break_turn("icf"), seed=0)
+
+
+def test_carroms_games_find_the_stored_break_of_either_seat():
+    """Carroms: the first stroke of a board is its break, and the view each seat breaks from
+    (South red, North green, turned as the game turns it) has its searched break stored."""
+    from carromlab.games.carroms.machine import new_game
+    from carromlab.play.drivers import SEAT_ANGLE, turned
+    from carromlab.registry import get_game
+
+    game = get_game("carroms")
+    config = game.make_config("carroms")
+    table = breaks.read_breaks("carroms")
+    for first in (0, 1):
+        state = new_game(config, first)
+        turn = state.turn_state()
+        assert turn.is_break and turn.shooter == ("red", "green")[first]
+        view = turned(state.position, -SEAT_ANGLE[config.seats[first]])
+        assert view.set_by_hand
+        assert breaks.break_key(view, "club", turn) in table
+    assert game.make_player("greedy-break").break_shot == "search"
+    assert game.make_player("greedy").break_shot is None  # screens its break

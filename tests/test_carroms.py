@@ -8,6 +8,7 @@ plays whole games on the real kernel."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -260,8 +261,9 @@ def test_shooting_ring_off_the_board_is_the_same_foul():
 def test_forfeit_may_take_an_own_ring_the_opponent_pocketed():
     """Decision 3 of ``games/carroms/machine.py``: a ring pocketed by the opponent counts for its owner
     and is one of the owner's pocketed rings, so the owner may forfeit it later."""
-    st0 = state("r1", "black", "g1", player=1, down=((), ("g2",)), scores=(0, 1))
-    assert st0.turn_state() == CarromsTurn("green", 1)
+    st0 = state("r1", "black", "g1", player=1, down=((), ("g2",)), scores=(0, 1), board_strokes=5)
+    assert st0.turn_state() == CarromsTurn("green", 1)  # not the break: strokes were played
+    assert dataclasses.replace(st0, board_strokes=0).turn_state().is_break
     st = stroke(st0, shooter=1)
     assert st.history[-1].forfeited == "g2" and st.scores == (0, 0) and st.player == 0
     assert_near_centre(st.position, "g2")

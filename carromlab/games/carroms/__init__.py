@@ -37,6 +37,12 @@ def _greedy(skill="club", variant=None):
     return CarromsGreedy(skill=skill)
 
 
+def _greedy_break(skill="club", variant=None):
+    from carromlab.games.carroms.players import CarromsGreedy
+
+    return CarromsGreedy(skill=skill, break_shot="search")
+
+
 def _random(skill="club", variant=None):
     from carromlab.analysis.policies import RandomLegal
 
@@ -66,7 +72,7 @@ GAME = register_game(
         analysis=_analysis,
         config=_config,
         options=(Option("target", 30, "Points that win the game.", minimum=1),),
-        players={"greedy": _greedy, "random": _random},
+        players={"greedy": _greedy, "greedy-break": _greedy_break, "random": _random},
         driver=_driver,
         default_grid=("-0.15:0.15:11", "30:150:61", "2.0"),
         default_placement=0.0,

@@ -80,7 +80,7 @@ class CarromsState:
 
     def turn_state(self) -> CarromsTurn:
         own = sum(1 for pid in self.down[self.player] if pid.startswith(COLOURS[self.player][0]))
-        return CarromsTurn(COLOURS[self.player], own)
+        return CarromsTurn(COLOURS[self.player], own, is_break=self.board_strokes == 0)
 
 
 def new_game(config: CarromsConfig | None = None, first: int = 0) -> CarromsState:

@@ -5,7 +5,11 @@ The player on turn shoots from the South shooting line of a turned view (player 
 North), as in standard carrom. :class:`CarromsGreedy` is the ICF greedy player aimed at the
 shooter's own rings and the black (direct cuts and one-cushion banks from every 5 cm of the
 line, screened, the best re-estimated), valued by the Carroms stroke value (own ring +1,
-black +5, opponent's ring -1, a forfeited ring -1). It screens every stroke, the break too.
+black +5, opponent's ring -1, a forfeited ring -1). By default it screens every stroke, the
+break too; with ``break_shot="search"`` (the registry's ``greedy-break``) it plays the searched
+break of its seat's view (``carromlab/games/carroms/breaks.json``; South breaks red, North
+green, and the two see different racks: the second shell's alternating colours are not swapped
+by the half turn).
 """
 
 from __future__ import annotations

@@ -42,11 +42,13 @@ MEANS = ("own_pocketed", "opponent_pocketed", "black_pocketed", "points")
 
 @dataclass(frozen=True)
 class CarromsTurn:
-    """The shooter's colour and how many rings the shooter has pocketed so far (one can be
-    forfeited)."""
+    """The shooter's colour, how many rings the shooter has pocketed so far (one can be
+    forfeited) and whether the stroke is a board's break (its first stroke; the rules treat
+    it like any other, a player may play a break of its own)."""
 
     shooter: str = "red"
     own_down: int = 0
+    is_break: bool = False
 
     def __post_init__(self):
         if self.shooter not in COLOURS:
