@@ -708,7 +708,8 @@ def play(
     games: int = typer.Option(1, min=1, help="Number of games."),
     policy: str = typer.Option(
         "greedy",
-        help="A player of the game: greedy or random; ICF also lookahead.",
+        help="A player of the game: greedy or random; ICF, Carroms and Carrooka also "
+        "greedy-break (the searched break); ICF also lookahead.",
     ),
     skill: str = typer.Option("club", help="Execution skill of every seat."),
     seed: int = typer.Option(0, help="Root PRNG seed."),

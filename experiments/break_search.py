@@ -20,12 +20,14 @@ the views as the game shows them (``--as-played``).
 
     python experiments/break_search.py --variant icf --skills club --n 4000
     python experiments/break_search.py --variant carroms --skills club --n 4000
+    python experiments/break_search.py --variant carrooka --skills club --n 4000
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 from pathlib import Path
 
@@ -92,17 +94,45 @@ def breaker_views(variant: str, as_played_: bool) -> list[tuple[str, object, obj
     return [("opening", opening_of(variant), break_turn(variant))]
 
 
+def player_scoring(variant: str):
+    """The value weights the game's players search with (None: the rules' own)."""
+    if variant == "carrooka":  # the greedy player prices a foul (the opponent's bonus shot)
+        from carromlab.games.carrooka.players import CarrookaGreedy
+        from carromlab.games.carrooka.rules import CarrookaScoring
+
+        return CarrookaScoring(foul=CarrookaGreedy().foul)
+    return None
+
+
 def players_break(variant: str, skill: str, position, turn, fixed) -> tuple | None:
     """The default player's own break when it is not ``fixed`` (it screens the break);
     (placement m, angle deg, speed m/s)."""
-    player = get_game(variant).make_player("greedy", skill, variant)
+    game = get_game(variant)
+    player = game.make_player("greedy", skill, variant)
     if getattr(player, "break_shot", None) is not None:
         return None
+    if variant == "carrooka":  # its player plans from the game's state
+        from carromlab.analysis.asks import Evaluator
+        from carromlab.analysis.policies import run_plan
+        from carromlab.games.carrooka.machine import new_game
+        from carromlab.games.carrooka.players import CAPACITY
+
+        config = game.make_config(variant)
+        plan = player.plan(new_game(config), config, 0)
+        shot = run_plan(plan, Evaluator(position.board.layout, CAPACITY))
+        x, y = float(shot.x[0]), float(shot.y[0])
+        return (
+            math.degrees(math.atan2(y, x)),
+            float(np.degrees(shot.angle[0])),
+            float(shot.speed[0]),
+        )
     shot = player.choose(position, turn, 0)
     return (float(shot.x), float(np.degrees(shot.angle)), float(shot.speed))
 
 
-def executions(position, shot, skill: str, turn, n: int, seed: int) -> dict[str, np.ndarray]:
+def executions(
+    position, shot, skill: str, turn, n: int, seed: int, scoring=None
+) -> dict[str, np.ndarray]:
     """Per-execution quantities of ``n`` noisy executions of ``shot`` (placement m, angle
     deg, speed m/s)."""
     va = analysis_for(position.variant)
@@ -111,14 +141,17 @@ def executions(position, shot, skill: str, turn, n: int, seed: int) -> dict[str,
     base = Shot(x0, y0, np.radians([shot[1]]), np.array([shot[2]], float))
     rows: dict[str, list] = {}
     for ch in runner.run(base, n, va.noise(skill_named(skill)), seed):
-        ev = va.rules.evaluate(runner.position, ch.outcome, turn)
+        ev = va.rules.evaluate(runner.position, ch.outcome, turn, scoring)
         cap = np.asarray(ch.outcome["capture"])
         rows.setdefault("pieces_pocketed", []).append((cap[:, 1:] >= 0).sum(axis=1))
         # the striker (ICF) or the shooting ring (Carroms) pocketed
         striker = (
             ev["striker_pocketed"] if "striker_pocketed" in ev else ev["foul.shooter_pocketed"]
         )
-        got = {**ev, "striker_pocketed": striker, "truncated": ch.outcome["truncated"]}
+        # own coins / rings; Carrooka: the pieces on (the red at the break)
+        own = ev["own_pocketed"] if "own_pocketed" in ev else ev["pieces_on_pocketed"]
+        got = {**ev, "own_pocketed": own, "striker_pocketed": striker}
+        got["truncated"] = ch.outcome["truncated"]
         for k in ("own_pocketed", "points", "striker_pocketed", "truncated"):
             rows.setdefault(k, []).append(np.asarray(got[k]))
     return {k: np.concatenate(v) for k, v in rows.items()}
@@ -155,19 +188,21 @@ def main() -> None:
     for view, position, turn in breaker_views(args.variant, args.as_played):
         for skill in args.skills.split(","):
             t0 = time.perf_counter()
-            key = break_key(position, skill, turn)
+            scoring = player_scoring(args.variant)
+            key = break_key(position, skill, turn, scoring=scoring)
             record = read_breaks(args.variant).get(key)
             if record is None:
-                record = search_break(position, skill, turn, progress=True)
+                record = search_break(position, skill, turn, scoring=scoring, progress=True)
                 record["provenance"]["search_s"] = round(time.perf_counter() - t0, 1)
                 write_break(record)
             searched = tuple(record["shot"][k] for k in ("placement", "angle", "speed"))
-            compared = [("fixed", FIXED)]
+            # the straight break of the square boards (Carrooka's break line is a circle)
+            compared = [] if args.variant == "carrooka" else [("fixed", FIXED)]
             own = players_break(args.variant, skill, position, turn, FIXED)
             if own is not None:
                 compared.append(("greedy", own))
             for name, shot in (*compared, ("searched", searched)):
-                got = executions(position, shot, skill, turn, args.n, args.seed)
+                got = executions(position, shot, skill, turn, args.n, args.seed, scoring)
                 row = {"variant": args.variant, "view": view, "skill": skill}
                 rows.append({**row, **summary(name, shot, got)})
                 print(json.dumps(rows[-1]), flush=True)

@@ -5,8 +5,10 @@ Each *arm* (a skill and rule setting) is a folder ``data/studies/carrooka/<arm>/
 what is there). Player 0 breaks in every game. The summaries, each a CSV with 95 %
 intervals plus a figure in ``data/studies/carrooka/``:
 
-- ``first-player``: the breaker's (player 0's) win rate at each skill (Wilson), pooled.
-- ``bonus``: the bonus shot after a foul on vs off (club): the breaker's win rate, the
+- ``first-player``: the breaker's (player 0's) win rate at each skill (Wilson), pooled; and
+  with the stronger player (``club-break``: both play the searched break).
+- ``bonus``: the bonus shot after a foul on vs off (club; and ``club-break`` vs
+  ``club-break-no-bonus`` with the searched break): the breaker's win rate, the
   winner's margin, strokes and fouls a game (t intervals), and the points of a turn that
   follows a foul (a ratio over games; percentile bootstrap over games, 2,000 resamples).
 - ``breaks``: break size by skill - the points of one turn (mean, t interval over turns),
@@ -15,6 +17,7 @@ intervals plus a figure in ``data/studies/carrooka/``:
   valued best (break line / free counter / pass), as shares with Wilson intervals.
 
     python experiments/carrooka_balance.py --games 400
+    python experiments/carrooka_balance.py --arms club-break,club-break-no-bonus --games 400
     python experiments/carrooka_balance.py --summarise-only
 """
 
@@ -37,17 +40,22 @@ from carromlab.plot.intervals import save_study_figure
 
 OUT = Path("data/studies/carrooka")
 SKILLS = ("novice", "club", "expert", "pro")
-#: Arm -> (skill, rule options).
+#: Arm -> (skill, rule options, player options). The ``-break`` arms: both players play the
+#: searched break (``CarrookaGreedy(break_shot="search")``, the registry's ``greedy-break``).
 ARMS = {
-    **{s: (s, {}) for s in SKILLS},
-    "club-no-bonus": ("club", {"bonus_shot": False}),
+    **{s: (s, {}, {}) for s in SKILLS},
+    "club-no-bonus": ("club", {"bonus_shot": False}, {}),
+    "club-break": ("club", {}, {"break_shot": "search"}),
+    "club-break-no-bonus": ("club", {"bonus_shot": False}, {"break_shot": "search"}),
 }
 
 
-def run_arm(folder: Path, skill: str, rules: dict, n: int, seed: int) -> tuple[float, int]:
+def run_arm(
+    folder: Path, skill: str, rules: dict, n: int, seed: int, player: dict | None = None
+) -> tuple[float, int]:
     """Play games ``0..n-1`` of one arm (skipping those already logged); (seconds, games)."""
     config = CarrookaGameConfig(**rules)
-    policy = CarrookaGreedy(skill=skill)
+    policy = CarrookaGreedy(skill=skill, **(player or {}))
     meta = run_metadata(
         kind="carrooka_balance",
         skill=skill,
@@ -107,17 +115,23 @@ def first_player(frames) -> pd.DataFrame:
         row = {"arm": "pooled", "games": pooled_n}
         _cols(row, "first_wins", rate(pooled_k, pooled_n))
         rows.append(row)
+    if "club-break" in frames:  # the stronger player, apart from the pool
+        g = frames["club-break"]
+        decided = g[g["winner"] >= 0]
+        row = {"arm": "club-break", "games": len(g)}
+        _cols(row, "first_wins", rate(int((decided["winner"] == 0).sum()), len(decided)))
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
 def bonus(frames) -> pd.DataFrame:
     rows = []
-    for arm in ("club", "club-no-bonus"):
+    for arm in ("club", "club-no-bonus", "club-break", "club-break-no-bonus"):
         if arm not in frames:
             continue
         g = frames[arm]
         decided = g[g["winner"] >= 0]
-        row = {"arm": arm, "bonus_shot": arm == "club", "games": len(g)}
+        row = {"arm": arm, "bonus_shot": not arm.endswith("no-bonus"), "games": len(g)}
         _cols(row, "first_wins", rate(int((decided["winner"] == 0).sum()), len(decided)))
         _cols(row, "margin", sample_mean((g["score_0"] - g["score_1"]).abs()))
         _cols(row, "strokes", sample_mean(g["strokes"]))
@@ -211,8 +225,8 @@ def main() -> None:
     if not args.summarise_only:
         for arm in ARMS:
             if arm in chosen:
-                skill, rules = ARMS[arm]
-                took, played = run_arm(args.out / arm, skill, rules, args.games, args.seed)
+                skill, rules, player = ARMS[arm]
+                took, played = run_arm(args.out / arm, skill, rules, args.games, args.seed, player)
                 print(json.dumps({"arm": arm, "games_played": played, "seconds": round(took, 1)}))
     for name, table in summarise(args.out).items():
         print(f"\n{name}\n{table.to_string(index=False)}")

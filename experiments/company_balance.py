@@ -7,7 +7,8 @@ for rates, t for means), each a CSV and a figure in ``data/studies/company/``:
 
 - ``force-out``: the first player's win rate in Force Out and in Fast Play Force Out (club),
   with the winner's margin and strokes a game;
-- ``carroms``: the breaker's win rate (club), points, boards and strokes a game;
+- ``carroms``: the breaker's win rate (club), points, boards and strokes a game; the arm
+  ``carroms-break`` plays the same with the searched break for both players;
 - ``ring-pegs``: turns to finish by skill - the winner's turns, and the first player's win rate;
 - ``circle-scores``: the first player's win rate and points a shot (club).
 
@@ -48,6 +49,8 @@ def arms() -> dict:
         "force-out": ("club", ForceOutGreedy(), ForceOutConfig()),
         "force-out-fast": ("club", ForceOutGreedy(), ForceOutConfig(fast=True)),
         "carroms": ("club", CarromsGreedy(), CarromsConfig()),
+        # the stronger player: both play the searched break of their seat (greedy-break)
+        "carroms-break": ("club", CarromsGreedy(break_shot="search"), CarromsConfig()),
         "circle-scores": ("club", ForceOutGreedy(), CircleScoresConfig()),
     }
     for s in SKILLS:
@@ -104,16 +107,19 @@ def force_out(out: Path) -> pd.DataFrame:
 
 
 def carroms(out: Path) -> pd.DataFrame:
-    g = _games(out, "carroms")
-    if g is None:
-        return pd.DataFrame()
-    row = {"arm": "carroms", "games": len(g)}
-    _first(row, g)
-    _cols(row, "margin", sample_mean((g["score_0"] - g["score_1"]).abs()))
-    _cols(row, "boards", sample_mean(g["boards"]))
-    _cols(row, "strokes", sample_mean(g["strokes"]))
-    _cols(row, "fouls", sample_mean(g["fouls"]))
-    return pd.DataFrame([row])
+    rows = []
+    for arm in ("carroms", "carroms-break"):
+        g = _games(out, arm)
+        if g is None:
+            continue
+        row = {"arm": arm, "games": len(g)}
+        _first(row, g)
+        _cols(row, "margin", sample_mean((g["score_0"] - g["score_1"]).abs()))
+        _cols(row, "boards", sample_mean(g["boards"]))
+        _cols(row, "strokes", sample_mean(g["strokes"]))
+        _cols(row, "fouls", sample_mean(g["fouls"]))
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def ring_pegs(out: Path) -> pd.DataFrame:

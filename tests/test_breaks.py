@@ -104,3 +104,32 @@ def test_carroms_games_find_the_stored_break_of_either_seat():
         assert breaks.break_key(view, "club", turn) in table
     assert game.make_player("greedy-break").break_shot == "search"
     assert game.make_player("greedy").break_shot is None  # screens its break
+
+
+def test_carrooka_plays_the_stored_break_on_the_games_first_stroke(monkeypatch):
+    """Carrooka: ``greedy-break`` plays the searched break from the break line (looked up in
+    the table, under the player's own foul price), and screens the strokes after it."""
+    from carromlab.analysis.asks import Evaluator
+    from carromlab.analysis.policies import run_plan
+    from carromlab.games.carrooka.machine import new_game
+    from carromlab.games.carrooka.players import CAPACITY, CarrookaGreedy
+    from carromlab.games.carrooka.rules import CarrookaScoring, CarrookaTurn
+    from carromlab.registry import get_game
+
+    monkeypatch.setattr(breaks, "search_break", lambda *a, **k: pytest.fail("searched"))
+    game = get_game("carrooka")
+    config = game.make_config("carrooka")
+    state = new_game(config)
+    player = game.make_player("greedy-break")
+    turn = breaks.break_turn("carrooka")
+    assert turn == CarrookaTurn("red")
+    key = breaks.break_key(state.position, "club", turn, scoring=CarrookaScoring(foul=player.foul))
+    stored = breaks.read_breaks("carrooka")[key]["shot"]
+    evaluator = Evaluator(state.position.board.layout, CAPACITY)
+    shot = run_plan(player.plan(state, config, 0), evaluator)
+    angle = math.degrees(math.atan2(float(shot.y[0]), float(shot.x[0])))
+    assert angle == pytest.approx(stored["placement"])
+    assert math.degrees(float(shot.angle[0])) == pytest.approx(stored["angle"])
+    assert float(shot.speed[0]) == pytest.approx(stored["speed"])
+    with pytest.raises(CarromlabError, match="'search' or None"):
+        CarrookaGreedy(break_shot="fixed")

@@ -115,14 +115,17 @@ def test_carrooka_study_summaries(tmp_path):
     mod = _load("carrooka_balance")
     club = [_carrooka_game(g, int(g % 4 == 3), [3, 0, 5, 2], (2, 6), (1, 0, 1)) for g in range(8)]
     off = [_carrooka_game(g, 1, [0, 4], (1, 1), (0, 2, 0)) for g in range(8)]
-    for arm, games in (("club", club), ("club-no-bonus", off)):
+    strong = [_carrooka_game(g, int(g % 2), [1, 2], (1, 1), (0, 1, 0)) for g in range(6)]
+    for arm, games in (("club", club), ("club-no-bonus", off), ("club-break", strong)):
         (tmp_path / arm).mkdir()
         pd.DataFrame(games).to_csv(tmp_path / arm / "games.csv", index=False)
     tables = mod.summarise(tmp_path)
     first = tables["first-player"].set_index("arm")
     assert first.loc["club", "first_wins"] == pytest.approx(6 / 8)
     assert first.loc["club", "first_wins_lo"] < 0.75 < first.loc["club", "first_wins_hi"]
-    assert first.loc["pooled", "games"] == 8
+    assert first.loc["pooled", "games"] == 8  # the stronger player's arm is not pooled
+    assert first.loc["club-break", "first_wins"] == pytest.approx(0.5)
+    assert tables["bonus"].set_index("arm").loc["club-break", "bonus_shot"]
     bonus = tables["bonus"].set_index("arm")
     assert bonus.loc["club", "after_foul"] == pytest.approx(3.0)  # 48 points in 16 turns
     assert bonus.loc["club-no-bonus", "after_foul"] == pytest.approx(1.0)
@@ -132,8 +135,8 @@ def test_carrooka_study_summaries(tmp_path):
     assert breaks.loc["club", "turns"] == 32 and breaks.loc["club", "longest"] == 5
     assert breaks.loc["club", "scoring_turns"] == pytest.approx(0.75)
     shares = tables["carrookad"].set_index("option")
-    assert shares["best"].to_dict() == {"break_line": 8, "counter": 16, "pass": 8}
-    assert shares.loc["counter", "share"] == pytest.approx(0.5)
+    assert shares["best"].to_dict() == {"break_line": 8, "counter": 22, "pass": 8}
+    assert shares.loc["counter", "share"] == pytest.approx(22 / 38)
     for name in ("first-player", "bonus", "breaks", "carrookad"):
         assert (tmp_path / f"{name}.png").stat().st_size > 5_000
 

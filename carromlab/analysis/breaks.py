@@ -163,15 +163,25 @@ def searched_break(
     return float(shot["placement"]), float(shot["angle"]), float(shot["speed"])
 
 
+#: Games whose break is a stroke like any other of their turn state: the game's player knows
+#: the break from the game's state (Carrooka: the game's first stroke, from the break line at
+#: the red).
+PLAIN_BREAKS = ("carrooka",)
+
+
 def break_turn(variant: str):
-    """The turn state of a board's break for ``variant`` (its default turn, breaking)."""
+    """The turn state of a board's break for ``variant``: its default turn, breaking (or, for
+    :data:`PLAIN_BREAKS`, the default turn as it is)."""
     turn = analysis_for(variant).default_turn()
+    if variant in PLAIN_BREAKS:
+        return turn
     if not hasattr(turn, "is_break"):
         raise CarromlabError(f"{variant!r} has no break in its turn state")
     return dataclasses.replace(turn, is_break=True)
 
 
 __all__ = [
+    "PLAIN_BREAKS",
     "SEARCH",
     "break_key",
     "break_table_path",

@@ -39,6 +39,12 @@ def _greedy(skill="club", variant=None):
     return CarrookaGreedy(skill=skill)
 
 
+def _greedy_break(skill="club", variant=None):
+    from carromlab.games.carrooka.players import CarrookaGreedy
+
+    return CarrookaGreedy(skill=skill, break_shot="search")
+
+
 def _random(skill="club", variant=None):
     from carromlab.games.carrooka.players import CarrookaRandom
 
@@ -109,7 +115,7 @@ GAME = register_game(
                 choices=("choose", "break_line", "counter", "pass"),
             ),
         ),
-        players={"greedy": _greedy, "random": _random},
+        players={"greedy": _greedy, "greedy-break": _greedy_break, "random": _random},
         driver=_driver,
         default_grid=("-90", "0:355:72", "1:5:9"),
         default_placement=-90.0,

@@ -183,6 +183,13 @@ class CarrookaGreedy:
     leave: float = 1.0
     break_step: float = 15.0
     max_cut_deg: float = 70.0
+    #: The game's first stroke: None (screened like any other) or "search" (the searched
+    #: break of :mod:`carromlab.analysis.breaks`, valued with the player's foul price).
+    break_shot: str | None = None
+
+    def __post_init__(self):
+        if self.break_shot not in (None, "search"):
+            raise CarromlabError(f"break_shot must be 'search' or None, not {self.break_shot!r}")
 
     def _noise(self):
         return analysis_for("carrooka").noise(skill_named(self.skill))
@@ -239,9 +246,21 @@ class CarrookaGreedy:
         if is_carrookad(state):
             return (yield from self._carrookad(state, config, rng, seeds))
         turns = shot_turns(state)
+        if self.break_shot == "search" and state.strokes == 0 and state.striker is None:
+            return self.opening(state.position, turns[0])
         _value, turn, shot = yield from self._search(state.position, turns, rng, seeds)
         if turn is None:
             raise CarromlabError("no legal shot for the player")
+        return Decision(turn=turn, shot=shot)
+
+    def opening(self, position, turn: CarrookaTurn) -> Decision:
+        """The searched break from the break line (the table's, or searched once a process)."""
+        from carromlab.analysis.breaks import searched_break
+
+        scoring = CarrookaScoring(foul=self.foul)
+        placement, angle, speed = searched_break(position, self.skill, turn, scoring=scoring)
+        x0, y0 = analysis_for("carrooka").origin(position, [placement])
+        shot = Shot(x0, y0, np.radians([angle]), np.array([speed], float))
         return Decision(turn=turn, shot=shot)
 
     def _carrookad(self, state, config, rng, seeds):

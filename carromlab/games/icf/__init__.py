@@ -32,6 +32,12 @@ def _greedy(skill="club", variant=None):
     return Greedy(skill=skill)
 
 
+def _greedy_break(skill="club", variant=None):
+    from carromlab.analysis.policies import Greedy
+
+    return Greedy(skill=skill, break_shot="search")
+
+
 def _lookahead(skill="club", variant=None):
     from carromlab.games.icf.players import icf_lookahead
 
@@ -87,7 +93,12 @@ GAME = register_game(
                 minimum=1,
             ),
         ),
-        players={"greedy": _greedy, "lookahead": _lookahead, "random": _random},
+        players={
+            "greedy": _greedy,
+            "greedy-break": _greedy_break,
+            "lookahead": _lookahead,
+            "random": _random,
+        },
         driver=_driver,
         default_grid=("-0.18:0.18:13", "30:150:61", "2.0"),
         default_placement=0.0,
