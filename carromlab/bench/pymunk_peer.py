@@ -22,7 +22,9 @@ kernel's *physics*, never its code:
   contact the pre-solve callback replaces the chord's normal by the circle's radial normal
   (without it the corners of the polygon scatter a bounce: a bank shot then lands
   millimetres to decimetres away) and applies the kernel's grazing floor (``Physics.rail_graze``: the normal speed out is at
-  least ``rail_graze`` of the speed along the rail). **Pegs** are static circles.
+  least ``rail_graze`` of the speed along the rail; where that would leave faster than the
+  disc came, it leaves in the floor's direction at its incoming speed, as in the kernel).
+  **Pegs** are static circles.
   **Pegged (static) pieces** are static circles with the piece's elasticity.
 - **Captures** mirror the kernel's rule: a disc is captured when its centre is inside a
   capture circle (pocket, hole) while its speed is at most the capture's skip speed (``inf``
@@ -228,10 +230,19 @@ def simulate_pymunk(
         arb.contact_point_set = pymunk.ContactPointSet(pymunk.Vec2d(nx, ny), cps.points)
         e = wall_of[seg][1]
         vx, vy = disc.body.velocity
-        vn = abs(vx * nx + vy * ny)
+        vn = vx * nx + vy * ny  # > 0: towards the rail
         vt = math.sqrt(max(vx * vx + vy * vy - vn * vn, 0.0))
-        if vn > 1e-12:
-            e = max(e, physics.rail_graze * vt / vn)  # the kernel's grazing floor
+        floor = physics.rail_graze * vt  # the kernel's grazing floor
+        if vn > 1e-12 and floor > vn:
+            # the floor turns a grazing bounce, never speeds it up: the disc leaves in the
+            # floor's direction at its incoming speed. A restitution cannot turn a velocity,
+            # so the disc arrives in the mirror image of that and leaves with restitution 1.
+            s = math.sqrt((vt * vt + vn * vn) / (vt * vt + floor * floor))
+            tx, ty = vx - vn * nx, vy - vn * ny
+            disc.body.velocity = ((tx + floor * nx) * s, (ty + floor * ny) * s)
+            e = 1.0
+        elif vn > 1e-12:
+            e = max(e, floor / vn)
         arb.restitution = e
 
     pending: dict[int, int] = {}  # piece index -> capture code, this step

@@ -49,12 +49,16 @@ class Physics:
     about the vertical is not kept after the contact."""
     rail_graze: float = field(default=0.05)
     """Circular rails only: a disc leaves the rail with a normal speed of at least this
-    fraction of its speed along the rail (about 3 deg). A disc running round the inside of a
-    circular rail would otherwise bounce ever more often (each bounce keeps only e_cushion of
-    the normal speed, and a chord of a circle arrives at the angle it left at: infinitely many
-    bounces in a finite time). With the floor it runs round on chords of at most 0.1 rad of
-    arc, with no loss at such grazing bounces. A numerical decision, not a measurement; 0
-    turns it off. Straight cushions and pegs are not affected."""
+    fraction of its speed along the rail (atan 0.05 = 2.86 deg off the rail). A disc running
+    round the inside of a circular rail would otherwise bounce ever more often (each bounce
+    keeps only e_cushion of the normal speed, and a chord of a circle arrives at the angle it
+    left at: infinitely many bounces in a finite time). With the floor it runs round on
+    chords of 0.1 rad of arc (2 atan 0.05), with no loss at such grazing bounces. The floor
+    never adds kinetic energy: where its normal speed would exceed the incoming one
+    (incidence below 2.86 deg), the disc leaves in the floor's direction at its incoming
+    speed (the floor turns the velocity; it used to add the normal speed, up to +0.25 % of
+    the kinetic energy at the shallowest incidences). A numerical decision, not a
+    measurement; 0 turns it off. Straight cushions and pegs are not affected."""
 
     @property
     def deceleration(self) -> float:

@@ -618,12 +618,18 @@ class _ReferenceSim:
                     c = int(cand[0])
                     i = int(wp[c])
                     dv = (1.0 + we[c]) * float(w[c])
+                    scale = 1.0
                     if self.w_kind[int(wk[c])] == _WALL_RAIL:  # Physics.rail_graze
                         v2 = self.vx[i] ** 2 + self.vy[i] ** 2
                         vt = np.sqrt(max(v2 - float(w[c]) ** 2, 0.0))
-                        dv = float(w[c]) + max(we[c] * float(w[c]), self.rail_graze * vt)
-                    self.vx[i] += dv * mx[c]
-                    self.vy[i] += dv * my[c]
+                        out = max(we[c] * float(w[c]), self.rail_graze * vt)
+                        dv = float(w[c]) + out
+                        if out > float(w[c]):
+                            # the floor turns a grazing bounce, never speeds it up: the
+                            # floor's direction at the incoming speed (as the kernel)
+                            scale = min(math.sqrt(v2 / (vt * vt + out * out)), 1.0)
+                    self.vx[i] = (self.vx[i] + dv * mx[c]) * scale
+                    self.vy[i] = (self.vy[i] + dv * my[c]) * scale
                     self.n_wall_contacts += 1
                     if i == 0 and self.first_contact[0] == "none":
                         self.first_contact = ("wall", int(wk[c]))

@@ -20,6 +20,7 @@ def _analysis(variant: str):
         rp.placement_intervals,
         origin_of=rp.origin,
         legal_origin_of=rp.legal_origin,
+        check_origin=rp.check_origin,
         table_of=rp.table_position,
         hand_placed=False,
         skills=CROKINOLE_SKILLS,

@@ -19,7 +19,10 @@ gaps in turn - this reads the surviving text more literally):
 
 1. The start: the ring's centre on the large outer circle midway between the pockets on the
    player's side (there is no room between the circle and the frame for a whole ring); if the
-   opponent's ring lies there, the nearest point of the circle clear of it.
+   opponent's ring lies there, the nearest point of the circle clear of it. A shot starts
+   where the active ring lies; an origin on which the ring would overlap another piece (a
+   pegged ring, the opponent's ring; touching allowed) is refused with the piece's name
+   (``legal_origin``, ``check_origin``), as the other games refuse theirs, never simulated.
 2. Stage 1, the *pass*: from the start, the ring must go in through a gap of the pegged
    circle and out through another on one straight run, and no pegged ring may be touched
    during the stroke. Judged from the stroke: the ring's first straight leg (from the origin
@@ -47,6 +50,7 @@ gaps in turn - this reads the surviving text more literally):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -75,6 +79,11 @@ PROBABILITIES = (
 )
 MEANS = ("points",)
 ACTIVE = "shooter"
+#: A shot origin is at the active ring's spot when within this (m).
+ORIGIN_TOL = 1e-6
+#: Touching is allowed: an origin overlapping a piece by at most this (m, rounding) is legal,
+#: as for the other games' origins (rules/crokinole.py, games/icf/striker.py).
+TOUCH_TOL = 1e-9
 
 
 # --------------------------------------------------------------------------- origins
@@ -105,11 +114,49 @@ def origin(position, placement):
     return np.full(p.shape, x), np.full(p.shape, y)
 
 
+def origin_gaps(position, x, y) -> list[tuple[object, np.ndarray]]:
+    """For each piece but the active ring (the pegged rings, the opponent's ring): the piece
+    and the gap (m, negative: overlap) between it and an active ring centred at (x, y)."""
+    x = np.atleast_1d(np.asarray(x, float))
+    y = np.atleast_1d(np.asarray(y, float))
+    specs = position.board.piece_specs()
+    r = specs["shooter"].radius
+    return [
+        (p, np.hypot(p.x - x, p.y - y) - r - specs[p.kind].radius)
+        for p in table_position(position).pieces
+    ]
+
+
 def legal_origin(position, x, y) -> np.ndarray:
+    """At the active ring's spot (within ``ORIGIN_TOL``) and overlapping no other piece -
+    a pegged ring or the opponent's ring (touching allowed, ``TOUCH_TOL``), as the other
+    games' origins (``rules/crokinole.legal_origin``, ``games/carrooka/striker.py``)."""
     sx, sy = active_spot(position)
     x = np.atleast_1d(np.asarray(x, float))
     y = np.atleast_1d(np.asarray(y, float))
-    return np.hypot(x - sx, y - sy) <= 1e-6
+    ok = np.isfinite(x) & np.isfinite(y) & (np.hypot(x - sx, y - sy) <= ORIGIN_TOL)
+    for _, gap in origin_gaps(position, x, y):
+        ok &= gap >= -TOUCH_TOL
+    return ok
+
+
+def check_origin(position, x: float, y: float) -> None:
+    """Refuse a shot origin that :func:`legal_origin` refuses, with one line: off the active
+    ring's spot, or overlapping a piece (named, with the overlap), as the ICF striker's
+    placement check does (``games/icf/striker.py``)."""
+    x, y = float(x), float(y)
+    sx, sy = active_spot(position)
+    if not math.hypot(x - sx, y - sy) <= ORIGIN_TOL:  # NaN refused too
+        raise CarromlabError(
+            f"a Ring Pegs shot starts where the shooting ring lies, ({sx:.4f}, {sy:.4f}) m, "
+            f"not at ({x:.4f}, {y:.4f}) m"
+        )
+    for p, gap in origin_gaps(position, x, y):
+        if gap[0] < -TOUCH_TOL:
+            raise CarromlabError(
+                f"shooting ring at ({x:.4f}, {y:.4f}) m overlaps {p.label()} by "
+                f"{-gap[0] * 1000:.3g} mm"
+            )
 
 
 def no_line(board) -> float:
