@@ -2,7 +2,10 @@
 
 import math
 
+import numpy as np
+
 from carromlab.analysis import estimate
+from carromlab.analysis.asks import Evaluator
 from carromlab.analysis.policies import Greedy, RandomLegal
 from carromlab.analysis.variants import analysis_for
 from carromlab.games.icf.rules import IcfTurn
@@ -31,3 +34,35 @@ def test_greedy_picks_a_shot_that_pockets_an_own_coin():
     rnd = RandomLegal().choose(pos, None, seed=3)
     base = estimate(pos, rnd, skill="club", n=400, seed=1).set_index("quantity")
     assert df.loc["points", "lo"] > base.loc["points", "hi"]
+
+
+def test_racing_greedy_cuts_in_rounds_on_common_keys():
+    """``Greedy(rounds=...)``: the screen, then each round's survivors executed on one seed
+    (common keys), the best of the last round played; reproducible, and a good shot."""
+    from carromlab.analysis.search import Candidates, race
+    from carromlab.shots import Shot, skill
+
+    pos = standard_position("icf-midgame")
+    turn = IcfTurn(shooter="white")
+    player = Greedy(skill="club", rounds=((8, 8), (2, 32)))
+    cells = np.array(player.candidates(pos, turn, 0), float)
+    y0 = analysis_for("icf").shot_y(pos.board)
+    shots = Shot(cells[:, 0], np.full(len(cells), y0), np.radians(cells[:, 1]), cells[:, 2])
+    group = Candidates(pos, shots, turn, skill("club").noise())
+    plan = race(group, [5, 9], 2, player.rounds)
+    screen = next(plan)
+    assert screen.n == 2 and len(screen.shots.x) == len(cells)
+    answer = Evaluator(pos.board.layout, 20).answer([screen])[0]
+    first = plan.send(answer)
+    assert len(first) == 8 and {a.seed for a in first} == {9} and {a.n for a in first} == {8}
+    second = plan.send(Evaluator(pos.board.layout, 20).answer(first))
+    assert len(second) == 2 and {a.seed for a in second} == {10}
+    try:
+        plan.send(Evaluator(pos.board.layout, 20).answer(second))
+    except StopIteration as done:
+        value, best = done.value
+    assert np.isfinite(value) and len(best.x) == 1
+    shot = player.choose(pos, turn, seed=0)
+    assert player.choose(pos, turn, seed=0) == shot
+    df = estimate(pos, shot, skill="club", n=400, seed=1).set_index("quantity")
+    assert df.loc["points", "lo"] > 0.1

@@ -25,7 +25,7 @@ import numpy as np
 from carromlab.analysis.asks import Evaluator
 from carromlab.analysis.candidates import candidate_arrays
 from carromlab.analysis.players import Decision
-from carromlab.analysis.search import Candidates, screen_and_pick
+from carromlab.analysis.search import Candidates, race, screen_and_pick
 from carromlab.analysis.variants import analysis_for
 from carromlab.errors import CarromlabError
 from carromlab.shots import Shot
@@ -125,6 +125,10 @@ class Greedy:
     #: docs/equipment.md). Screening candidate cuts into a packed rosette finds little and
     #: costs as much as the rest of the board (break shots have 100+ events each).
     break_shot: tuple[float, float, float] | str | None = (0.0, 90.0, 5.0)
+    #: Several cuts instead of one (:func:`~carromlab.analysis.search.race`): after the
+    #: screen, ``(keep, n)`` per round, survivors on common keys; None: ``keep`` and
+    #: ``n_eval``, one cut (:func:`~carromlab.analysis.search.screen_and_pick`).
+    rounds: tuple[tuple[int, int], ...] | None = None
 
     def candidates(self, position, turn, seed: int) -> list[tuple[float, float, float]]:
         """Candidate shots on the shooter's coins (and the queen once an own coin is down),
@@ -167,9 +171,12 @@ class Greedy:
         seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> 1
         cells = np.array(self.candidates(position, turn, seed), float)
         group = Candidates(position, _cell_shots(cells, y0), turn, noise, self.scoring)
-        _, _, best = yield from screen_and_pick(
-            group, seeds, self.n_screen, self.keep, self.n_eval, self.value
-        )
+        if self.rounds:
+            _, best = yield from race(group, seeds, self.n_screen, self.rounds, self.value)
+        else:
+            _, _, best = yield from screen_and_pick(
+                group, seeds, self.n_screen, self.keep, self.n_eval, self.value
+            )
         return Decision(Shot(float(best.x[0]), y0, float(best.angle[0]), float(best.speed[0])))
 
     def opening(self, position, turn) -> tuple[float, float, float]:

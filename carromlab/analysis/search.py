@@ -79,4 +79,36 @@ def screen_and_pick(
     return float(flat[best]), kept[j], take_shots(finals[j], [c])
 
 
-__all__ = ["Candidates", "screen_and_pick"]
+def race(
+    group: Candidates,
+    seeds,
+    n_screen: int,
+    rounds: tuple[tuple[int, int], ...],
+    value: str = "points",
+):
+    """A plan step (use with ``yield from``): successive halving with several cuts, on common
+    keys. Every candidate of ``group`` is screened with ``n_screen`` executions (per-candidate
+    keys, as :func:`screen_and_pick`); then for each ``(keep, n)`` of ``rounds`` the ``keep``
+    best by the last estimate are executed ``n`` times afresh, every survivor on the same keys
+    (execution ``i`` of each draws the same error, from ``seeds[1] + r`` in round ``r``), so
+    that close shots are compared on the same draws. Returns ``(mean, shot)`` of the best of
+    the last round (``-inf`` and the first candidate when nothing was legal)."""
+    screen = yield group.ask(group.shots, n_screen, int(seeds[0]))
+    means = np.nan_to_num(screen.means(value), nan=-np.inf)
+    alive = np.arange(len(means))
+    for r, (keep, n) in enumerate(rounds):
+        order = np.argsort(-means, kind="stable")[:keep]
+        order = order[np.isfinite(means[order])]
+        if len(order) == 0:
+            return -np.inf, take_shots(group.shots, [0])
+        alive = alive[order]
+        asks = [group.ask(take_shots(group.shots, [c]), n, int(seeds[1]) + r) for c in alive]
+        answers = yield asks
+        means = np.array(
+            [float(np.nan_to_num(a.means(value), nan=-np.inf)[0]) for a in answers], float
+        )
+    best = int(np.argmax(means))
+    return float(means[best]), take_shots(group.shots, [int(alive[best])])
+
+
+__all__ = ["Candidates", "race", "screen_and_pick"]
