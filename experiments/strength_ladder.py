@@ -39,6 +39,10 @@ from carromlab.games.icf.players import icf_lookahead
 from carromlab.play import play_logged, read_log
 
 OUT = Path("data/studies/ladder")
+#: Greedy racing twice the candidates (96 cuts and 16 random shots screened with 4
+#: executions each), then 16 x 8, 6 x 24 and 2 x 96 executions on common keys: about 900
+#: kernel shots a stroke.
+RACE = {"max_candidates": 96, "random_extra": 16, "rounds": ((16, 8), (6, 24), (2, 96))}
 ANCHOR = "greedy"
 
 
@@ -59,9 +63,11 @@ def extras(skill: str) -> dict:
     """Players for head-to-head comparisons outside the ladder (``--players``): Greedy with
     a larger budget (6 executions a screen, the best 8 re-estimated with 32), and the
     lookahead without its leave term (``leave_weight=0``: its screen and finalists, no
-    replies)."""
+    replies), and Greedy racing a wider candidate set with the searched break
+    (``greedy-race``: :data:`RACE`)."""
     return {
         "greedy-big": Greedy(skill=skill, n_screen=6, keep=8, n_eval=32),
+        "greedy-race": Greedy(skill=skill, break_shot="search", **RACE),
         "lookahead-noleave": icf_lookahead(skill=skill, break_shot="search", leave_weight=0.0),
     }
 

@@ -1,0 +1,135 @@
+"""How well do the ICF players choose a stroke? The immediate value each player's chosen
+stroke really has, on positions taken from greedy games.
+
+Positions: every non-break decision of ``--games`` single boards between greedy players at
+club (seed ``--seed``), of which ``--positions`` are drawn at random. Each player chooses a
+stroke for each position (seed: the position's index); the chosen stroke's value is then
+estimated with ``--n`` executions on common keys (the same seed for every player's stroke at
+a position, so the comparison is paired). The table gives each player's mean value and its
+paired difference to greedy with a t interval; rows per position go to
+``data/studies/decisions/values.csv``, the summary to ``summary.csv``.
+
+    python experiments/decision_quality.py --positions 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from carromlab.analysis.estimate import run_metadata
+from carromlab.analysis.intervals import sample_mean
+from carromlab.analysis.policies import Greedy
+from carromlab.analysis.runner import ShotRunner
+from carromlab.analysis.variants import analysis_for
+from carromlab.games.icf.machine import IcfGameConfig
+from carromlab.games.icf.players import icf_lookahead
+from carromlab.play import play_games
+from carromlab.play.drivers import one_shot
+from carromlab.shots import skill as skill_named
+
+OUT = Path("data/studies/decisions")
+RACE = {"rounds": ((16, 8), (6, 24), (2, 96))}
+
+
+def players(skill: str) -> dict:
+    return {
+        "greedy": Greedy(skill=skill),
+        "greedy-big": Greedy(skill=skill, n_screen=6, keep=8, n_eval=32),
+        "race": Greedy(skill=skill, **RACE),
+        "race-wide": Greedy(skill=skill, max_candidates=96, random_extra=16, **RACE),
+        "lookahead": icf_lookahead(skill=skill),
+    }
+
+
+def positions(games: int, seed: int, skill: str) -> list:
+    """(view, turn) of every non-break decision of greedy single boards."""
+    seen = []
+
+    @dataclass
+    class Recording(Greedy):
+        def plan(self, position, turn=None, seed: int = 0):
+            if not getattr(turn, "is_break", False):
+                seen.append((position, turn))
+            return (yield from super().plan(position, turn, seed))
+
+    play_games(
+        [Recording(skill=skill), Recording(skill=skill)],
+        IcfGameConfig(max_boards=1),
+        skill=skill,
+        games=games,
+        seed=seed,
+    )
+    return seen
+
+
+def value(view, turn, shot, skill: str, n: int, seed: int) -> float:
+    """The mean points of ``n`` executions of ``shot`` (keys from ``seed``)."""
+    va = analysis_for(view.variant)
+    runner = ShotRunner(va.table_position(view), va.shooter_kind)
+    base = one_shot(shot)
+    points = [
+        va.rules.evaluate(runner.position, ch.outcome, turn)["points"]
+        for ch in runner.run(base, n, va.noise(skill_named(skill)), seed)
+    ]
+    return float(np.concatenate(points).mean())
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=40)
+    ap.add_argument("--games", type=int, default=8, help="greedy boards to draw positions from")
+    ap.add_argument("--n", type=int, default=1000, help="executions valuing a chosen stroke")
+    ap.add_argument("--skill", default="club")
+    ap.add_argument("--seed", type=int, default=123)
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args()
+    t0 = time.perf_counter()
+    seen = positions(args.games, args.seed, args.skill)
+    rng = np.random.default_rng(args.seed)
+    pick = rng.choice(len(seen), size=min(args.positions, len(seen)), replace=False)
+    pool = players(args.skill)
+    rows = []
+    for i, k in enumerate(pick):
+        view, turn = seen[k]
+        row = {"position": int(k)}
+        for name, player in pool.items():
+            shot = player.choose(view, turn, seed=int(k))
+            row[name] = value(view, turn, shot, args.skill, args.n, 99)
+        rows.append(row)
+        print(i, json.dumps({key: round(v, 3) for key, v in row.items()}), flush=True)
+    table = pd.DataFrame(rows)
+    summary = []
+    for name in pool:
+        mean = sample_mean(table[name])
+        diff = sample_mean(table[name] - table["greedy"])
+        summary.append(
+            {
+                "player": name,
+                "value": mean[0],
+                "value_lo": mean[1],
+                "value_hi": mean[2],
+                "vs_greedy": diff[0],
+                "vs_greedy_lo": diff[1],
+                "vs_greedy_hi": diff[2],
+                "positions": len(table),
+            }
+        )
+    summary = pd.DataFrame(summary)
+    args.out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(args.out / "values.csv", index=False)
+    summary.to_csv(args.out / "summary.csv", index=False)
+    meta = run_metadata(kind="decision_quality", **{k: str(v) for k, v in vars(args).items()})
+    meta["seconds"] = round(time.perf_counter() - t0, 1)
+    (args.out / "config.json").write_text(json.dumps(meta, indent=1) + "\n")
+    print(summary.round(3).to_string(index=False))
+
+
+if __name__ == "__main__":
+    main()
