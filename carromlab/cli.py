@@ -375,6 +375,17 @@ def _shot_position(position: str | None, variant: str, options: dict | None = No
     return pos
 
 
+def _no_position(position: str | None, variant: str, command: str) -> None:
+    """Refuse ``--position`` for a game whose own ``command`` plays no position (KOOBA aims
+    throws at points of the empty board), rather than ignoring it."""
+    if position is not None:
+        raise CarromlabError(
+            f"--position does not apply to {command} --variant {variant}: its throws are aimed "
+            f"at points of the board (see `carromlab {command} --help`), not played from a "
+            f"position; drop --position"
+        )
+
+
 def _shot_turn(game, options: dict):
     """The rules' turn state for a shot command (Carrooka: the piece on)."""
     return game.shot_turn(options) if game.shot_turn is not None else None
@@ -430,6 +441,7 @@ def estimate(
     game = _variant_game(variant)
     options = _shot_options(game, ctx.args, "estimate")
     if "estimate" in game.commands:
+        _no_position(position, variant, "estimate")
         df = game.commands["estimate"](skill=skill, n=n, seed=seed, options=options)
         _write_and_print(df, out, as_json)
         return
@@ -519,6 +531,7 @@ def shotmap(
     game = _variant_game(variant)
     options = _shot_options(game, ctx.args, "shotmap")
     if "shotmap" in game.commands:
+        _no_position(position, variant, "shotmap")
         result = game.commands["shotmap"](
             skill=skill, n=n, seed=seed, value=value, out=out, options=options
         )

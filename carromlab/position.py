@@ -6,7 +6,8 @@ Validation refuses, naming the pieces and the numbers:
 - non-finite coordinates;
 - pieces off the playing surface (or through the frame), inside a pocket or hole, on a peg;
 - overlapping pieces (beyond ``OVERLAP_TOLERANCE``, 2 um; touching pieces are legal);
-- for Ring Pegs, a pegged ring not centred on a peg, or two on one peg.
+- for Ring Pegs, a pegged ring not centred on a peg, or two on one peg;
+- a board on which the shooter does not fit where its shots start (:func:`shooter_problem`).
 
 KOOBA's Aeros are magnetic and may lie on top of other pieces (the game set marks them
 stackable), so they are not checked for overlap.
@@ -14,7 +15,9 @@ stackable), so they are not checked for overlap.
 JSON: ``{"format": "carromlab-position", "version": 1, "variant", "name", "description",
 "board": {"family", ...every board field}, "pieces": [{"id", "kind", "owner", "x", "y"
 [, "rotation"]}]}``. A file stores the whole board, so it keeps meaning the same board when
-the defaults change.
+the defaults change. What a file may hold (types, ranges, limits on size, depth, counts and
+strings) is :mod:`carromlab.position_schema` (docs/positions.md); reading refuses anything else
+in one line before the position is built.
 """
 
 from __future__ import annotations
@@ -22,19 +25,17 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from carromlab.equipment import BOARDS, Board, game_set
+from carromlab import position_schema as schema
+from carromlab.equipment import Board, game_set
 from carromlab.equipment.kooba import KoobaBoard
 from carromlab.errors import PositionError
-
-FORMAT = "carromlab-position"
-FORMAT_VERSION = 1
+from carromlab.position_schema import FORMAT, FORMAT_VERSION
 
 #: Pieces may interpenetrate by at most this much (m): touching pieces are legal. 2 um is
 #: twice the float32 kernel's contact tolerance, so positions where a simulated shot left
@@ -42,11 +43,15 @@ FORMAT_VERSION = 1
 OVERLAP_TOLERANCE = 2e-6
 #: A pegged ring's centre must be this close to its peg's (m).
 PEG_TOLERANCE = 1e-6
-_MAX_FLOAT = sys.float_info.max
 
 
 def _mm(metres: float) -> str:
     return f"{metres * 1000:.3g} mm"
+
+
+def _at(x: float, y: float) -> str:
+    """A point (m) for a message: 0.1 mm steps on the board's scale, 4 digits beyond it."""
+    return "(" + ", ".join(f"{v:.4f}" if abs(v) < 1e3 else f"{v:.4g}" for v in (x, y)) + ")"
 
 
 @dataclass(frozen=True)
@@ -150,131 +155,33 @@ class Position:
 
     @classmethod
     def from_dict(cls, data: Any, check: bool = True) -> Position:
-        """Parse a dict (as written by :meth:`to_dict`); with ``check``, also validate."""
-        pos = _parse(data)
+        """Parse a dict (as written by :meth:`to_dict`) against the schema
+        (:mod:`carromlab.position_schema`); with ``check``, also validate."""
+        doc = schema.parse(data)
+        pos = cls(
+            doc.variant,
+            tuple(Piece(**p) for p in doc.pieces),
+            doc.board,
+            name=doc.name,
+            description=doc.description,
+            set_by_hand=doc.set_by_hand,
+        )
         return pos.check() if check else pos
 
     @classmethod
     def from_json(cls, text: str, check: bool = True) -> Position:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise PositionError(
-                f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}"
-            ) from None
-        return cls.from_dict(data, check=check)
+        """Parse JSON text: the document's limits (size, depth, integer digits) first."""
+        return cls.from_dict(schema.loads(text), check=check)
 
     @classmethod
     def load(cls, path: str | Path, check: bool = True) -> Position:
+        """Read a position file (bytes: at most ``schema.MAX_BYTES``, UTF-8)."""
         path = Path(path)
+        data = schema.read_bytes(path)
         try:
-            text = path.read_text()
-        except OSError as e:
-            raise PositionError(f"cannot read {path}: {e.strerror}") from None
-        try:
-            return cls.from_json(text, check=check)
+            return cls.from_dict(schema.loads_bytes(data), check=check)
         except PositionError as e:
             raise PositionError([f"{path}: {e.problems[0]}", *e.problems[1:]]) from None
-
-
-# ---------------------------------------------------------------------- parsing
-
-
-def _parse(data: Any) -> Position:
-    if not isinstance(data, dict):
-        raise PositionError(f"a position must be a JSON object, not {type(data).__name__}")
-    if data.get("format") != FORMAT:
-        raise PositionError(f"'format' must be {FORMAT!r}, found {data.get('format')!r}")
-    version = data.get("version")
-    if version != FORMAT_VERSION:
-        raise PositionError(
-            f"unsupported position format version {version!r} (this carromlab reads version "
-            f"{FORMAT_VERSION})"
-        )
-    for key in ("variant", "pieces"):
-        if key not in data:
-            raise PositionError(f"missing key {key!r}")
-    variant = data["variant"]
-    if not isinstance(variant, str):
-        raise PositionError(f"'variant' must be a string, not {variant!r}")
-    gs = game_set(variant)
-    board = _parse_board(data.get("board"), gs.family, variant)
-    raw = data["pieces"]
-    if not isinstance(raw, list):
-        raise PositionError(f"'pieces' must be a list, not {type(raw).__name__}")
-    pieces = tuple(_parse_piece(i, p) for i, p in enumerate(raw))
-    for key in ("name", "description"):
-        if not isinstance(data.get(key, ""), str):
-            raise PositionError(f"{key!r} must be a string, not {data[key]!r}")
-    if not isinstance(data.get("set_by_hand", False), bool):
-        raise PositionError(f"'set_by_hand' must be true or false, not {data['set_by_hand']!r}")
-    return Position(
-        variant,
-        pieces,
-        board,
-        name=data.get("name", ""),
-        description=data.get("description", ""),
-        set_by_hand=data.get("set_by_hand", False),
-    )
-
-
-def _parse_board(raw: Any, family: str, variant: str) -> Board:
-    cls = BOARDS[family]
-    if raw is None:
-        return cls()
-    if not isinstance(raw, dict):
-        raise PositionError(f"'board' must be an object, not {type(raw).__name__}")
-    got = raw.get("family", family)
-    if got != family:
-        raise PositionError(f"variant {variant!r} is played on the {family!r} board, not {got!r}")
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    params = {k: v for k, v in raw.items() if k != "family"}
-    unknown = sorted(set(params) - set(fields))
-    if unknown:
-        raise PositionError(f"unknown {family} board field(s): {', '.join(unknown)}")
-    for k, v in params.items():
-        default = fields[k].default
-        numeric = isinstance(default, (int, float)) or default is None
-        if numeric and v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
-            raise PositionError(f"board field {k!r} must be a number, not {v!r}")
-        if isinstance(v, float) and not math.isfinite(v):
-            raise PositionError(f"board field {k!r} must be finite, not {v!r}")
-        if isinstance(v, int) and abs(v) > _MAX_FLOAT:
-            raise PositionError(f"board field {k!r} is too large ({len(str(abs(v)))} digits)")
-        if isinstance(default, int) and v is not None and not isinstance(v, int):
-            raise PositionError(f"board field {k!r} must be a whole number, not {v!r}")
-        if numeric and v is not None and v <= 0 and "angle" not in k:
-            raise PositionError(f"board field {k!r} must be positive, not {v!r}")
-    try:
-        return cls(**params)
-    except (TypeError, ValueError) as e:
-        raise PositionError(f"bad {family} board: {e}") from None
-
-
-def _parse_piece(i: int, raw: Any) -> Piece:
-    if not isinstance(raw, dict):
-        raise PositionError(f"pieces[{i}] must be an object, not {raw!r}")
-    missing = [k for k in ("id", "kind", "x", "y") if k not in raw]
-    if missing:
-        raise PositionError(f"pieces[{i}] is missing {', '.join(repr(k) for k in missing)}")
-    unknown = sorted(set(raw) - {"id", "kind", "owner", "x", "y", "rotation"})
-    if unknown:
-        raise PositionError(f"pieces[{i}] has unknown key(s) {', '.join(unknown)}")
-    pid, kind, owner = raw["id"], raw["kind"], raw.get("owner")
-    for key, v in (("id", pid), ("kind", kind)):
-        if not isinstance(v, str):
-            raise PositionError(f"pieces[{i}].{key} must be a string, not {v!r}")
-    if owner is not None and not isinstance(owner, str):
-        raise PositionError(f"pieces[{i}] ({pid!r}).owner must be a string or null, not {owner!r}")
-    coords = {}
-    for key in ("x", "y", "rotation"):
-        v = raw.get(key, 0.0)
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise PositionError(f"pieces[{i}] ({pid!r}).{key} must be a number, not {v!r}")
-        # An integer too large for a float is infinite (as 1e400 is); validation reports it.
-        too_big = isinstance(v, int) and abs(v) > _MAX_FLOAT
-        coords[key] = (math.inf if v > 0 else -math.inf) if too_big else float(v)
-    return Piece(pid, kind, owner, coords["x"], coords["y"], coords["rotation"])
 
 
 # ---------------------------------------------------------------------- validation
@@ -336,7 +243,8 @@ def _check_geometry(pos: Position) -> list[str]:
     specs = board.piece_specs()
     layout = board.layout
     surface = layout.surface
-    problems = []
+    shooter = shooter_problem(board)
+    problems = [f"{board.family} board: {shooter}"] if shooter else []
     for p in pos.pieces:
         spec = specs[p.kind]
         # On the surface: discs wholly; Aeros by their three corners.
@@ -349,8 +257,8 @@ def _check_geometry(pos: Position) -> list[str]:
             if off:
                 x, y = off[0]
                 problems.append(
-                    f"{p.label()} at ({p.x:.4f}, {p.y:.4f}) m is off the board: a corner lies at "
-                    f"({x:.4f}, {y:.4f}) m, outside the {_mm(2 * surface.size)} board"
+                    f"{p.label()} at {_at(p.x, p.y)} m is off the board: a corner lies at "
+                    f"{_at(x, y)} m, outside the {_mm(2 * surface.size)} board"
                 )
         elif not surface.contains(p.x, p.y, spec.radius - OVERLAP_TOLERANCE):
             if surface.shape == "square":
@@ -362,14 +270,14 @@ def _check_geometry(pos: Position) -> list[str]:
             centre_off = not surface.contains(p.x, p.y)
             what = "off the playing surface" if centre_off else "through the edge of the surface"
             problems.append(
-                f"{p.label()} at ({p.x:.4f}, {p.y:.4f}) m is {what}: its edge is "
+                f"{p.label()} at {_at(p.x, p.y)} m is {what}: its edge is "
                 f"{_mm(beyond)} beyond {edge}"
             )
         for cap in layout.captures:
             d = math.hypot(p.x - cap.x, p.y - cap.y)
             if d < cap.radius:
                 problems.append(
-                    f"{p.label()} at ({p.x:.4f}, {p.y:.4f}) m lies in {cap.name}: centre "
+                    f"{p.label()} at {_at(p.x, p.y)} m lies in {cap.name}: centre "
                     f"{_mm(d)} from its centre (radius {_mm(cap.radius)})"
                 )
     problems += _check_posts(pos, gs, specs)
@@ -423,3 +331,63 @@ def _check_overlaps(pos, gs, specs) -> list[str]:
         f"(centres {_mm(d[a, b])} apart, radii sum {_mm(r[a] + r[b])})"
         for a, b in zip(i, j)
     ]
+
+
+def _beyond(what: str, reach: float, edge: float, fields: dict[str, float]) -> str | None:
+    over = reach - edge
+    if over <= 1e-9:
+        return None
+    named = ", ".join(f"{k} {v:g}" for k, v in fields.items())
+    return f"{what} reaches {_mm(over)} beyond the edge of the surface ({named})"
+
+
+def shooter_problem(board: Board) -> str | None:
+    """Whether the shooter fits wholly on the surface at the ends of the line or circle its
+    shots start from (None when it does): a board whose start lies off the surface or puts the
+    shooter through the frame is refused, naming the fields that place it."""
+    b: Any = board
+    if b.family == "icf":
+        r = b.striker_diameter / 2
+        y = b.baseline_offset + b.baseline_gap / 2  # the striker's centre above South's frame
+        far = b.half - b.base_circle_from_side + r - b.base_circle_diameter / 2
+        return _beyond(
+            "the striker between the baselines",
+            max(r - y, y + r - b.side),
+            0.0,
+            {"baseline_offset": b.baseline_offset, "baseline_gap": b.baseline_gap, "side": b.side},
+        ) or _beyond(
+            "the striker covering a base circle",
+            far + r,
+            b.half,
+            {"base_circle_from_side": b.base_circle_from_side, "striker_diameter": 2 * r},
+        )
+    if b.family == "checker":
+        r = b.ring_diameter / 2
+        y = b.shooting_line_offset
+        return _beyond(
+            "the shooter on its shooting line",
+            max(r - y, y + r - b.side, b.shooting_line_length / 2 + r - b.half),
+            0.0,
+            {
+                "shooting_line_offset": y,
+                "shooting_line_length": b.shooting_line_length,
+                "side": b.side,
+            },
+        )
+    if b.family == "crokinole":
+        edge = b.surface_diameter / 2 if b.surround == "ditch" else b.half
+        key = "surface_diameter" if b.surround == "ditch" else "side"
+        return _beyond(
+            "the shooting ring on the outer circle",
+            b.outer_radius + b.ring_diameter / 2,
+            edge,
+            {"outer_radius": b.outer_radius, "ring_diameter": b.ring_diameter, key: 2 * edge},
+        )
+    if b.family == "carrooka":
+        return _beyond(
+            "the striker on the break line",
+            b.break_radius + b.striker_diameter / 2,
+            b.radius,
+            {"break_radius": b.break_radius, "diameter": b.diameter},
+        )
+    return None  # KOOBA's pieces are thrown from off the board
