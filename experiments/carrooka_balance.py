@@ -201,7 +201,7 @@ def summarise(out: Path) -> dict[str, pd.DataFrame]:
         if not len(table):
             continue
         table.to_csv(out / f"{name}.csv", index=False, float_format="%.4f")
-        title = f"Carrooka {name}: greedy players"
+        title = f"Carrooka {name}: greedy players (club-break: with the searched break)"
         panels = [(c, f"{c}_lo", f"{c}_hi", what, ref) for c, what, ref in panels]
         save_study_figure(table, panels, title, out / f"{name}.png", label=label)
     return tables
