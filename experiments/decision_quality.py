@@ -25,7 +25,7 @@ import pandas as pd
 
 from carromlab.analysis.estimate import run_metadata
 from carromlab.analysis.intervals import sample_mean
-from carromlab.analysis.policies import Greedy
+from carromlab.analysis.policies import RACING, Greedy
 from carromlab.analysis.runner import ShotRunner
 from carromlab.analysis.variants import analysis_for
 from carromlab.games.icf.machine import IcfGameConfig
@@ -35,7 +35,7 @@ from carromlab.play.drivers import one_shot
 from carromlab.shots import skill as skill_named
 
 OUT = Path("data/studies/decisions")
-RACE = {"rounds": ((16, 8), (6, 24), (2, 96))}
+RACE = {"rounds": RACING["rounds"]}
 
 
 def players(skill: str) -> dict:
@@ -43,7 +43,7 @@ def players(skill: str) -> dict:
         "greedy": Greedy(skill=skill),
         "greedy-big": Greedy(skill=skill, n_screen=6, keep=8, n_eval=32),
         "race": Greedy(skill=skill, **RACE),
-        "race-wide": Greedy(skill=skill, max_candidates=96, random_extra=16, **RACE),
+        "race-wide": Greedy(skill=skill, **RACING),
         "lookahead": icf_lookahead(skill=skill),
     }
 

@@ -30,7 +30,7 @@ import pandas as pd
 from carromlab.analysis.estimate import run_metadata
 from carromlab.analysis.intervals import rate as _rate
 from carromlab.analysis.intervals import sample_mean as _mean
-from carromlab.analysis.policies import Greedy
+from carromlab.analysis.policies import RACING, Greedy
 from carromlab.bench.runner import machine_name
 from carromlab.games.icf.machine import IcfGameConfig
 from carromlab.games.icf.players import icf_lookahead
@@ -68,10 +68,11 @@ STUDIES = ("first-break", "queen", "due", "doubles")
 
 
 #: The players a study can be run with (``--player``): the greedy player of the first runs
-#: (fixed straight break), the same with the searched break (``greedy-break``), and the
-#: strongest player (the depth-2 lookahead with the searched break); a player's runs other
-#: than greedy's go to ``<out>/<player>/``.
-PLAYERS = ("greedy", "greedy-break", "lookahead")
+#: (fixed straight break), the same with the searched break (``greedy-break``), the strongest
+#: measured (``greedy-race``: racing twice the candidates, with the searched break) and the
+#: depth-2 lookahead with the searched break; a player's runs other than greedy's go to
+#: ``<out>/<player>/``.
+PLAYERS = ("greedy", "greedy-break", "greedy-race", "lookahead")
 
 
 def policy_for(settings: dict, player: str = "greedy"):
@@ -89,6 +90,8 @@ def policy_for(settings: dict, player: str = "greedy"):
         )
     if player == "greedy-break":
         return Greedy(skill=settings["skill"], scoring=scoring, break_shot="search")
+    if player == "greedy-race":
+        return Greedy(skill=settings["skill"], scoring=scoring, break_shot="search", **RACING)
     return Greedy(skill=settings["skill"], scoring=scoring)
 
 

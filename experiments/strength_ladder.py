@@ -32,17 +32,14 @@ from pathlib import Path
 import pandas as pd
 
 from carromlab.analysis.estimate import run_metadata
-from carromlab.analysis.policies import Greedy, RandomLegal
+from carromlab.analysis.policies import RACING, Greedy, RandomLegal
 from carromlab.analysis.ratings import fit_bradley_terry, pairwise_table
 from carromlab.games.icf.machine import IcfGameConfig
 from carromlab.games.icf.players import icf_lookahead
 from carromlab.play import play_logged, read_log
 
 OUT = Path("data/studies/ladder")
-#: Greedy racing twice the candidates (96 cuts and 16 random shots screened with 4
-#: executions each), then 16 x 8, 6 x 24 and 2 x 96 executions on common keys: about 900
-#: kernel shots a stroke.
-RACE = {"max_candidates": 96, "random_extra": 16, "rounds": ((16, 8), (6, 24), (2, 96))}
+
 ANCHOR = "greedy"
 
 
@@ -64,10 +61,10 @@ def extras(skill: str) -> dict:
     a larger budget (6 executions a screen, the best 8 re-estimated with 32), and the
     lookahead without its leave term (``leave_weight=0``: its screen and finalists, no
     replies), and Greedy racing a wider candidate set with the searched break
-    (``greedy-race``: :data:`RACE`)."""
+    (``greedy-race``: :data:`~carromlab.analysis.policies.RACING`)."""
     return {
         "greedy-big": Greedy(skill=skill, n_screen=6, keep=8, n_eval=32),
-        "greedy-race": Greedy(skill=skill, break_shot="search", **RACE),
+        "greedy-race": Greedy(skill=skill, break_shot="search", **RACING),
         "lookahead-noleave": icf_lookahead(skill=skill, break_shot="search", leave_weight=0.0),
     }
 

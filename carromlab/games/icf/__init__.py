@@ -38,6 +38,13 @@ def _greedy_break(skill="club", variant=None):
     return Greedy(skill=skill, break_shot="search")
 
 
+def _greedy_race(skill="club", variant=None):
+    from carromlab.analysis.policies import RACING, Greedy
+
+    # the strongest measured: racing twice the candidates, with the searched break
+    return Greedy(skill=skill, break_shot="search", **RACING)
+
+
 def _lookahead(skill="club", variant=None):
     from carromlab.games.icf.players import icf_lookahead
 
@@ -96,6 +103,7 @@ GAME = register_game(
         players={
             "greedy": _greedy,
             "greedy-break": _greedy_break,
+            "greedy-race": _greedy_race,
             "lookahead": _lookahead,
             "random": _random,
         },
