@@ -221,8 +221,9 @@ def _figure(table: pd.DataFrame, study: str, path: Path, player: str = "greedy")
 
 
 def compare_players(out: Path, study: str) -> pd.DataFrame:
-    """One study's arms with every player that ran them, side by side: ``<study>-players.csv``
-    and ``.png`` in ``out`` (the greedy runs in ``out``, the others in ``out/<player>``)."""
+    """One study's arms that more than one player ran, every player side by side:
+    ``<study>-players.csv`` and ``.png`` in ``out`` (the greedy runs in ``out``, the others in
+    ``out/<player>``); nothing when no arm has two players."""
     rows = []
     for player in PLAYERS:
         path = (out if player == "greedy" else out / player) / f"{study}.csv"
@@ -233,13 +234,17 @@ def compare_players(out: Path, study: str) -> pd.DataFrame:
     if not rows:
         return pd.DataFrame()
     both = pd.concat(rows, ignore_index=True)
+    shared = both.groupby("arm")["player"].transform("nunique") > 1
+    both = both[shared].reset_index(drop=True)
+    if both.empty:
+        return both
     both["label"] = both["player"] + "\n" + both["arm"].astype(str)
     both.to_csv(out / f"{study}-players.csv", index=False)
     panels = PANELS["queen" if study == "queen" else "board"]
     save_study_figure(
         both,
         panels,
-        f"ICF {study} by player (greedy-break and lookahead play the searched break)",
+        f"ICF {study} by player (all but greedy play the searched break)",
         out / f"{study}-players.png",
         label="label",
     )
