@@ -214,8 +214,10 @@ if len(breaks):
 #
 # Round-robin single boards at club skill, seats alternated, between a random player, a
 # cheap greedy player, the greedy player, the greedy player with the searched break and the
-# lookahead player. Ratings are Bradley–Terry fits on the Elo scale (the greedy player = 0):
-# 100 points is an expected score of about 0.64.
+# lookahead player; the racing greedy player (`greedy-race`: twice the candidates, cut in
+# rounds on common keys) joins through its match against greedy. Ratings are Bradley–Terry
+# fits on the Elo scale (the greedy player = 0): 100 points is an expected score of about
+# 0.64.
 
 # %%
 LADDER = ROOT / "data" / "studies" / "ladder"
