@@ -91,35 +91,29 @@ def _first(row, g) -> None:
     row["draws"] = int((g["winner"] < 0).sum())
 
 
-def force_out(out: Path) -> pd.DataFrame:
+def _per_arm(out: Path, arms: tuple[str, ...], means: tuple[str, ...]) -> pd.DataFrame:
+    """One row per arm that has games: the first player's win rate, the winner's margin and
+    the means of ``means`` (columns of the games table), each with its interval."""
     rows = []
-    for arm in ("force-out", "force-out-fast"):
+    for arm in arms:
         g = _games(out, arm)
         if g is None:
             continue
         row = {"arm": arm, "games": len(g)}
         _first(row, g)
         _cols(row, "margin", sample_mean((g["score_0"] - g["score_1"]).abs()))
-        _cols(row, "strokes", sample_mean(g["strokes"]))
-        _cols(row, "penalties", sample_mean(g["penalties"]))
+        for column in means:
+            _cols(row, column, sample_mean(g[column]))
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def force_out(out: Path) -> pd.DataFrame:
+    return _per_arm(out, ("force-out", "force-out-fast"), ("strokes", "penalties"))
 
 
 def carroms(out: Path) -> pd.DataFrame:
-    rows = []
-    for arm in ("carroms", "carroms-break"):
-        g = _games(out, arm)
-        if g is None:
-            continue
-        row = {"arm": arm, "games": len(g)}
-        _first(row, g)
-        _cols(row, "margin", sample_mean((g["score_0"] - g["score_1"]).abs()))
-        _cols(row, "boards", sample_mean(g["boards"]))
-        _cols(row, "strokes", sample_mean(g["strokes"]))
-        _cols(row, "fouls", sample_mean(g["fouls"]))
-        rows.append(row)
-    return pd.DataFrame(rows)
+    return _per_arm(out, ("carroms", "carroms-break"), ("boards", "strokes", "fouls"))
 
 
 def ring_pegs(out: Path) -> pd.DataFrame:
