@@ -125,13 +125,13 @@ def all_arms() -> list[Arm]:
             )
 
     carrooka = _script("carrooka_balance")
-    for name, (skill_, rules) in carrooka.ARMS.items():
+    for name, (skill_, rules, player) in carrooka.ARMS.items():
         out.append(
             Arm(
                 f"carrooka/{name}",
                 "carrooka_balance",
-                lambda f, n, seed, skill, s=skill_, r=rules, m=carrooka: m.run_arm(
-                    f, s, r, n, seed
+                lambda f, n, seed, skill, s=skill_, r=rules, p=player, m=carrooka: m.run_arm(
+                    f, s, r, n, seed, p
                 ),
             )
         )

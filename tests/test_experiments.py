@@ -157,3 +157,12 @@ def test_ladder_summary_rates_the_players_from_both_seatings(tmp_path):
     assert table.loc["lookahead", "rating"] > 100  # 0.7 is about 147 Elo points
     for name in ("ladder.csv", "pairs.csv", "ladder.png"):
         assert (tmp_path / name).exists()
+
+
+def test_the_behaviour_check_knows_every_study_arm():
+    """check_unchanged.py replays every arm the study scripts define (their arm tables change
+    shape as players are added)."""
+    mod = _load("check_unchanged")
+    paths = {arm.path for arm in mod.all_arms()}
+    assert {"carrooka/club", "carrooka/club-break", "company/carroms-break"} <= paths
+    assert "icf_balance/first-break/club" in paths
