@@ -64,8 +64,8 @@ def opening_of(variant: str):
 
 def as_played(variant: str):
     """The breaker's view of a game's first board, as the game loop shows it to the player
-    (``--as-played``): the rosette turned to the breaker's seat. Whole games take it from
-    ``IcfDriver``; the view is not marked as set by hand (see docs/studies.md)."""
+    (``--as-played``): the rosette turned to the breaker's seat, as ``IcfDriver`` shows it
+    (set by hand, like the opening: the turned view keeps the flag)."""
     from carromlab.play.drivers import SEAT_ANGLE, turned
     from carromlab.registry import get_game
 
@@ -95,17 +95,13 @@ def breaker_views(variant: str, as_played_: bool) -> list[tuple[str, object, obj
 
 
 def player_scoring(variant: str):
-    """The value weights the game's players search with (None: the rules' own)."""
-    if variant == "carrooka":  # the greedy player prices a foul (the opponent's bonus shot)
-        from carromlab.games.carrooka.players import CarrookaGreedy
-        from carromlab.games.carrooka.rules import CarrookaScoring
-
-        return CarrookaScoring(foul=CarrookaGreedy().foul)
-    return None
+    """The value weights the game's default player searches with (None: the rules' own;
+    Carrooka's prices a foul, the opponent's bonus shot)."""
+    return getattr(get_game(variant).make_player("greedy", variant=variant), "scoring", None)
 
 
-def players_break(variant: str, skill: str, position, turn, fixed) -> tuple | None:
-    """The default player's own break when it is not ``fixed`` (it screens the break);
+def players_break(variant: str, skill: str, position, turn) -> tuple | None:
+    """The default player's own break when it screens its break (no fixed break);
     (placement m, angle deg, speed m/s)."""
     game = get_game(variant)
     player = game.make_player("greedy", skill, variant)
@@ -198,7 +194,7 @@ def main() -> None:
             searched = tuple(record["shot"][k] for k in ("placement", "angle", "speed"))
             # the straight break of the square boards (Carrooka's break line is a circle)
             compared = [] if args.variant == "carrooka" else [("fixed", FIXED)]
-            own = players_break(args.variant, skill, position, turn, FIXED)
+            own = players_break(args.variant, skill, position, turn)
             if own is not None:
                 compared.append(("greedy", own))
             for name, shot in (*compared, ("searched", searched)):

@@ -191,6 +191,11 @@ class CarrookaGreedy:
         if self.break_shot not in (None, "search"):
             raise CarromlabError(f"break_shot must be 'search' or None, not {self.break_shot!r}")
 
+    @property
+    def scoring(self) -> CarrookaScoring:
+        """The value weights this player searches with (its foul price)."""
+        return CarrookaScoring(foul=self.foul)
+
     def _noise(self):
         return analysis_for("carrooka").noise(skill_named(self.skill))
 
@@ -210,7 +215,7 @@ class CarrookaGreedy:
         return out
 
     def _candidates(self, view, turn, shots) -> Candidates:
-        return Candidates(view, shots, turn, self._noise(), CarrookaScoring(foul=self.foul))
+        return Candidates(view, shots, turn, self._noise(), self.scoring)
 
     def _groups(self, position, turns, rng) -> list[Candidates]:
         shots = self._batch(position, turns, rng)
@@ -257,8 +262,7 @@ class CarrookaGreedy:
         """The searched break from the break line (the table's, or searched once a process)."""
         from carromlab.analysis.breaks import searched_break
 
-        scoring = CarrookaScoring(foul=self.foul)
-        placement, angle, speed = searched_break(position, self.skill, turn, scoring=scoring)
+        placement, angle, speed = searched_break(position, self.skill, turn, scoring=self.scoring)
         x0, y0 = analysis_for("carrooka").origin(position, [placement])
         shot = Shot(x0, y0, np.radians([angle]), np.array([speed], float))
         return Decision(turn=turn, shot=shot)
