@@ -32,6 +32,7 @@ from pathlib import Path
 import pandas as pd
 
 from carromlab.analysis.estimate import run_metadata
+from carromlab.analysis.lookahead import LOOKAHEAD_RACING
 from carromlab.analysis.policies import RACING, Greedy, RandomLegal
 from carromlab.analysis.ratings import fit_bradley_terry, pairwise_table
 from carromlab.games.icf.machine import IcfGameConfig
@@ -60,12 +61,14 @@ def extras(skill: str) -> dict:
     """Players for head-to-head comparisons outside the ladder (``--players``): Greedy with
     a larger budget (6 executions a screen, the best 8 re-estimated with 32), and the
     lookahead without its leave term (``leave_weight=0``: its screen and finalists, no
-    replies), and Greedy racing a wider candidate set with the searched break
-    (``greedy-race``: :data:`~carromlab.analysis.policies.RACING`)."""
+    replies), Greedy racing a wider candidate set with the searched break (``greedy-race``:
+    :data:`~carromlab.analysis.policies.RACING`), and the lookahead on that racing search
+    (``lookahead-race``: :data:`~carromlab.analysis.lookahead.LOOKAHEAD_RACING`)."""
     return {
         "greedy-big": Greedy(skill=skill, n_screen=6, keep=8, n_eval=32),
         "greedy-race": Greedy(skill=skill, break_shot="search", **RACING),
         "lookahead-noleave": icf_lookahead(skill=skill, break_shot="search", leave_weight=0.0),
+        "lookahead-race": icf_lookahead(skill=skill, break_shot="search", **LOOKAHEAD_RACING),
     }
 
 

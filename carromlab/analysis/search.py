@@ -79,7 +79,7 @@ def screen_and_pick(
     return float(flat[best]), kept[j], take_shots(finals[j], [c])
 
 
-def race(
+def race_rounds(
     group: Candidates,
     seeds,
     n_screen: int,
@@ -91,8 +91,9 @@ def race(
     keys, as :func:`screen_and_pick`); then for each ``(keep, n)`` of ``rounds`` the ``keep``
     best by the last estimate are executed ``n`` times afresh, every survivor on the same keys
     (execution ``i`` of each draws the same error, from ``seeds[1] + r`` in round ``r``), so
-    that close shots are compared on the same draws. Returns ``(mean, shot)`` of the best of
-    the last round (``-inf`` and the first candidate when nothing was legal)."""
+    that close shots are compared on the same draws. Returns ``(means, alive)``: the last
+    estimate of every survivor and their indices into ``group.shots`` (after the screen
+    alone when ``rounds`` is empty; empty when nothing was legal)."""
     screen = yield group.ask(group.shots, n_screen, int(seeds[0]))
     means = np.nan_to_num(screen.means(value), nan=-np.inf)
     alive = np.arange(len(means))
@@ -100,15 +101,31 @@ def race(
         order = np.argsort(-means, kind="stable")[:keep]
         order = order[np.isfinite(means[order])]
         if len(order) == 0:
-            return -np.inf, take_shots(group.shots, [0])
+            return np.zeros(0), np.zeros(0, int)
         alive = alive[order]
         asks = [group.ask(take_shots(group.shots, [c]), n, int(seeds[1]) + r) for c in alive]
         answers = yield asks
         means = np.array(
             [float(np.nan_to_num(a.means(value), nan=-np.inf)[0]) for a in answers], float
         )
+    return means, alive
+
+
+def race(
+    group: Candidates,
+    seeds,
+    n_screen: int,
+    rounds: tuple[tuple[int, int], ...],
+    value: str = "points",
+):
+    """A plan step (use with ``yield from``): :func:`race_rounds`, then the best of the last
+    round. Returns ``(mean, shot)`` (``-inf`` and the first candidate when nothing was
+    legal)."""
+    means, alive = yield from race_rounds(group, seeds, n_screen, rounds, value)
+    if len(alive) == 0 or not np.isfinite(means).any():
+        return -np.inf, take_shots(group.shots, [0])
     best = int(np.argmax(means))
     return float(means[best]), take_shots(group.shots, [int(alive[best])])
 
 
-__all__ = ["Candidates", "race", "screen_and_pick"]
+__all__ = ["Candidates", "race", "race_rounds", "screen_and_pick"]

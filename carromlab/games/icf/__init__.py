@@ -52,6 +52,16 @@ def _lookahead(skill="club", variant=None):
     return icf_lookahead(skill=skill, doubles=variant == "icf-doubles", break_shot="search")
 
 
+def _lookahead_race(skill="club", variant=None):
+    from carromlab.analysis.lookahead import LOOKAHEAD_RACING
+    from carromlab.games.icf.players import icf_lookahead
+
+    # the lookahead on the racing search, with the searched break
+    return icf_lookahead(
+        skill=skill, doubles=variant == "icf-doubles", break_shot="search", **LOOKAHEAD_RACING
+    )
+
+
 def _random(skill="club", variant=None):
     from carromlab.analysis.policies import RandomLegal
 
@@ -105,6 +115,7 @@ GAME = register_game(
             "greedy-break": _greedy_break,
             "greedy-race": _greedy_race,
             "lookahead": _lookahead,
+            "lookahead-race": _lookahead_race,
             "random": _random,
         },
         driver=_driver,
