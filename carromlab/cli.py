@@ -722,8 +722,8 @@ def play(
     policy: str = typer.Option(
         "greedy",
         help="A player of the game: greedy or random; ICF, Carroms and Carrooka also "
-        "greedy-break (the searched break); ICF also greedy-race (the strongest) and "
-        "lookahead.",
+        "greedy-break (the searched break); ICF also greedy-race (Greedy racing twice the "
+        "candidates), lookahead and lookahead-race (the lookahead on that racing search).",
     ),
     skill: str = typer.Option("club", help="Execution skill of every seat."),
     seed: int = typer.Option(0, help="Root PRNG seed."),

@@ -258,3 +258,32 @@ def test_a_turned_opening_is_still_set_by_hand_and_finds_the_stored_break():
     assert key in read_breaks("icf")  # the stored search is the break the game plays
     moved = view.replace(pieces=view.pieces[1:])
     assert not turned(moved, math.pi).set_by_hand  # a changed position stays unset
+
+
+def test_a_racing_lookahead_values_the_races_last_survivors_with_their_leaves():
+    """With ``rounds``, the finalists are the survivors of every round but the last, executed
+    with the last round's ``(keep, n)`` on one seed (the race's last round's), and their
+    leaves' replies are asked after; the stroke is legal and reproducible."""
+    from carromlab.analysis.asks import Evaluator
+
+    pos = standard_position("icf-midgame")
+    turn = IcfTurn(shooter="white", own_down=2)
+    player = icf_lookahead(
+        max_candidates=12, random_extra=2, n_screen=2, rounds=((6, 4), (2, 8)), n_reply=2
+    )
+    ev = Evaluator(pos.board.layout, 20)
+    plan = player.plan(pos, turn, seed=3)
+    screen = next(plan)
+    assert screen.n == 2 and len(screen.shots.x) == 14
+    first = plan.send(ev.answer([screen])[0])
+    assert len(first) == 6 and {a.n for a in first} == {4} and len({a.seed for a in first}) == 1
+    finals = plan.send(ev.answer(first))
+    assert len(finals) == 2 and {a.n for a in finals} == {8}
+    assert {a.seed for a in finals} == {first[0].seed + 1}  # the race's next round's keys
+    replies = plan.send(ev.answer(finals))
+    assert replies and all(a.n == 2 for a in replies)  # the leaves' reply screens
+    shot = player.choose(pos, turn, seed=3)
+    analysis_for("icf").check_shot(pos, shot)
+    again = player.choose(pos, turn, seed=3)
+    assert (again.x, again.angle, again.speed) == (shot.x, shot.angle, shot.speed)
+    assert get_game("icf").make_player("lookahead-race").rounds[-1] == (3, 64)
