@@ -37,6 +37,7 @@ SKILLS = ("novice", "club", "expert", "pro")
 
 def arms() -> dict:
     """Arm -> (variant, skill, player factory, config factory)."""
+    from carromlab.analysis.policies import RACING
     from carromlab.games.carroms.machine import CarromsConfig
     from carromlab.games.carroms.players import CarromsGreedy
     from carromlab.games.force_out.circle_scores import CircleScoresConfig
@@ -51,6 +52,9 @@ def arms() -> dict:
         "carroms": ("club", CarromsGreedy(), CarromsConfig()),
         # the stronger player: both play the searched break of their seat (greedy-break)
         "carroms-break": ("club", CarromsGreedy(break_shot="search"), CarromsConfig()),
+        # the stronger player: racing twice the candidates (the ICF greedy-race's budget)
+        "force-out-race": ("club", ForceOutGreedy(**RACING), ForceOutConfig()),
+        "force-out-fast-race": ("club", ForceOutGreedy(**RACING), ForceOutConfig(fast=True)),
         "circle-scores": ("club", ForceOutGreedy(), CircleScoresConfig()),
     }
     for s in SKILLS:

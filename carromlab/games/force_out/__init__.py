@@ -48,6 +48,14 @@ def _greedy(skill="club", variant=None):
     return ForceOutGreedy(skill=skill)
 
 
+def _greedy_race(skill="club", variant=None):
+    from carromlab.analysis.policies import RACING
+    from carromlab.games.force_out.players import ForceOutGreedy
+
+    # racing twice the candidates (the ICF greedy-race's budget)
+    return ForceOutGreedy(skill=skill, **RACING)
+
+
 def _random(skill="club", variant=None):
     from carromlab.games.force_out.players import ForceOutRandom
 
@@ -105,7 +113,7 @@ GAME = register_game(
                 variants=("circle-scores",),
             ),
         ),
-        players={"greedy": _greedy, "random": _random},
+        players={"greedy": _greedy, "greedy-race": _greedy_race, "random": _random},
         driver=_driver,
         default_grid=("-130:-50:9", "30:150:61", "2.0"),
         default_placement=-90.0,

@@ -21,7 +21,7 @@ import numpy as np
 
 from carromlab.analysis.aims import ghost_aims, piece_arrays
 from carromlab.analysis.players import Decision
-from carromlab.analysis.search import Candidates, screen_and_pick
+from carromlab.analysis.search import Candidates, race, screen_and_pick
 from carromlab.analysis.variants import analysis_for
 from carromlab.equipment.company import CrokinoleBoard
 from carromlab.errors import CarromlabError
@@ -107,6 +107,10 @@ class ForceOutGreedy:
     max_candidates: int = 40
     random_extra: int = 8
     step_deg: float = 7.5
+    #: Several cuts instead of one (:func:`~carromlab.analysis.search.race`, as
+    #: ``Greedy(rounds=...)``): after the screen, ``(keep, n)`` per round, survivors on common
+    #: keys; None: ``keep`` and ``n_eval``, one cut.
+    rounds: tuple[tuple[int, int], ...] | None = None
 
     def plan(self, view, turn, seed: int = 0):
         va = analysis_for(view.variant)
@@ -123,7 +127,12 @@ class ForceOutGreedy:
         )
         shots = concat_shots([aims, random_shots(ox, oy, self.random_extra, rng)])
         group = Candidates(view, shots, turn, noise)
-        _, _, shot = yield from screen_and_pick(group, seeds, self.n_screen, self.keep, self.n_eval)
+        if self.rounds:
+            _, shot = yield from race(group, seeds, self.n_screen, self.rounds)
+        else:
+            _, _, shot = yield from screen_and_pick(
+                group, seeds, self.n_screen, self.keep, self.n_eval
+            )
         return Decision(shot)
 
 
