@@ -110,6 +110,7 @@ def draw(
     dpi: int = typer.Option(150, help="Resolution of raster images."),
 ) -> None:
     """Draw a position (board and pieces, to scale) into an image file."""
+    _check(dpi=dpi)
     pos = _resolve(position)
     path = _draw_to(pos, output, labels=labels, dpi=dpi)
     typer.echo(f"wrote {path}")
@@ -172,26 +173,24 @@ def bench(
         "carrooka-games (whole Carrooka games).",
     ),
     batch: int = typer.Option(
-        10_000, min=1, help="Number of noisy shots (boards: of boards; carrooka-games: games)."
+        10_000, help="Number of noisy shots (boards: of boards; carrooka-games: games)."
     ),
     skill: str = typer.Option("club", help="boards, carrooka-games: the players' skill."),
     policy: str = typer.Option(
         "greedy", help="boards: the ICF player of both seats (greedy, lookahead, random)."
     ),
-    chunk: int = typer.Option(4096, min=1, help="Shots per kernel call (bounds memory)."),
+    chunk: int = typer.Option(4096, help="Shots per kernel call (bounds memory)."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
     peer: str = typer.Option(
         None,
         help="Also time the same shots in another engine: pymunk, at its fixed setting "
         "(1 ms step, one process per core); the report gives ratio_per_machine.",
     ),
-    peer_shots: int = typer.Option(40, min=1, help="Shots each peer process simulates."),
+    peer_shots: int = typer.Option(40, help="Shots each peer process simulates."),
     lanes: int = typer.Option(
-        None, min=0, help="break, cut: lanes in flight per chunk (default 512; 0: plain batch)."
+        None, help="break, cut: lanes in flight per chunk (default 512; 0: plain batch)."
     ),
-    cores: int = typer.Option(
-        None, min=1, help="break, cut: use only this many of the cores' devices."
-    ),
+    cores: int = typer.Option(None, help="break, cut: use only this many of the cores' devices."),
     scaling: bool = typer.Option(
         False,
         "--scaling",
@@ -213,6 +212,7 @@ def bench(
     1,000 lookahead boards in at most 60 on a 2-core CPU.
     ``carrooka-games``: BATCH whole Carrooka games between greedy players.
     """
+    _check(batch=batch, chunk=chunk, seed=seed, peer_shots=peer_shots, lanes=lanes, cores=cores)
     _select_device(device)
     from carromlab.bench.runner import bench as run_bench
     from carromlab.bench.runner import bench_with_peer
@@ -263,6 +263,14 @@ def bench(
     else:
         for k, v in result.items():
             typer.echo(f"{k}: {v}")
+
+
+def _check(**values) -> None:
+    """The numeric options against their one set of bounds (carromlab/input_schema.py), before
+    any work: one line naming the option and its value."""
+    from carromlab.input_schema import check_flags
+
+    check_flags(**values)
 
 
 def _grid(spec: str, what: str) -> list[float]:
@@ -421,9 +429,7 @@ def estimate(
     skill: str = typer.Option("club", help="novice, club, expert, pro or exact."),
     n: int = typer.Option(10_000, help="Noisy executions."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
-    chunk: int = typer.Option(
-        4096, min=1, help="Shots per kernel batch (results do not depend on it)."
-    ),
+    chunk: int = typer.Option(4096, help="Shots per kernel batch (results do not depend on it)."),
     hand_set: float = typer.Option(
         None,
         "--hand-set",
@@ -437,6 +443,16 @@ def estimate(
     KOOBA: one aim point's tag probabilities (Eye, Inner Eye, KOOBA, ring, penalty, ...).
     Each game's own options follow the shared ones (see below)."""
     import math
+
+    _check(
+        placement=placement,
+        angle=angle,
+        speed=speed,
+        n=n,
+        seed=seed,
+        chunk=chunk,
+        hand_set=hand_set,
+    )
 
     game = _variant_game(variant)
     options = _shot_options(game, ctx.args, "estimate")
@@ -513,7 +529,7 @@ def shotmap(
     skill: str = typer.Option("club", help="novice, club, expert, pro or exact."),
     n: int = typer.Option(200, help="Noisy executions per cell."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
-    chunk: int = typer.Option(4096, min=1, help="Shots per kernel batch."),
+    chunk: int = typer.Option(4096, help="Shots per kernel batch."),
     value: str = typer.Option("points", help="Column to draw (points, p_continues, p_foul, ...)."),
     out: Path = typer.Option(Path("out/shotmap"), help="Folder for shotmap.parquet and PNGs."),
     hand_set: float = typer.Option(
@@ -528,6 +544,15 @@ def shotmap(
     angle x speed from where the striker lies. KOOBA: tag probabilities over a grid of aim
     points (value p_eye, p_inner_eye, p_kooba, p_ring, p_penalty, p_own_run or p_off).
     Each game's own options follow the shared ones (see below)."""
+    _check(
+        n=n,
+        seed=seed,
+        chunk=chunk,
+        hand_set=hand_set,
+        placements=placements,
+        angles=angles,
+        speeds=speeds,
+    )
     game = _variant_game(variant)
     options = _shot_options(game, ctx.args, "shotmap")
     if "shotmap" in game.commands:
@@ -580,6 +605,11 @@ def run_shotmap(
     hand_set=None,
 ):
     """Compute, write and draw a shot map; a summary dict."""
+    from carromlab.input_schema import check_cells, check_run
+
+    cells = len(placements) * len(angles) * len(speeds)
+    check_cells(cells, "shotmap")
+    check_run(cells, n, "shotmap")
     import matplotlib
 
     matplotlib.use("Agg")
@@ -666,7 +696,7 @@ def best(
     top: int = typer.Option(5, help="How many best shots to report."),
     n: int = typer.Option(2000, help="Fresh shots for each reported shot."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
-    chunk: int = typer.Option(4096, min=1, help="Shots per kernel batch."),
+    chunk: int = typer.Option(4096, help="Shots per kernel batch."),
     hand_set: float = typer.Option(
         None,
         "--hand-set",
@@ -680,6 +710,18 @@ def best(
     Each game's own options follow the shared ones (see below)."""
     from carromlab.analysis import best_shots
 
+    _check(
+        speeds=speeds,
+        n_grid=n_grid,
+        iterations=iterations,
+        population=population,
+        n_cem=n_cem,
+        top=top,
+        n=n,
+        seed=seed,
+        chunk=chunk,
+        hand_set=hand_set,
+    )
     game = _variant_game(variant)
     options = _shot_options(game, ctx.args, "best")
     if game.analysis is None:
@@ -718,7 +760,7 @@ def best(
 def play(
     ctx: typer.Context,
     variant: str = typer.Option("icf", help=VARIANT_HELP),
-    games: int = typer.Option(1, min=1, help="Number of games."),
+    games: int = typer.Option(1, help="Number of games."),
     policy: str = typer.Option(
         "greedy",
         help="A player of the game: greedy or random; ICF, Carroms and Carrooka also "
@@ -727,7 +769,7 @@ def play(
     ),
     skill: str = typer.Option("club", help="Execution skill of every seat."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
-    slots: int = typer.Option(256, min=1, help="Games in play at once (one kernel batch)."),
+    slots: int = typer.Option(256, help="Games in play at once (one kernel batch)."),
     out: Path = typer.Option(Path("out/play"), help="Folder for games.parquet (and boards)."),
 ) -> None:
     """Play whole games between the game's players; one row per game (and, for carrom, one
@@ -739,6 +781,7 @@ def play(
     """
     from carromlab.shots import skill as skill_named
 
+    _check(games=games, seed=seed, slots=slots)
     game = _variant_game(variant)
     options = _play_options(game, variant, ctx.args)
     if game.driver is None or not game.players:
@@ -812,18 +855,19 @@ def sweep(
     config: Path = typer.Argument(..., help="The sweep's TOML file (docs/sweeps.md)."),
     out: Path = typer.Option(..., help="The sweep's folder: shards, then results.parquet."),
     executor: str = typer.Option("local", help="local, processes (spawned) or dask."),
-    workers: int = typer.Option(None, min=1, help="processes / dask: workers (default: cores)."),
+    workers: int = typer.Option(None, help="processes / dask: workers (default: cores)."),
     scheduler: str = typer.Option(
         None, help="dask: a scheduler address (tcp://host:8786); default a LocalCluster."
     ),
-    job_size: int = typer.Option(16, min=1, help="Tasks at most per job (speed, not results)."),
-    chunk: int = typer.Option(4096, min=1, help="Shots per kernel batch (speed, not results)."),
+    job_size: int = typer.Option(16, help="Tasks at most per job (speed, not results)."),
+    chunk: int = typer.Option(4096, help="Shots per kernel batch (speed, not results)."),
     device: str = typer.Option("auto", help="auto, cpu or gpu."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
 ) -> None:
     """Run a sweep: every task of CONFIG, written to OUT task by task; a rerun computes only
     the missing tasks. Any executor, worker count, job size, chunk or device count gives the
     same table."""
+    _check(workers=workers, job_size=job_size, chunk=chunk)
     _select_device(device)
     from carromlab.sweeps import load_sweep, run_sweep
 
@@ -894,6 +938,7 @@ def demo(
 ) -> None:
     """The main job: a shot map of the mid-game position (parquet + PNG), and every standard
     set-up drawn."""
+    _check(n=n)
     summary = run_shotmap(
         "icf-midgame",
         "icf",

@@ -16,11 +16,13 @@ anywhere else (a notebook, a test) becomes usable everywhere with :func:`registe
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from carromlab.errors import CarromlabError
+from carromlab.input_schema import MAX_COUNT
 
 if TYPE_CHECKING:  # pragma: no cover
     from carromlab.equipment.sets import GameSet
@@ -44,30 +46,22 @@ def builtin_modules() -> list[str]:
 
 
 def parse_pair(text: str, what: str) -> tuple[float, float]:
-    """``X,Y`` (metres) from the command line; one clear line naming ``--what`` if not."""
-    try:
-        x, y = (float(v) for v in str(text).split(","))
-    except ValueError:
-        raise CarromlabError(f"--{what} must be X,Y in metres, not {text!r}") from None
-    return x, y
+    """``X,Y`` (metres) from the command line; one clear line naming ``--what`` if not, or if
+    a coordinate is not finite or lies more than 5 m from the centre
+    (:func:`carromlab.input_schema.parse_pair`)."""
+    from carromlab.input_schema import parse_pair as parse
+
+    return parse(text, what)
 
 
 def parse_grid(text: str, what: str) -> list[float]:
     """``START:STOP:COUNT`` (COUNT values from START to STOP) or ``a,b,c`` from the command
-    line; one clear line naming ``--what`` if not."""
-    try:
-        if ":" in text:
-            import numpy as np
+    line; one clear line naming ``--what`` if not, if empty, if COUNT is above 10**6 (checked
+    before any value is made) or a value is out of the option's range
+    (:func:`carromlab.input_schema.parse_grid`)."""
+    from carromlab.input_schema import parse_grid as parse
 
-            a, b, k = text.split(":")
-            if int(k) <= 0:
-                raise ValueError
-            return [float(v) for v in np.linspace(float(a), float(b), int(k))]
-        return [float(v) for v in text.split(",")]
-    except ValueError:
-        raise CarromlabError(
-            f"--{what} must be START:STOP:COUNT (COUNT >= 1) or a comma-separated list, not {text!r}"
-        ) from None
+    return parse(text, what)
 
 
 @dataclass(frozen=True)
@@ -75,8 +69,10 @@ class Option:
     """One of a game's own command-line options (``carromlab play --NAME VALUE``): it sets the
     field ``field`` (default: ``name`` with ``-`` as ``_``) of the game's rule configuration.
     The type is ``type`` or the default's (bool options are flags: ``--NAME`` /
-    ``--no-NAME``); ``choices`` limits the values; ``minimum`` / ``maximum`` bound numbers;
-    ``variants``: the variants it applies to (None: all of the game's)."""
+    ``--no-NAME``); ``choices`` limits the values; ``minimum`` / ``maximum`` bound numbers
+    (a float must also be finite, a whole number without ``maximum`` at most
+    ``input_schema.MAX_COUNT``, 10**6); ``variants``: the variants it applies to (None: all
+    of the game's)."""
 
     name: str
     default: Any
@@ -104,6 +100,12 @@ class Option:
                 raise CarromlabError(
                     f"--{self.name} ({game}) must be {kind.__name__}, not {text!r}"
                 ) from None
+            if kind is float and not math.isfinite(value):
+                raise CarromlabError(f"--{self.name} ({game}) {text!r}: must be finite")
+            if kind is int and self.maximum is None and value > MAX_COUNT:
+                raise CarromlabError(
+                    f"--{self.name} ({game}) {value:,}: must be at most {MAX_COUNT:,}"
+                )
         if self.choices is not None and value not in self.choices:
             raise CarromlabError(
                 f"--{self.name} ({game}) must be one of {', '.join(map(str, self.choices))}, "

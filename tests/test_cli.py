@@ -152,8 +152,8 @@ def test_estimate_json_is_the_same_for_any_chunk(capsys):
     [
         (["--placement", "0.3"], "not a legal placement"),
         (["--speed", "-2"], "positive"),
-        (["--speed", "99"], "absurd"),
-        (["--n", "0"], "n must be a positive"),
+        (["--speed", "99"], "--speed 99.0: must be at most 15 m/s"),
+        (["--n", "0"], "--n 0: must be at least 1"),
         (["--skill", "legend"], "unknown skill"),
         (["--variant", "carrooka"], "is for variant 'icf'"),
     ],

@@ -22,6 +22,7 @@ from carromlab.analysis.runner import ShotRunner
 from carromlab.analysis.shotmap import evaluate_cells
 from carromlab.analysis.variants import MAX_SPEED, analysis_for
 from carromlab.errors import CarromlabError
+from carromlab.input_schema import check_run
 
 
 def _stage_seed(seed: int, stage: int) -> int:
@@ -69,9 +70,14 @@ def best_shots(
         )
     if angles_deg is None:  # forward from a line; every way from a point
         angles_deg = np.arange(20.0, 161.0, 5.0) if va.origin_of is None else np.arange(0, 360, 5)
-    for name, k in (("n_grid", n_grid), ("n_cem", n_cem), ("n_final", n_final), ("top_k", top_k)):
+    sizes = (("n_grid", n_grid), ("n_cem", n_cem), ("n_final", n_final), ("top_k", top_k))
+    for name, k in (*sizes, ("population", population)):
         if int(k) <= 0:
             raise CarromlabError(f"{name} must be positive, not {k}")
+    # every stage's kernel run, sized before the first starts
+    check_run(len(placements) * len(angles_deg) * len(speeds), n_grid, "best: the grid")
+    check_run(population, n_cem, "best: a refinement (population x n_cem)")
+    check_run(top_k, n_final, "best: the final estimates (top x n)")
     runner = ShotRunner(
         va.table_position(position),
         va.shooter_kind,

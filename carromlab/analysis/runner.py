@@ -31,6 +31,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from carromlab.errors import CarromlabError
+from carromlab.input_schema import check_run
 from carromlab.physics import Physics
 from carromlab.physics.devices import compute_devices, map_chunks
 from carromlab.physics.priors import PhysicsPrior
@@ -154,6 +155,7 @@ class ShotRunner:
         if ids.shape != (n_cells,) or (ids < 0).any() or (ids >= 2**31).any():
             raise CarromlabError(f"key_ids: one id in [0, 2**31) per cell ({n_cells}), got {ids}")
         ids = jnp.asarray(ids, jnp.int32)
+        check_run(n_cells, n, desc)  # the shots are numbered with int32
         total = n_cells * n
         size = min(self.chunk, total)
         make = _noisy_maker(noise, self.prior)

@@ -20,8 +20,9 @@ import numpy as np
 
 from carromlab.errors import CarromlabError
 
-#: Speeds above this are refused as absurd (m/s): a hard flick is 4-6 m/s (docs/equipment.md).
-MAX_SPEED = 15.0
+#: MAX_SPEED: speeds above it (15 m/s) are refused as absurd: a hard flick is 4-6 m/s
+#: (docs/equipment.md). It lives with the command line's and the sweeps' bounds.
+from carromlab.input_schema import MAX_SPEED
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,11 @@ Task ids number the combinations in this order, the last axis fastest: variant, 
 skill, equipment fields, physics fields, turn fields, scoring fields (each in the file's
 order), placement, angle, speed. A task's keys are ``fold_in(key(seed), task id)`` and its shot ``i``'s
 ``fold_in(task key, i)``, so its numbers depend only on the file and the task, never on how
-the sweep is run. Bad input is one :class:`CarromlabError` line naming the key and value.
+the sweep is run. Bad input is one :class:`CarromlabError` line naming the key and value
+(``sweep.toml: grid.physics.mu = inf: must be finite``): the file and every value are checked
+against the schema of ``carromlab.sweeps.schema`` (the bounds of ``carromlab.input_schema`` and,
+for equipment fields, of the position schema), and a sweep of more than 10**6 tasks or 10**10
+shots is refused from the axes' lengths before any task or value is made.
 """
 
 from __future__ import annotations
@@ -43,17 +47,21 @@ import hashlib
 import itertools
 import json
 import math
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from carromlab.errors import CarromlabError
-
-TOP_KEYS = ("name", "seed", "n", "confidence", "captures", "grid")
-SHOT_AXES = ("placement", "angle", "speed")
-GROUPS = ("equipment", "physics", "turn", "scoring")
+from carromlab.sweeps.schema import (
+    GROUPS,
+    SHOT_AXES,
+    check_size,
+    item_type,
+    length,
+    read_toml,
+    shown,
+    validate,
+    values,
+)
 
 
 @dataclass(frozen=True)
@@ -164,51 +172,39 @@ def _product(items):
 
 
 def load_sweep(path: str | Path) -> Sweep:
-    """Read and check a sweep file."""
+    """Read and check a sweep file (``carromlab.sweeps.schema``: one line for a missing file,
+    a folder, a file over 1 MiB, not UTF-8 or not TOML, then :func:`parse_sweep`)."""
     path = Path(path)
-    if not path.exists():
-        raise CarromlabError(f"{path}: no such sweep file")
-    try:
-        raw = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as e:
-        raise CarromlabError(f"{path}: not valid TOML ({e})") from None
+    raw = read_toml(path)
     return parse_sweep(raw, base=path.parent, source=str(path))
 
 
 def parse_sweep(raw: dict, base: Path | None = None, source: str = "sweep") -> Sweep:
-    """Check a sweep's TOML data (a dict) and build the :class:`Sweep`."""
+    """Check a sweep's TOML data (a dict) against its schema (``carromlab.sweeps.schema``),
+    bound its size before any task or value is made, and build the :class:`Sweep`."""
     from carromlab.analysis.variants import analysed_variants, analysis_for, default_position
     from carromlab.shots import SKILLS
 
-    def fail(key: str, msg: str):
-        raise CarromlabError(f"{source}: {key}: {msg}")
+    def fail(key: str, msg: str, *value):
+        shown_value = f" = {shown(value[0])}" if value else ""
+        raise CarromlabError(f"{source}: {key}{shown_value}: {msg}")
 
-    unknown = sorted(set(raw) - set(TOP_KEYS))
-    if unknown:
-        fail(unknown[0], f"unknown key; the keys are {', '.join(TOP_KEYS)}")
-    seed = _int(raw.get("seed", 0), "seed", fail, low=0)
-    n = _int(raw.get("n", 1000), "n", fail, low=1)
-    confidence = raw.get("confidence", 0.95)
-    if not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
-        fail("confidence", f"must be between 0 and 1, not {confidence!r}")
-    captures = raw.get("captures", False)
-    if not isinstance(captures, bool):
-        fail("captures", f"must be true or false, not {captures!r}")
+    doc = validate(raw, source)
     grid = raw.get("grid", {})
-    if not isinstance(grid, dict):
-        fail("grid", "must be a table of axes")
-    known = ("variant", "position", "skill", *SHOT_AXES, *GROUPS)
-    unknown = sorted(set(grid) - set(known))
-    if unknown:
-        fail(f"grid.{unknown[0]}", f"unknown axis; the axes are {', '.join(known)}")
+    tables = {g: grid.get(g) or {} for g in GROUPS}
+
+    # the size, from the axes' lengths alone (the positions' variants multiply it below)
+    lengths = [length(grid[a]) for a in ("skill", *SHOT_AXES) if a in grid]
+    lengths += [length(v) for g in GROUPS for v in tables[g].values()]
+    check_size(math.prod(lengths), doc.n, source, "the product of the axes' lengths")
 
     axes: dict = {}
-    variants = _strings(grid, "variant", fail) if "variant" in grid else None
+    variants = _unique(grid, "variant", fail) if "variant" in grid else None
     analysed = analysed_variants()
     for v in variants or []:
         if v not in analysed:
-            fail("grid.variant", f"{v!r} has no shot analysis; choose from {', '.join(analysed)}")
-    labels = _strings(grid, "position", fail) if "position" in grid else None
+            fail("grid.variant", f"has no shot analysis; choose from {', '.join(analysed)}", v)
+    labels = _unique(grid, "position", fail) if "position" in grid else None
     if labels is None:
         if variants is None:
             fail("grid", "give a variant or a position axis")
@@ -218,84 +214,67 @@ def parse_sweep(raw: dict, base: Path | None = None, source: str = "sweep") -> S
         variants = list(dict.fromkeys(p.variant for p in positions.values()))
     for label, pos in positions.items():
         if pos.variant not in variants:
-            fail("grid.position", f"{label!r} is a {pos.variant} position, not one of {variants}")
+            fail("grid.position", f"is a {pos.variant} position, not one of {variants}", label)
     axes["variant"], axes["position"] = variants, list(positions)
     for v in variants:
         if not any(p.variant == v for p in positions.values()):
-            fail("grid.variant", f"no position of the grid is for {v!r}")
+            fail("grid.variant", "no position of the grid is for it", v)
+    pairs = sum(1 for v in variants for p in positions.values() if p.variant == v)
+    check_size(pairs * math.prod(lengths), doc.n, source, "the axes' product over the positions")
 
-    axes["skill"] = _strings(grid, "skill", fail) if "skill" in grid else ["club"]
+    axes["skill"] = _unique(grid, "skill", fail) if "skill" in grid else ["club"]
     for s in axes["skill"]:
         if s not in SKILLS:
-            fail("grid.skill", f"unknown skill {s!r}; known: {', '.join(SKILLS)}")
+            fail("grid.skill", f"unknown skill; known: {', '.join(SKILLS)}", s)
 
     for g in GROUPS:
-        table = grid.get(g, {})
-        if not isinstance(table, dict):
-            fail(f"grid.{g}", "must be a table of fields")
-        if table:
-            axes[g] = {k: _values(v, f"grid.{g}.{k}", fail) for k, v in table.items()}
+        if tables[g]:
+            axes[g] = {
+                k: _axis(v, f"grid.{g}.{k}", _field_type(g, k), source, fail)
+                for k, v in tables[g].items()
+            }
     if "physics" in axes:
-        axes["physics"] = _check_physics(axes["physics"], fail)
+        axes["physics"] = {k: [float(x) for x in v] for k, v in axes["physics"].items()}
     if "equipment" in axes:
         axes["equipment"] = _check_equipment(axes["equipment"], positions, fail)
     _check_rules_fields("turn", axes.get("turn", {}), variants, analysis_for, fail)
     _check_rules_fields("scoring", axes.get("scoring", {}), variants, analysis_for, fail)
 
-    if "placement" in grid:
-        axes["placement"] = _numbers(grid["placement"], "grid.placement", fail)
-    axes["angle"] = _numbers(grid.get("angle", [90.0]), "grid.angle", fail)
-    axes["speed"] = _numbers(grid.get("speed", [2.0]), "grid.speed", fail)
-    for v in axes["speed"]:
-        if v <= 0:
-            fail("grid.speed", f"speeds are positive m/s, not {v}")
-    name = raw.get("name", Path(source).stem)
-    return Sweep(str(name), seed, n, float(confidence), captures, positions, axes, source)
+    for a, default in (("placement", None), ("angle", [90.0]), ("speed", [2.0])):
+        if a in grid:
+            made = _axis(grid[a], f"grid.{a}", item_type(a), source, fail)
+            axes[a] = [float(x) for x in made]
+        elif default is not None:
+            axes[a] = default
+    name = doc.name if doc.name is not None else Path(source).stem
+    return Sweep(
+        name, doc.seed, doc.n, float(doc.confidence), doc.captures, positions, axes, source
+    )
 
 
-def _int(v, key, fail, low):
-    if isinstance(v, bool) or not isinstance(v, int) or v < low:
-        fail(key, f"must be an integer >= {low}, not {v!r}")
-    return int(v)
+def _field_type(group: str, k: str):
+    """The type of one value of the group's field ``k`` (the schema knows every physics and
+    equipment field; turn and scoring fields are checked against the variants below)."""
+    return item_type(group, k if group in ("physics", "equipment") else None)
 
 
-def _values(v, key, fail) -> list:
-    """An axis: a list, one value, or {start, stop, count}."""
+def _axis(v, key: str, item, source: str, fail) -> list:
+    """An axis' values (validated by the schema): a range made and each value checked against
+    ``item``; a list whose values are all different."""
+    out = values(v, item, key, source)
     if isinstance(v, dict):
-        if set(v) != {"start", "stop", "count"}:
-            fail(key, "a range is {start = A, stop = B, count = K}")
-        count = v["count"]
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            fail(key, f"count must be a positive integer, not {count!r}")
-        for end in ("start", "stop"):
-            if isinstance(v[end], bool) or not isinstance(v[end], (int, float)):
-                fail(key, f"{end} must be a number, not {v[end]!r}")
-        return [float(x) for x in np.linspace(v["start"], v["stop"], count)]
-    values = v if isinstance(v, list) else [v]
-    if not values:
-        fail(key, "an axis needs at least one value")
-    for x in values:
-        if isinstance(x, (list, dict)):
-            fail(key, f"values are numbers, strings or booleans, not {x!r}")
-    if len(set(map(repr, values))) != len(values):
-        fail(key, "a value is given twice")
-    return values
+        return out
+    seen = set()
+    for x in out:
+        r = repr(x)
+        if r in seen:
+            fail(key, "a value is given twice", x)
+        seen.add(r)
+    return out
 
 
-def _numbers(v, key, fail) -> list[float]:
-    values = _values(v, key, fail)
-    for x in values:
-        if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-            fail(key, f"values must be finite numbers, not {x!r}")
-    return [float(x) for x in values]
-
-
-def _strings(grid, axis, fail) -> list[str]:
-    values = _values(grid[axis], f"grid.{axis}", fail)
-    for x in values:
-        if not isinstance(x, str):
-            fail(f"grid.{axis}", f"values must be strings, not {x!r}")
-    return values
+def _unique(grid, axis, fail) -> list[str]:
+    return _axis(grid[axis], f"grid.{axis}", None, "", fail)
 
 
 def _position(label: str, base: Path | None, fail):
@@ -307,49 +286,38 @@ def _position(label: str, base: Path | None, fail):
     path = Path(label)
     if base is not None and not path.is_absolute():
         path = base / path
-    if not path.exists():
-        fail("grid.position", f"{label!r} is neither a standard position nor a file")
+    try:
+        exists = path.exists()
+    except (OSError, ValueError):
+        exists = False
+    if not exists:
+        fail("grid.position", "is neither a standard position nor a file", label)
     try:
         return Position.load(path)
     except (PositionError, CarromlabError, ValueError) as e:
-        fail("grid.position", f"{label}: {e}")
-
-
-def _floats(key: str, values: list, fail, low: float, strict: bool) -> list[float]:
-    """``values`` as floats, each a number above ``low`` (at least ``low`` unless ``strict``)."""
-    for x in values:
-        bad = isinstance(x, bool) or not isinstance(x, (int, float))
-        if bad or not (x > low if strict else x >= low):
-            what = "positive numbers" if strict else f"numbers >= {low:g}"
-            fail(key, f"values must be {what}, not {x!r}")
-    return [float(x) for x in values]
-
-
-def _check_physics(fields: dict, fail) -> dict:
-    """The physics axes, checked, as floats."""
-    from carromlab.physics import Physics
-
-    names = [f.name for f in dataclasses.fields(Physics)]
-    for k in fields:
-        if k not in names:
-            fail(f"grid.physics.{k}", f"unknown Physics field; the fields are {', '.join(names)}")
-    return {k: _floats(f"grid.physics.{k}", v, fail, 0.0, False) for k, v in fields.items()}
+        fail("grid.position", f"{e}", label)
 
 
 def _check_equipment(fields: dict, positions: dict, fail) -> dict:
-    """The equipment axes, checked against every position's board, as floats."""
-    out = {k: _floats(f"grid.equipment.{k}", v, fail, 0.0, True) for k, v in fields.items()}
+    """The equipment axes (validated by the schema), each a field of every position's board
+    and leaving every position legal."""
+    from carromlab.position_schema import COUNTS
+
+    def typed(k, x):  # counts stay whole, a choice (crokinole's surround) a string
+        return x if k in COUNTS or isinstance(x, str) else float(x)
+
+    out = {k: [typed(k, x) for x in v] for k, v in fields.items()}
     for label, pos in positions.items():
         names = [f.name for f in dataclasses.fields(pos.board)]
         board = type(pos.board).__name__
-        for k, values in out.items():
+        for k, values_ in out.items():
             if k not in names:
                 fail(f"grid.equipment.{k}", f"not a field of {board} (the board of {label!r})")
-            for x in values:
+            for x in values_:
                 try:
                     with_board(pos, ((k, x),)).check()
                 except CarromlabError as e:
-                    fail(f"grid.equipment.{k}", f"{x} makes {label!r} invalid: {e}")
+                    fail(f"grid.equipment.{k}", f"makes {label!r} invalid: {e}", x)
     return out
 
 
@@ -364,18 +332,27 @@ def _check_rules_fields(group: str, fields: dict, variants, analysis_for, fail) 
             continue
         default = kind()
         names = [f.name for f in dataclasses.fields(default)]
-        for k, values in fields.items():
+        for k, values_ in fields.items():
             if k not in names:
                 fail(f"grid.{group}.{k}", f"not a field of {v}'s {kind.__name__}")
-            for x in values:
+            for x in values_:
                 try:
                     dataclasses.replace(default, **{k: x})
                 except (CarromlabError, TypeError, ValueError) as e:
-                    fail(f"grid.{group}.{k}", f"{x!r} is not a valid value for {v}: {e}")
+                    fail(f"grid.{group}.{k}", f"not a valid value for {v}: {e}", x)
 
 
 def with_board(position, fields: tuple):
-    """``position`` on its board with ``fields`` ((name, value) pairs) changed."""
+    """``position`` on its board with ``fields`` ((name, value) pairs) changed, the board
+    checked by the position schema (``position_schema.parse_board``: strict types, finite
+    values in the same physical ranges as a position file's board)."""
     if not fields:
         return position
-    return position.replace(board=dataclasses.replace(position.board, **dict(fields)))
+    from carromlab.equipment import BOARDS
+    from carromlab.position_schema import parse_board
+
+    board = position.board
+    family = next(f for f, cls in BOARDS.items() if type(board) is cls)
+    raw = {f.name: getattr(board, f.name) for f in dataclasses.fields(board)}
+    raw.update(dict(fields))
+    return position.replace(board=parse_board(raw, family, position.variant))

@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from carromlab.errors import CarromlabError
+from carromlab.input_schema import MAX_RUN_SHOTS
 from carromlab.sweeps.config import Sweep
 from carromlab.sweeps.executors import check_executor, open_executor
 from carromlab.sweeps.jobs import make_jobs, run_job
@@ -47,7 +48,8 @@ def run_sweep(
     todo = [t for t in tasks if t.id not in done]
     t0 = time.perf_counter()
     if todo:
-        jobs = make_jobs(todo, job_size)
+        # a job is one kernel run of len(job) x n shots, numbered with int32 (input_schema)
+        jobs = make_jobs(todo, max(1, min(job_size, MAX_RUN_SHOTS // sweep.n)))
         bar = tqdm(
             total=len(tasks),
             initial=len(tasks) - len(todo),

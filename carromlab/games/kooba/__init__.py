@@ -6,6 +6,7 @@ the game loop, throws on the throw kernel), ``commands.py`` (aim-point estimate 
 
 from __future__ import annotations
 
+from carromlab.input_schema import SLIDE, STICKS
 from carromlab.registry import Game, Option, register_game
 
 
@@ -79,7 +80,8 @@ GAME = register_game(
                 "sticks",
                 4,
                 "The throwing distance in stick lengths (Pro plays from 5).",
-                minimum=1,
+                minimum=STICKS.lo,
+                maximum=STICKS.hi,
             ),
             Option(
                 "seat",
@@ -91,7 +93,8 @@ GAME = register_game(
                 "slide",
                 0.0,
                 "The throw's slide scale (m; 0: Aeros stick where they land).",
-                minimum=0.0,
+                minimum=SLIDE.lo,
+                maximum=SLIDE.hi,
             ),
         ),
         commands={"estimate": _estimate, "shotmap": _shotmap},

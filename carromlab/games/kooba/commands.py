@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from carromlab.errors import CarromlabError
+from carromlab.input_schema import check_throws
 from carromlab.registry import parse_grid, parse_pair
 
 
@@ -13,7 +14,8 @@ def estimate(skill: str, n: int, seed: int, options: dict):
     """One aim point's tag probabilities (a tidy table with Wilson intervals)."""
     from carromlab.games.kooba.maps import aim_estimate
 
-    ax, ay = parse_pair(options.get("aim") or "0,0", "aim")
+    ax, ay = parse_pair(options.get("aim", "0,0"), "aim")
+    check_throws(1, n, "estimate --variant kooba")
     return aim_estimate(
         ax,
         ay,
@@ -39,7 +41,8 @@ def shotmap(skill: str, n: int, seed: int, value: str, out: Path, options: dict)
     from carromlab.games.kooba.maps import TAGS, aim_map
     from carromlab.plot.kooba import draw_aim_map
 
-    grid = parse_grid(options.get("aims") or "-0.27:0.27:28", "aims")
+    grid = parse_grid(options.get("aims", "-0.27:0.27:28"), "aims")
+    check_throws(len(grid) ** 2, n, "shotmap --variant kooba")
     value = "p_eye" if value == "points" else value
     if value not in [f"p_{t}" for t in TAGS]:
         raise CarromlabError(
