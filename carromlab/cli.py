@@ -40,6 +40,78 @@ def _resolve(source: str):
     )
 
 
+def check_out_path(path: Path, kind: str = "folder", option: str = "--out") -> None:
+    """Refuse an output path that cannot be written, before any work: one line naming the
+    option and its value. ``kind``: "folder" (made with its parents when missing) or "file"
+    (written into a folder that exists). A folder counts as writable when a file can be
+    made in it (a probe, removed at once: root passes every permission check, not /proc)."""
+    import os
+    import tempfile
+
+    shown = f"{option} {path}"
+    path = Path(path)
+
+    def writable(folder: Path, what: str) -> None:
+        if os.access(folder, os.W_OK | os.X_OK):
+            try:
+                with tempfile.TemporaryFile(dir=folder):
+                    return
+            except OSError:
+                pass
+        raise CarromlabError(f"{shown}: {what} is not writable")
+
+    try:
+        if kind == "folder":
+            if path.exists():
+                if not path.is_dir():
+                    raise CarromlabError(f"{shown}: not a folder")
+                writable(path, "the folder")
+                return
+            # the nearest folder that exists must take the new ones
+            parent = next(p for p in path.absolute().parents if p.exists())
+            if not parent.is_dir():
+                raise CarromlabError(f"{shown}: {parent} is not a folder")
+            writable(parent, f"its folder {parent}")
+        elif kind == "file":
+            if path.is_dir():
+                raise CarromlabError(f"{shown}: a folder, not a file")
+            folder = path.parent
+            if not folder.exists():
+                raise CarromlabError(f"{shown}: its folder {folder} does not exist")
+            if not folder.is_dir():
+                raise CarromlabError(f"{shown}: {folder} is not a folder")
+            if path.exists() and not os.access(path, os.W_OK):
+                raise CarromlabError(f"{shown}: the file is not writable")
+            if not path.exists():
+                writable(folder, f"its folder {folder}")
+        else:
+            raise ValueError(f"kind must be 'folder' or 'file', not {kind!r}")
+    except OSError as e:  # a folder on the way that cannot be read
+        raise CarromlabError(f"{shown}: {e.strerror or e}") from None
+
+
+#: The exit code of a command run with ``--strict`` whose shots hit the event cap (bad input
+#: exits 2, typer's usage errors 2, validate's illegal files 1).
+TRUNCATED_EXIT = 3
+
+STRICT_HELP = (
+    "Make truncated shots (those that hit the kernel's event cap) an error: the results are "
+    "still written and printed, then `error: ...` and exit code 3 (without it: a warning)."
+)
+
+
+def _report_truncation(cut, strict: bool) -> None:
+    """One line on stderr when shots hit the event cap (``cut``: a
+    :class:`~carromlab.analysis.truncation.Truncation`, or None where none are counted): a
+    warning, or with ``--strict`` an error and exit code 3."""
+    if cut is None or cut.truncated == 0:
+        return
+    if strict:
+        typer.echo(f"error: {cut.message()}", err=True)
+        raise typer.Exit(TRUNCATED_EXIT)
+    typer.echo(f"warning: {cut.message()}", err=True)
+
+
 @app.command()
 def version() -> None:
     """Print the carromlab version."""
@@ -74,6 +146,7 @@ def positions_write(
     out: Path = typer.Argument(..., help="Folder to write NAME.json files into."),
 ) -> None:
     """Write every standard position as JSON into a folder."""
+    check_out_path(out, "folder", "OUT")
     from carromlab.registry import STANDARD
 
     out.mkdir(parents=True, exist_ok=True)
@@ -111,6 +184,7 @@ def draw(
 ) -> None:
     """Draw a position (board and pieces, to scale) into an image file."""
     _check(dpi=dpi)
+    check_out_path(output, "file", "--output")
     pos = _resolve(position)
     path = _draw_to(pos, output, labels=labels, dpi=dpi)
     typer.echo(f"wrote {path}")
@@ -438,6 +512,7 @@ def estimate(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     out: Path = typer.Option(None, help="Folder for estimate.parquet."),
+    strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
 ) -> None:
     """Estimate one shot: capture, foul and continuation probabilities and expected points.
     KOOBA: one aim point's tag probabilities (Eye, Inner Eye, KOOBA, ring, penalty, ...).
@@ -454,12 +529,14 @@ def estimate(
         hand_set=hand_set,
     )
 
+    if out is not None:
+        check_out_path(out)
     game = _variant_game(variant)
     options = _shot_options(game, ctx.args, "estimate")
     if "estimate" in game.commands:
         _no_position(position, variant, "estimate")
         df = game.commands["estimate"](skill=skill, n=n, seed=seed, options=options)
-        _write_and_print(df, out, as_json)
+        _write_and_print(df, out, as_json, strict)
         return
 
     from carromlab.analysis import estimate as run_estimate
@@ -482,10 +559,12 @@ def estimate(
         turn=_shot_turn(game, options),
         hand_set=hand_set,
     )
-    _write_and_print(df, out, as_json)
+    _write_and_print(df, out, as_json, strict)
 
 
-def _write_and_print(df, out: Path | None, as_json: bool) -> None:
+def _write_and_print(df, out: Path | None, as_json: bool, strict: bool = False) -> None:
+    from carromlab.analysis.truncation import truncation
+
     if out is not None:
         from carromlab.analysis.results import write_parquet
 
@@ -493,8 +572,9 @@ def _write_and_print(df, out: Path | None, as_json: bool) -> None:
     if as_json:
         rows = json.loads(df.to_json(orient="records"))
         typer.echo(json.dumps({"config": df.attrs["config"], "rows": rows}, default=str))
-        return
-    _print_estimate(df)
+    else:
+        _print_estimate(df)
+    _report_truncation(truncation(df), strict)
 
 
 def _print_estimate(df) -> None:
@@ -539,11 +619,14 @@ def shotmap(
         "off; docs/physics.md).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
+    strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
 ) -> None:
     """A shot map over placement x angle (x speed): parquet plus pictures. Carrooka: over
     angle x speed from where the striker lies. KOOBA: tag probabilities over a grid of aim
     points (value p_eye, p_inner_eye, p_kooba, p_ring, p_penalty, p_own_run or p_off).
+    The summary counts the truncated shots (truncated, p_truncated).
     Each game's own options follow the shared ones (see below)."""
+    check_out_path(out)
     _check(
         n=n,
         seed=seed,
@@ -553,6 +636,8 @@ def shotmap(
         angles=angles,
         speeds=speeds,
     )
+    from carromlab.analysis.truncation import summary_truncation
+
     game = _variant_game(variant)
     options = _shot_options(game, ctx.args, "shotmap")
     if "shotmap" in game.commands:
@@ -561,6 +646,7 @@ def shotmap(
             skill=skill, n=n, seed=seed, value=value, out=out, options=options
         )
         typer.echo(json.dumps(result, default=str) if as_json else _lines(result))
+        _report_truncation(summary_truncation(result), strict)
         return
     defaults = game.default_grid or ("0", "30:150:61", "2.0")
     result = run_shotmap(
@@ -583,6 +669,7 @@ def shotmap(
     else:
         for k, v in result.items():
             typer.echo(f"{k}: {v}")
+    _report_truncation(summary_truncation(result), strict)
 
 
 def _lines(result: dict) -> str:
@@ -705,11 +792,14 @@ def best(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     out: Path = typer.Option(None, help="Folder for best.parquet."),
+    strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
 ) -> None:
     """Search the best shots under noise (grid, then cross-entropy), top-k with intervals.
+    Each row's p_truncated is its shots' fraction that hit the event cap; a last line counts
+    them, and the search's.
     Each game's own options follow the shared ones (see below)."""
-    from carromlab.analysis import best_shots
-
+    if out is not None:
+        check_out_path(out)
     _check(
         speeds=speeds,
         n_grid=n_grid,
@@ -722,6 +812,9 @@ def best(
         chunk=chunk,
         hand_set=hand_set,
     )
+    from carromlab.analysis import best_shots
+    from carromlab.analysis.truncation import search_truncation, truncation
+
     game = _variant_game(variant)
     options = _shot_options(game, ctx.args, "best")
     if game.analysis is None:
@@ -749,11 +842,17 @@ def best(
 
         write_parquet(df, out / "best.parquet")
     cols = ["rank", "placement", "angle", "speed", value, f"{value}_lo", f"{value}_hi", "n"]
+    cols += ["p_truncated"] if value != "p_truncated" else []
+    reported, search = truncation(df), search_truncation(df)
     if as_json:
         rows = json.loads(df[cols].to_json(orient="records"))
-        typer.echo(json.dumps({"config": df.attrs["config"], "rows": rows}, default=str))
+        cut = {"reported": reported.as_dict(), "search": search.as_dict()}
+        doc = {"config": df.attrs["config"], "rows": rows, "truncated": cut}
+        typer.echo(json.dumps(doc, default=str))
     else:
         typer.echo(df[cols].to_string(index=False))
+        typer.echo(f"truncated: {reported.counts()} reported; {search.counts()} in the search")
+    _report_truncation(reported + search, strict)
 
 
 @app.command(context_settings=GAME_OPTIONS, epilog=_game_option_help("options"))
@@ -771,14 +870,17 @@ def play(
     seed: int = typer.Option(0, help="Root PRNG seed."),
     slots: int = typer.Option(256, help="Games in play at once (one kernel batch)."),
     out: Path = typer.Option(Path("out/play"), help="Folder for games.parquet (and boards)."),
+    strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
 ) -> None:
     """Play whole games between the game's players; one row per game (and, for carrom, one
     per board). Each game's own rule options follow the shared ones (see below).
 
     Rows are appended to OUT/games.csv (and OUT/boards.csv) as games end, so a killed run
     resumes where it stopped when rerun with the same options; at the end the tables are
-    written as parquet with the run's configuration.
+    written as parquet with the run's configuration. The last line counts the strokes that
+    hit the event cap (truncated).
     """
+    check_out_path(out)
     from carromlab.shots import skill as skill_named
 
     _check(games=games, seed=seed, slots=slots)
@@ -827,6 +929,12 @@ def play(
         typer.echo(f"wrote {len(games_df)} games to {out}")
     else:
         typer.echo(f"wrote {len(boards_df)} boards and {len(games_df)} games to {out}")
+    from carromlab.analysis.truncation import truncation
+
+    cut = truncation(games_df)
+    if cut is not None:
+        typer.echo(f"truncated: {cut.counts()}")
+    _report_truncation(cut, strict)
 
 
 @app.command("games")
@@ -863,25 +971,31 @@ def sweep(
     chunk: int = typer.Option(4096, help="Shots per kernel batch (speed, not results)."),
     device: str = typer.Option("auto", help="auto, cpu or gpu."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
+    strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
 ) -> None:
     """Run a sweep: every task of CONFIG, written to OUT task by task; a rerun computes only
     the missing tasks. Any executor, worker count, job size, chunk or device count gives the
-    same table."""
+    same table. The summary counts the table's shots and the truncated ones."""
+    check_out_path(out)
     _check(workers=workers, job_size=job_size, chunk=chunk)
     _select_device(device)
+    from carromlab.analysis.truncation import truncation
     from carromlab.sweeps import load_sweep, run_sweep
 
     sw = load_sweep(config)
     stats: dict = {}
     df = run_sweep(sw, out, executor, workers, scheduler, job_size, chunk, not as_json, stats)
+    cut = truncation(df)
     summary = {
         "sweep": sw.name,
         "digest": sw.digest,
         **stats,
         "rows": len(df),
+        **({"shots": cut.total, **cut.as_dict()} if cut is not None else {}),
         "results": str(out / "results.parquet"),
     }
     typer.echo(json.dumps(summary) if as_json else _lines(summary))
+    _report_truncation(cut, strict)
 
 
 def _select_device(device: str) -> None:
@@ -935,10 +1049,14 @@ def equipment_markdown(rows: list[dict]) -> str:
 def demo(
     out: Path = typer.Option(Path("out/demo"), help="Folder for the pictures and positions."),
     n: int = typer.Option(200, help="Noisy executions per shot-map cell."),
+    strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
 ) -> None:
     """The main job: a shot map of the mid-game position (parquet + PNG), and every standard
     set-up drawn."""
     _check(n=n)
+    check_out_path(out)
+    from carromlab.analysis.truncation import summary_truncation
+
     summary = run_shotmap(
         "icf-midgame",
         "icf",
@@ -963,6 +1081,7 @@ def demo(
         pos.save(out / f"{name}.json")
         _draw_to(pos, out / f"{name}.png", labels=False)
     typer.echo(f"wrote {len(STANDARD)} set-ups (PNG + JSON) and the shot map to {out}")
+    _report_truncation(summary_truncation(summary), strict)
 
 
 def main(argv: list[str] | None = None) -> None:

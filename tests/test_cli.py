@@ -64,7 +64,7 @@ def test_draw_standard_and_file(capsys, tmp_path):
         (["draw", "missing.json", "-o", "x.png"], "cannot read"),
         (["positions", "show", "nope"], "unknown standard position"),
         (["equipment", "snooker"], "unknown board family"),
-        (["draw", "icf-opening", "-o", "/no/such/dir/x.png"], "cannot write"),
+        (["draw", "icf-opening", "-o", "/no/such/dir/x.png"], "folder /no/such/dir does not"),
     ],
 )
 def test_bad_input_is_one_line(capsys, args, needle):

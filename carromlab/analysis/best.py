@@ -20,6 +20,7 @@ import pandas as pd
 
 from carromlab.analysis.runner import ShotRunner
 from carromlab.analysis.shotmap import evaluate_cells
+from carromlab.analysis.truncation import truncation
 from carromlab.analysis.variants import MAX_SPEED, analysis_for
 from carromlab.errors import CarromlabError
 from carromlab.input_schema import check_run
@@ -125,6 +126,7 @@ def best_shots(
         )
         seen = pd.concat([seen, found[found["n"] > 0]], ignore_index=True)
 
+    cut = truncation(seen)
     ranked = seen.sort_values(value, ascending=False)
     picks: list[tuple[float, float, float]] = []
     for row in ranked[["placement", "angle", "speed"]].itertuples(index=False):
@@ -156,5 +158,8 @@ def best_shots(
         n_cem=int(n_cem),
         n_final=int(n_final),
         candidates=len(seen),
+        # the grid's and the refinements' shots (the reported rows count their own)
+        search_shots=int(seen["n"].sum()),
+        search_truncated=cut.truncated if cut is not None else 0,
     )
     return final

@@ -18,6 +18,7 @@ import pandas as pd
 from carromlab.analysis.estimate import prepare, run_config, tally_chunk, tally_frame
 from carromlab.analysis.runner import ShotRunner
 from carromlab.analysis.tally import Tally
+from carromlab.analysis.truncation import truncation
 from carromlab.analysis.variants import check_speed_angle
 from carromlab.errors import CarromlabError
 from carromlab.shots import Shot
@@ -215,13 +216,15 @@ def targets_from_cells(cells: pd.DataFrame, position, pieces=None) -> pd.DataFra
 
 
 def map_summary(df, out, value: str, keys: tuple[str, ...]) -> dict:
-    """A map's summary: its folder, size, and its best cell (by ``value``) with the
-    interval."""
+    """A map's summary: its folder, size, its truncated shots (where the kernel counts them:
+    ``truncated``, ``p_truncated``) and its best cell (by ``value``) with the interval."""
     best = df.loc[df[value].idxmax()]
+    cut = truncation(df)
     return {
         "out": str(out),
         "cells": len(df),
         "shots": int(df["n"].sum()),
+        **(cut.as_dict() if cut is not None else {}),
         "value": value,
         "best": {k: float(best[k]) for k in (*keys, value)},
         "best_interval": [float(best[f"{value}_lo"]), float(best[f"{value}_hi"])],
