@@ -875,7 +875,8 @@ def play(
     """Play whole games between the game's players; one row per game (and, for carrom, one
     per board). Each game's own rule options follow the shared ones (see below).
 
-    Rows are appended to OUT/games.csv (and OUT/boards.csv) as games end, so a killed run
+    Each finished game is one transaction in OUT/log.sqlite (its board rows and its game row
+    together), exported to OUT/games.csv and OUT/boards.csv as it goes, so a killed run
     resumes where it stopped when rerun with the same options; at the end the tables are
     written as parquet with the run's configuration. The last line counts the strokes that
     hit the event cap (truncated).
