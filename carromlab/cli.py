@@ -94,6 +94,10 @@ def check_out_path(path: Path, kind: str = "folder", option: str = "--out") -> N
 #: exits 2, typer's usage errors 2, validate's illegal files 1).
 TRUNCATED_EXIT = 3
 
+#: The exit code of a shot map interrupted by Ctrl-C (128 + SIGINT, as shells report it); its
+#: finished cells are kept in ``OUT/shotmap.partial/`` and the same command resumes it.
+INTERRUPTED_EXIT = 130
+
 STRICT_HELP = (
     "Make truncated shots (those that hit the kernel's event cap) an error: the results are "
     "still written and printed, then `error: ...` and exit code 3 (without it: a warning)."
@@ -625,6 +629,8 @@ def shotmap(
     angle x speed from where the striker lies. KOOBA: tag probabilities over a grid of aim
     points (value p_eye, p_inner_eye, p_kooba, p_ring, p_penalty, p_own_run or p_off).
     The summary counts the truncated shots (truncated, p_truncated).
+    Finished cells are kept in OUT/shotmap.partial/ as they come: after Ctrl-C (exit code
+    130) the same command resumes, computing only the missing cells.
     Each game's own options follow the shared ones (see below)."""
     check_out_path(out)
     _check(
@@ -704,7 +710,13 @@ def run_shotmap(
 
     from carromlab.analysis import shot_map
     from carromlab.analysis.results import write_parquet
-    from carromlab.analysis.shotmap import map_summary, targets_from_cells
+    from carromlab.analysis.shotmap import (
+        PARTIAL,
+        ShotMapInterrupted,
+        drop_partial,
+        map_summary,
+        targets_from_cells,
+    )
     from carromlab.plot.shotmap import draw_shotmap, draw_shotmap_on_board, draw_target_map
     from carromlab.registry import get_game
 
@@ -712,21 +724,36 @@ def run_shotmap(
     options = _shot_options(game, [], "shotmap") if options is None else options
     pos = _shot_position(position, variant, options)
     ids = tuple(p.id for p in pos.pieces if p.kind != "striker")
-    df = shot_map(
-        pos,
-        placements,
-        angles,
-        speeds,
-        skill=skill,
-        n=n,
-        seed=seed,
-        chunk=chunk,
-        progress=True,
-        pieces=ids,
-        per_pocket=True,
-        turn=_shot_turn(game, options),
-        hand_set=hand_set,
-    )
+    partial = out / PARTIAL  # the finished cells, kept until the map is written
+
+    def resuming(kept: int, total: int) -> None:
+        typer.echo(f"resuming: {kept:,} of {total:,} cells kept in {partial}", err=True)
+
+    try:
+        df = shot_map(
+            pos,
+            placements,
+            angles,
+            speeds,
+            skill=skill,
+            n=n,
+            seed=seed,
+            chunk=chunk,
+            progress=True,
+            pieces=ids,
+            per_pocket=True,
+            turn=_shot_turn(game, options),
+            hand_set=hand_set,
+            store=partial,
+            on_resume=resuming,
+        )
+    except ShotMapInterrupted as stop:
+        typer.echo(
+            f"interrupted: {stop.kept:,} of {stop.total:,} cells kept in {stop.folder}; "
+            "rerun the same command to resume",
+            err=True,
+        )
+        raise typer.Exit(INTERRUPTED_EXIT) from None
     if value not in df.columns:
         options = [c for c in df.columns if not c.endswith(("_lo", "_hi"))]
         raise CarromlabError(
@@ -734,33 +761,48 @@ def run_shotmap(
         )
     out.mkdir(parents=True, exist_ok=True)
     write_parquet(df, out / "shotmap.parquet")
-    fig, axes = plt.subplots(1, 2, figsize=(13, 6))
-    if len(set(df["placement"])) == 1 and len(speeds) > 1:
-        # one origin (a Carrooka striker where it lies): angle x speed, and the fan of aims
-        # at the best cell's speed
-        draw_shotmap(df, value=value, x="angle", y="speed", ax=axes[0])
-        axes[0].set_title(f"{value} ({skill}, n={n} per cell)")
-        draw_shotmap_on_board(df, pos, value=value, ax=axes[1], ray_length=0.2)
-        axes[1].set_title(f"{pos.name}: every aim at the best speed, {value}")
-    else:
-        speed = speeds[0]
-        sub = df[df["speed"] == speed]
-        draw_shotmap(sub, value=value, ax=axes[0])
-        axes[0].set_title(f"{value} at {speed} m/s ({skill}, n={n} per cell)")
-        if "x0" in df.columns:  # placements are angles on a circle, not baseline x
-            axes[0].set_xlabel("placement: the origin's angle on the circle (deg)")
-        # on the board: the best aim from each placement (a fan of every cell hides the board)
-        per_spot = sub.dropna(subset=[value])
-        per_spot = per_spot.loc[per_spot.groupby("placement")[value].idxmax()]
-        draw_shotmap_on_board(per_spot, pos, value=value, ax=axes[1], ray_length=0.35)
-        axes[1].set_title(f"{pos.name}: best aim from each placement, {value}")
+    drop_partial(partial)
+    import warnings
+
+    from carromlab.analysis.variants import analysis_for
+    from carromlab.plot.shotmap import default_norm
+
+    # both panels on one colour scale, fitted to the map (titles: position, skill, n, value)
+    who = dict(value=value, skill=skill, n=n)
+    fig, axes = plt.subplots(1, 2, figsize=(13, 6.5))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if len(set(df["placement"])) == 1 and len(speeds) > 1:
+            # one origin (a Carrooka striker where it lies): angle x speed, and the fan of
+            # aims at the best cell's speed
+            norm = default_norm(value, df[value])
+            draw_shotmap(df, x="angle", y="speed", ax=axes[0], norm=norm, **who)
+            what = "every aim at the best speed"
+            draw_shotmap_on_board(df, pos, ax=axes[1], ray_length=0.2, norm=norm, what=what, **who)
+        else:
+            speed = speeds[0]
+            sub = df[df["speed"] == speed]
+            norm = default_norm(value, sub[value])
+            draw_shotmap(sub, ax=axes[0], norm=norm, **who)
+            if "x0" in df.columns:  # placements are angles on a circle, not baseline x
+                axes[0].set_xlabel("placement: the origin's angle on the circle (deg)")
+            # on the board: the best aim from each placement (every cell hides the board)
+            per_spot = sub.dropna(subset=[value])
+            per_spot = per_spot.loc[per_spot.groupby("placement")[value].idxmax()]
+            what = "the best aim from each placement"
+            draw_shotmap_on_board(
+                per_spot, pos, ax=axes[1], ray_length=0.35, norm=norm, what=what, **who
+            )
+    for w in caught:  # the best cell on the grid's edge: one line, as the other warnings
+        typer.echo(f"warning: {w.message}", err=True)
     fig.savefig(out / "shotmap.png", dpi=120, bbox_inches="tight")
     plt.close(fig)
     targets = targets_from_cells(df, pos, ids)
     write_parquet(targets, out / "targets.parquet")
-    fig, ax = plt.subplots(figsize=(7, 6))
-    draw_target_map(targets[targets["p_best"] >= 0.05], pos, ax=ax)
-    ax.set_title(f"{pos.name}: best chance of each coin into each pocket ({skill}, >= 5 %)")
+    # only what the shooter may pocket (the rules say which), the best pocket of each
+    legal = analysis_for(variant).rules.legal_pots(pos, _shot_turn(game, options))
+    fig, ax = plt.subplots(figsize=(7, 6.5))
+    draw_target_map(targets, pos, ax=ax, legal=legal, min_p=0.05, skill=skill, n=n)
     fig.savefig(out / "targets.png", dpi=120, bbox_inches="tight")
     plt.close(fig)
     return map_summary(df, out, value, ("placement", "angle", "speed"))

@@ -143,10 +143,13 @@ class ShotRunner:
         progress: bool = False,
         desc: str = "shots",
         key_ids=None,
+        bar=None,
     ) -> Iterator[Chunk]:
         """Yield chunks covering ``n`` noisy executions of every cell of ``cells`` (a Shot of
         arrays with one entry per cell); ``key_ids`` (one int per cell, default the cell's
-        index) are what the cells' keys are folded from."""
+        index) are what the cells' keys are folded from. ``bar``: a progress bar (tqdm) the
+        caller owns, advanced by the shots done and left open (for a run made of several
+        calls: a resumable shot map's blocks); without it ``progress`` shows one of its own."""
         from tqdm import tqdm
 
         base = jax.tree_util.tree_map(lambda a: jnp.atleast_1d(jnp.asarray(a, float)), cells)
@@ -184,13 +187,16 @@ class ShotRunner:
                 },
             )
 
-        bar = tqdm(total=total, desc=desc, unit="shot", disable=not progress, unit_scale=True)
+        own = bar is None
+        if own:
+            bar = tqdm(total=total, desc=desc, unit="shot", disable=not progress, unit_scale=True)
         try:
             for chunk in map_chunks(one, range(0, total, size), self.devices):
                 bar.update(len(chunk.cell))
                 yield chunk
         finally:
-            bar.close()
+            if own:
+                bar.close()
 
 
 def _trim(a: np.ndarray, n_real: int) -> np.ndarray:

@@ -6,16 +6,38 @@ quantity ``q`` of the rules the columns ``p_q``, ``p_q_lo``, ``p_q_hi`` (Wilson)
 mean ``m`` the columns ``m``, ``m_lo``, ``m_hi``; captures of the pieces named in ``pieces`` are
 probability quantities ``capture:<id>``. Cells whose placement is illegal have ``n = 0`` and
 NaN values (drawn blank). ``df.attrs["config"]`` holds the configuration, seed and versions.
+
+**Kept as they finish** (``shot_map(..., store=folder)``, the command line's
+``OUT/shotmap.partial/``): the legal cells are computed in blocks, and each finished block is
+written to the folder at once (``cells-<first cell>.parquet``, to a temporary name then
+renamed, so a killed run never leaves half a block), next to ``config.json``, the settings
+that decide the numbers. An interrupted map (Ctrl-C: :class:`ShotMapInterrupted`) keeps its
+finished blocks; a rerun with the same settings computes only the missing cells, and one
+with other settings is refused, naming the option that differs. A cell's shots are keyed by
+its index among the grid's legal cells, as in one uninterrupted run, and tallies are exact
+sums (analysis/tally.py), so a resumed map equals an uninterrupted one (same numbers, same
+columns; tests/test_shotmap_resume.py), whatever the blocks.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
+import os
+import shutil
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from carromlab.analysis.estimate import prepare, run_config, tally_chunk, tally_frame
+from carromlab.analysis.estimate import (
+    describe_physics,
+    prepare,
+    run_config,
+    tally_chunk,
+    tally_frame,
+)
 from carromlab.analysis.runner import ShotRunner
 from carromlab.analysis.tally import Tally
 from carromlab.analysis.truncation import truncation
@@ -42,6 +64,7 @@ def evaluate_cells(
     key_ids=None,
     scoring=None,
     hand_set: float | None = None,
+    bar=None,
 ) -> pd.DataFrame:
     """Estimate a list of base shots ``cells`` = [(placement m, angle deg, speed m/s), ...].
 
@@ -52,7 +75,8 @@ def evaluate_cells(
     its task ids, so a cell's numbers do not depend on the cells evaluated with it.
     ``scoring`` replaces the rules' default scoring weights (e.g. ``IcfScoring``).
     ``hand_set``: how far the pieces of a position set by hand move per shot (m; ``None``:
-    :data:`~carromlab.shots.HAND_SET`; 0: off).
+    :data:`~carromlab.shots.HAND_SET`; 0: off). ``bar``: a progress bar the caller owns
+    (:meth:`ShotRunner.run`).
     """
     sk, va, turn = prepare(position, n, skill, turn)
     if not len(cells):
@@ -84,7 +108,10 @@ def evaluate_cells(
             raise CarromlabError(f"key_ids: one per cell ({len(cells)}), got {key_ids.shape}")
         key_ids = key_ids[np.flatnonzero(legal)]
     noise = va.noise(sk)
-    for ch in runner.run(base, int(n), noise, seed, progress=progress, desc=desc, key_ids=key_ids):
+    shots = runner.run(
+        base, int(n), noise, seed, progress=progress, desc=desc, key_ids=key_ids, bar=bar
+    )
+    for ch in shots:
         tally_chunk(tally, ch, runner, va, turn, scoring)
     long = tally_frame(tally, confidence)
     wanted = set(pieces)
@@ -122,21 +149,241 @@ def shot_map(
     skill="club",
     n: int = 200,
     seed: int = 0,
+    store=None,
+    block: int | None = None,
+    on_resume=None,
     **kw,
 ) -> pd.DataFrame:
     """Estimate every cell of the grid ``placements x angles_deg x speeds`` (see
-    :func:`evaluate_cells` for the other options)."""
+    :func:`evaluate_cells` for the other options).
+
+    ``store``: a folder that keeps the finished cells as they come, so an interrupted map
+    resumes (module docstring); ``block``: cells per block there (default about
+    :data:`BLOCK_CHUNKS` kernel chunks of shots); ``on_resume(kept, total)`` is called when
+    the folder already holds cells of this map. The result is the same with or without it."""
     grid = list(
         itertools.product(
             np.atleast_1d(placements), np.atleast_1d(angles_deg), np.atleast_1d(speeds)
         )
     )
-    out = evaluate_cells(position, grid, skill=skill, n=n, seed=seed, **kw)
+    if store is None:
+        out = evaluate_cells(position, grid, skill=skill, n=n, seed=seed, **kw)
+    else:
+        axes = {
+            "placements": [float(x) for x in np.atleast_1d(placements)],
+            "angles": [float(a) for a in np.atleast_1d(angles_deg)],
+            "speeds": [float(v) for v in np.atleast_1d(speeds)],
+        }
+        out = _stored_map(position, grid, axes, skill, n, seed, store, block, on_resume, kw)
     out.attrs["config"].update(
         kind="shot_map",
         placements=[float(x) for x in np.atleast_1d(placements)],
         angles_deg=[float(a) for a in np.atleast_1d(angles_deg)],
         speeds=[float(v) for v in np.atleast_1d(speeds)],
+    )
+    return out
+
+
+#: Kernel chunks of shots per block of a stored shot map (the work an interruption can lose).
+BLOCK_CHUNKS = 4
+
+#: The folder under a shot map's ``--out`` that keeps its finished cells until it is written.
+PARTIAL = "shotmap.partial"
+
+#: Command-line names of the settings a stored map is checked against (the rest by key).
+OPTION_NAMES = {
+    "position": "--position",
+    "skill": "--skill",
+    "n": "--n",
+    "seed": "--seed",
+    "placements": "--placements",
+    "angles": "--angles",
+    "speeds": "--speeds",
+    "hand_set": "--hand-set",
+    "turn": "game option (the turn)",
+}
+
+
+class ShotMapInterrupted(KeyboardInterrupt):
+    """A stored shot map interrupted (Ctrl-C): ``kept`` of its ``total`` legal cells are in
+    ``folder``; the same call resumes it."""
+
+    def __init__(self, kept: int, total: int, folder: Path):
+        super().__init__(f"{kept:,} of {total:,} cells kept in {folder}")
+        self.kept, self.total, self.folder = kept, total, Path(folder)
+
+
+class CellStore:
+    """The finished cells of one shot map in ``folder``: ``config.json`` (the settings that
+    decide the numbers) and ``cells-<first cell>.parquet`` blocks (a ``cell`` column: the
+    cell's index in the grid). Opening a folder holding another map's settings is refused
+    with one line naming the first option that differs; temporary files left by a killed
+    write are removed."""
+
+    def __init__(self, folder, config: dict):
+        self.folder = Path(folder)
+        self.config = json.loads(json.dumps(config, default=str))
+        self.folder.mkdir(parents=True, exist_ok=True)
+        for tmp in self.folder.glob("*.tmp"):
+            tmp.unlink()
+        path = self.folder / "config.json"
+        if path.exists():
+            held = json.loads(path.read_text())
+            if held != self.config:
+                raise CarromlabError(self._refusal(held))
+        else:
+            if any(self.folder.glob("cells-*.parquet")):
+                raise CarromlabError(
+                    f"{self.folder} holds shot-map cells but no config.json; delete it"
+                )
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_text(json.dumps(self.config, indent=1, sort_keys=True) + "\n")
+            os.replace(tmp, path)
+
+    def _refusal(self, held: dict) -> str:
+        keys = [k for k in (*OPTION_NAMES, *sorted(set(held) | set(self.config))) if k]
+        key = next(k for k in dict.fromkeys(keys) if held.get(k) != self.config.get(k))
+
+        def show(v) -> str:
+            text = json.dumps(v, default=str)
+            return text if len(text) <= 40 else text[:37] + "..."
+
+        return (
+            f"{self.folder} holds a partial shot map made with another "
+            f"{OPTION_NAMES.get(key, key)} ({show(held.get(key))} there, "
+            f"{show(self.config.get(key))} here); rerun with the same options to resume it, "
+            f"or use another --out, or delete {self.folder}"
+        )
+
+    def cells(self) -> pd.DataFrame | None:
+        """Every kept cell (one row each, with its ``cell``), or None when none are kept."""
+        from carromlab.analysis.results import read_parquet
+
+        parts = [read_parquet(p) for p in sorted(self.folder.glob("cells-*.parquet"))]
+        if not parts:
+            return None
+        return pd.concat(parts, ignore_index=True).drop_duplicates("cell", keep="last")
+
+    def add(self, part: pd.DataFrame) -> None:
+        """Keep a finished block (written whole, or not at all)."""
+        from carromlab.analysis.results import write_parquet
+
+        write_parquet(part, self.folder / f"cells-{int(part['cell'].iloc[0]):07d}.parquet")
+
+
+def drop_partial(folder) -> None:
+    """Remove a stored map's folder of finished cells (once the map itself is written)."""
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _identity(position, sk, n, seed, axes, runner, turn, kw) -> dict:
+    """What decides a shot map's numbers (not the chunk size, cores or lanes: they change
+    none), as the command line names it where it can."""
+    doc = json.dumps(position.to_dict(), sort_keys=True)
+    scoring = kw.get("scoring")
+    return {
+        "position": f"{position.name} {hashlib.sha256(doc.encode()).hexdigest()[:12]}",
+        "skill": vars(sk),
+        "n": int(n),
+        "seed": int(seed),
+        **axes,
+        "hand_set": runner.hand_set,
+        "turn": vars(turn),
+        "pieces": list(kw.get("pieces", ())),
+        "per_pocket": bool(kw.get("per_pocket", False)),
+        "scoring": None if scoring is None else vars(scoring),
+        "confidence": kw.get("confidence", 0.95),
+        "physics": describe_physics(runner.physics),
+        "contacts": runner.contacts,
+    }
+
+
+def _blocks(todo: list[int], size: int, n: int, chunk: int) -> list[list[int]]:
+    """``todo`` cut into blocks of ``size`` cells; a last block shorter than one kernel chunk
+    joins the one before (a new chunk shape would compile the kernel again)."""
+    out = [todo[i : i + size] for i in range(0, len(todo), size)]
+    if len(out) > 1 and len(out[-1]) * n < chunk:
+        out[-2] += out.pop()
+    return out
+
+
+def _stored_map(position, grid, axes, skill, n, seed, folder, block, on_resume, kw):
+    """:func:`shot_map` with its finished cells kept in ``folder`` (module docstring)."""
+    from tqdm import tqdm
+
+    sk, va, turn = prepare(position, n, skill, kw.get("turn"))
+    for _x, a, v in grid:
+        check_speed_angle(float(v), np.radians(float(a)))
+    xs, ys = va.origin(position, [float(c[0]) for c in grid])
+    legal = np.flatnonzero(va.legal_origin(position, xs, ys))
+    if not len(legal):
+        raise CarromlabError("no cell of the shot-map grid has a legal striker placement")
+    runner = kw.pop("runner", None) or ShotRunner(
+        va.table_position(position),
+        va.shooter_kind,
+        chunk=kw.pop("chunk", 4096),
+        physics=kw.pop("physics", None),
+        hand_set=kw.pop("hand_set", None),
+    )
+    kw.pop("chunk", None), kw.pop("physics", None), kw.pop("hand_set", None)
+    progress = kw.pop("progress", False)
+    store = CellStore(folder, _identity(position, sk, n, seed, axes, runner, turn, kw))
+    kept = store.cells()
+    done = set() if kept is None else set(int(c) for c in kept["cell"])
+    parts = [] if kept is None else [kept[kept["cell"].isin(legal)]]
+    if done and on_resume is not None:
+        on_resume(len(done), len(legal))
+    rank = {int(c): k for k, c in enumerate(legal)}  # a cell's key id: its legal index
+    todo = [int(c) for c in legal if int(c) not in done]
+    size = block or max(1, BLOCK_CHUNKS * runner.chunk // int(n))
+    bar = tqdm(
+        total=len(legal) * int(n),
+        initial=len(done) * int(n),
+        desc="shot map",
+        unit="shot",
+        unit_scale=True,
+        disable=not progress,
+    )
+    try:
+        for cells in _blocks(todo, size, int(n), runner.chunk):
+            part = evaluate_cells(
+                position,
+                [grid[c] for c in cells],
+                skill=skill,
+                n=n,
+                seed=seed,
+                runner=runner,
+                key_ids=[rank[c] for c in cells],
+                bar=bar,
+                **kw,
+            )
+            part.insert(0, "cell", cells)
+            store.add(part)
+            parts.append(part)
+            done.update(cells)
+    except KeyboardInterrupt:
+        raise ShotMapInterrupted(len(done), len(legal), store.folder) from None
+    finally:
+        bar.close()
+    wide = pd.concat(parts, ignore_index=True).set_index("cell").sort_index()
+    wide = wide.drop(columns=[c for c in ("placement", "angle", "speed", "x0", "y0") if c in wide])
+    wide.index.name = None
+    frame = pd.DataFrame(
+        {
+            "placement": [float(c[0]) for c in grid],
+            "angle": [float(c[1]) for c in grid],
+            "speed": [float(c[2]) for c in grid],
+        }
+    )
+    if va.origin_of is not None:
+        frame["x0"], frame["y0"] = xs, ys
+    out = frame.join(wide)
+    out["n"] = out["n"].fillna(0).astype(int)
+    scoring = kw.get("scoring")
+    extra = {} if scoring is None else {"scoring": vars(scoring)}
+    confidence = kw.get("confidence", 0.95)
+    out.attrs["config"] = run_config(
+        "cells", position, sk, n, seed, runner, turn, confidence, **extra
     )
     return out
 
