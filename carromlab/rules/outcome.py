@@ -64,3 +64,9 @@ class VariantRules:
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
         cls.quantities = MappingProxyType({"probabilities": cls.probabilities, "means": cls.means})
+
+    def legal_pots(self, position, turn=None) -> tuple[str, ...] | None:
+        """Ids of the pieces of ``position`` the shooter may pocket for points on ``turn``
+        (None: the variant's default turn), for the pictures that show only those (a target
+        map). None when the rules do not single any out (every piece is drawn)."""
+        return None

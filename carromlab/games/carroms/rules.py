@@ -116,5 +116,14 @@ class CarromsRules(VariantRules):
     probabilities = PROBABILITIES
     means = MEANS
 
+    def legal_pots(self, position, turn: CarromsTurn | None = None) -> tuple[str, ...]:
+        """The shooter's own rings and the black (decision 1: nobody's, 5 points)."""
+        turn = turn or CarromsTurn()
+        return tuple(
+            p.id
+            for p in pieces_of(position)
+            if (p.kind == "ring" and p.owner == turn.shooter) or p.kind == "black"
+        )
+
     def evaluate(self, position, outcome_arrays, turn=None, scoring=None) -> dict[str, np.ndarray]:
         return evaluate_carroms(outcome_field(outcome_arrays, "capture"), position, turn, scoring)

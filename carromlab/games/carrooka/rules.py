@@ -199,6 +199,12 @@ class CarrookaRules(VariantRules):
     probabilities = PROBABILITIES
     means = MEANS
 
+    def legal_pots(self, position, turn: CarrookaTurn | None = None) -> tuple[str, ...]:
+        """The pieces that may go down (:func:`legal_pots`): the reds while red is on,
+        else only the piece on (or the free counter)."""
+        turn = turn or CarrookaTurn()
+        return tuple(p.id for p, ok in zip(pucks(position), legal_pots(position, turn)) if ok)
+
     def evaluate(self, position, outcome_arrays, turn=None, scoring=None) -> dict[str, np.ndarray]:
         """``outcome_arrays``: a mapping (or a ``ShotOutcome``) with ``capture`` and
         ``first_piece``; rows are shots of ``position`` with the striker as disc 0."""

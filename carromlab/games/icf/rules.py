@@ -389,6 +389,17 @@ class IcfRules(VariantRules):
     def roles(self, position) -> dict[str, np.ndarray]:
         return piece_roles(position)
 
+    def legal_pots(self, position, turn: IcfTurn | None = None) -> tuple[str, ...]:
+        """The shooter's own coins, and the queen once an own coin is down with no due
+        outstanding (95); never the opponent's coins (they count for the opponent)."""
+        turn = turn or IcfTurn()
+        queen = turn.own_down > 0 and turn.dues == 0 and not turn.queen_pending
+        return tuple(
+            p.id
+            for p in position.pieces
+            if (p.kind == "coin" and p.owner == turn.shooter) or (p.kind == "queen" and queen)
+        )
+
     def evaluate(
         self,
         position,
