@@ -227,3 +227,85 @@ def test_wrong_board_is_refused():
 def test_generic_board_plot_draws_any_board():
     ax = BoardPlot(CarrookaBoard()).draw()
     assert len(ax.patches) > 0
+
+
+# ---------------------------------------------------------------------- legends
+
+
+def _legend_texts(ax) -> list[str]:
+    legends = [a for a in ax.artists if a.get_gid() == "board-legend"]
+    assert len(legends) == 1, "one board legend"
+    return [t.get_text() for t in legends[0].get_texts()]
+
+
+@pytest.mark.parametrize(("board", "cls"), BOARDS, ids=IDS)
+def test_every_board_family_draws_a_legend(board, cls, tmp_path):
+    ax = cls(board).draw()
+    texts = _legend_texts(ax)
+    assert len(texts) >= 3
+    assert set(cls.piece_labels.values()) <= set(texts)  # the family's pieces, by colour
+    if any(c.name.startswith("pocket") for c in board.layout.captures):
+        assert "pockets" in texts
+    # below the board, not clipped by it: the saved picture grows to hold it
+    ax.figure.savefig(tmp_path / "board.png", dpi=40, bbox_inches="tight")
+    assert not cls(board, legend=False).draw().artists
+    assert not cls(board).draw(legend=False).artists
+
+
+def test_company_boards_say_which_ring_is_whose():
+    force_out = _legend_texts(draw_position(standard_position("force-out-opening")))
+    assert force_out[:2] == ["red's rings", "green's rings"]
+    assert {"centre hole", "pegs", "pockets"} <= set(force_out)
+    assert "rings (nobody's)" in _legend_texts(
+        draw_position(standard_position("ring-pegs-opening"))
+    )
+    carroms = _legend_texts(draw_position(standard_position("carroms-opening")))
+    assert {"red's rings", "green's rings", "the black ring"} <= set(carroms)
+    assert any("shooting lines" in t for t in carroms)
+    # only the pieces of the position drawn: no shooting ring in the openings
+    assert not [t for t in force_out if "shooting ring" in t]
+    assert not draw_position(standard_position("carroms-opening"), legend=False).artists
+
+
+def test_carrooka_legend_gives_the_colours_values():
+    from carromlab.equipment.carrooka import COLOUR_VALUES
+
+    texts = _legend_texts(draw_position(standard_position("carrooka-midgame")))
+    for colour, value in COLOUR_VALUES.items():
+        if colour != "red":
+            assert f"{colour} ({value})" in texts
+    assert "reds (1 point)" in texts and "striker" in texts
+
+
+def test_icf_legend_names_coins_queen_and_baselines():
+    texts = _legend_texts(draw_position(standard_position("icf-midgame")))
+    assert texts[:3] == ["white coins", "black coins", "queen"]
+    assert any("baselines" in t for t in texts)
+
+
+# ---------------------------------------------------------------------- study figures
+
+
+def test_intervals_name_each_arms_sample_size_and_title():
+    import pandas as pd
+
+    from carromlab.plot import draw_intervals, plot_ratings
+
+    table = pd.DataFrame(
+        dict(arm=["a", "b"], rate=[0.5, 0.6], lo=[0.4, 0.5], hi=[0.6, 0.7], boards=[200, 1201])
+    )
+    _, ax = plt.subplots()
+    art = draw_intervals(table, "rate", "lo", "hi", ax=ax, n="boards", title="Rates")
+    assert art is not None
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert labels == ["a\nn = 200", "b\nn = 1,201"]
+    assert ax.get_title() == "Rates"
+    _, ax = plt.subplots()
+    draw_intervals(table, "rate", "lo", "hi", ax=ax, n="boards", unit="boards")
+    assert ax.get_xticklabels()[0].get_text() == "a\nn = 200 boards"
+    ladder = pd.DataFrame(
+        dict(player=["x", "y"], rating=[10.0, 0.0], lo=[0.0, -5.0], hi=[20.0, 5.0], games=[40, 60])
+    )
+    _, ax = plt.subplots()
+    plot_ratings(ladder, ax=ax, n="games", title="t")
+    assert {t.get_text() for t in ax.get_yticklabels()} == {"x (40 games)", "y (60 games)"}

@@ -1,8 +1,12 @@
-"""Shot-map drawing and recorded-shot drawing: artists, masks, fixed norms, exact positions."""
+"""Shot-map drawing and recorded-shot drawing: artists, masks, colour scales (fitted by
+default, fixed on request), titles that say what a map shows, the best cell on the grid's
+edge, target maps of legal pots only, legends, exact positions."""
 
 import matplotlib
 
 matplotlib.use("Agg")
+
+import warnings
 
 import jax
 import matplotlib.pyplot as plt
@@ -20,6 +24,8 @@ from carromlab.physics import Physics
 from carromlab.physics.simulate import make_simulator
 from carromlab.plot.shotmap import (
     POINTS_LIMIT,
+    POINTS_NOTES,
+    BestOnEdgeWarning,
     default_norm,
     draw_shotmap,
     draw_shotmap_on_board,
@@ -27,6 +33,7 @@ from carromlab.plot.shotmap import (
     shotmap_grid,
 )
 from carromlab.plot.trajectory import animate_shot, draw_trajectories, positions_at
+from carromlab.registry import standard_position
 from carromlab.shots import place_shooter
 
 PLACEMENTS = np.linspace(-0.15, 0.15, 7)
@@ -77,9 +84,9 @@ def test_draw_shotmap_masks_cells_and_marks_the_best():
     low[iy, ix] = df.n.to_numpy() < MIN_N
     assert low.any() and not low.all()
     np.testing.assert_array_equal(np.ma.getmaskarray(z), low)
-    # default norm for probabilities: fixed (0, 1), whatever the data's range (0.02..0.6)
-    assert (mesh.norm.vmin, mesh.norm.vmax) == (0.0, 1.0)
-    assert df.p_continue.max() < 0.7
+    # default norm for probabilities: fitted, 0 to the largest drawn value (not 0..1)
+    assert mesh.norm.vmin == 0.0
+    assert mesh.norm.vmax == pytest.approx(z.max()) and z.max() < 0.7
     # the star sits on the argmax of the unmasked cells
     stars = [line for line in mesh.axes.lines if line.get_gid() == "best"]
     assert len(stars) == 1 and stars[0].get_marker() == "*"
@@ -96,16 +103,148 @@ def test_draw_shotmap_norms_and_axes():
     _, axs = plt.subplots(1, 3)
     one = df[df.speed == 2.0]
     pts = draw_shotmap(one, value="points", ax=axs[0], mark_best=False)
-    assert (pts.norm.vmin, pts.norm.vmax) == (-POINTS_LIMIT, POINTS_LIMIT)
+    # points: fitted and symmetric about 0, diverging colour map
+    biggest = np.abs(one.points).max()
+    assert (pts.norm.vmin, pts.norm.vmax) == pytest.approx((-biggest, biggest))
+    assert biggest < POINTS_LIMIT / 2 and pts.cmap.name == "RdBu"
     assert not [line for line in axs[0].lines if line.get_gid() == "best"]
-    mine = draw_shotmap(one, value="p_foul", ax=axs[1], norm=Normalize(0, 0.2), colorbar=False)
+    mine = draw_shotmap(
+        one, value="p_foul", ax=axs[1], norm=Normalize(0, 0.2), colorbar=False, mark_best=False
+    )
     assert mine.norm.vmax == 0.2
     # any two grid columns: speed x angle at one placement
-    by_speed = draw_shotmap(df[df.placement == PLACEMENTS[3]], x="speed", y="angle", ax=axs[2])
+    with pytest.warns(BestOnEdgeWarning):  # the best speed is the grid's highest
+        by_speed = draw_shotmap(df[df.placement == PLACEMENTS[3]], x="speed", y="angle", ax=axs[2])
     assert by_speed.get_array().shape == (ANGLES.size, 3)
     assert axs[2].get_xlabel() == "speed (m/s)"
-    assert default_norm("p_continue_lo").vmax == 1.0
-    assert default_norm("points_hi").vmin == -POINTS_LIMIT
+    assert default_norm("p_continue_lo").vmax == 1.0  # no data: 0..1
+    assert default_norm("points_hi").vmin == -1.0
+    assert default_norm("points_hi", scale="fixed").vmin == -POINTS_LIMIT
+    assert default_norm("p_foul", [0.01, 0.21], scale="fixed").vmax == 1.0
+    with pytest.raises(ValueError, match="scale"):
+        default_norm("points", [1.0], scale="pale")
+
+
+def test_colour_scales_fitted_fixed_and_by_hand():
+    one = _shotmap()
+    _, axs = plt.subplots(2, 3)
+    # probabilities: 0..max of the data (0.21 stays 0.21, not 0..1), sequential
+    low = one.assign(p_continues=one.p_continue * 0.34)
+    fitted = draw_shotmap(low, value="p_continues", ax=axs[0, 0], mark_best=False)
+    assert fitted.norm.vmin == 0.0
+    assert fitted.norm.vmax == pytest.approx(low.p_continues.max()) and fitted.norm.vmax < 0.25
+    assert fitted.cmap.name == "viridis"
+    fixed = draw_shotmap(low, value="p_continues", ax=axs[0, 1], scale="fixed", mark_best=False)
+    assert (fixed.norm.vmin, fixed.norm.vmax) == (0.0, 1.0)
+    by_hand = draw_shotmap(low, value="p_continues", ax=axs[0, 2], vmax=0.5, mark_best=False)
+    assert (by_hand.norm.vmin, by_hand.norm.vmax) == (0.0, 0.5)
+    # points: symmetric about 0 even when the data are lopsided (-1.06..0.78)
+    p = one.p_continue
+    lop = one.assign(points=np.interp(p, [p.min(), p.max()], [-1.06, 0.78]))
+    pts = draw_shotmap(lop, value="points", ax=axs[1, 0], mark_best=False)
+    assert (pts.norm.vmin, pts.norm.vmax) == pytest.approx((-1.06, 1.06))
+    pts_fixed = draw_shotmap(lop, value="points", ax=axs[1, 1], scale="fixed", mark_best=False)
+    assert (pts_fixed.norm.vmin, pts_fixed.norm.vmax) == (-POINTS_LIMIT, POINTS_LIMIT)
+    lc = draw_shotmap_on_board(lop, scenario("cut").position, value="points", ax=axs[1, 2])
+    assert (lc.norm.vmin, lc.norm.vmax) == pytest.approx((-1.06, 1.06))
+    sc = draw_shotmap_on_board(
+        lop, scenario("cut").position, value="points", scale="fixed", colorbar=False
+    )
+    assert (sc.norm.vmin, sc.norm.vmax) == (-POINTS_LIMIT, POINTS_LIMIT)
+
+
+def _with_config(df: pd.DataFrame, **config) -> pd.DataFrame:
+    df = df.copy()
+    df.attrs["config"] = {"variant": "icf", "position": "icf-midgame", **config}
+    return df
+
+
+def test_titles_name_position_skill_n_and_the_meaning():
+    df = _with_config(_shotmap(), skill={"name": "club", "angle": 0.013}, n=200)
+    mesh = draw_shotmap(df, value="points")
+    title = mesh.axes.get_title()
+    for words in ("icf-midgame", "expected points per stroke", "club player", "n = 200"):
+        assert words in title
+    assert "own coin +1" in title and "2 m/s" in title
+    lc = draw_shotmap_on_board(df, scenario("cut").position, value="points")
+    assert "club player" in lc.axes.get_title() and "n = 200" in lc.axes.get_title()
+    # a frame without a configuration: skill and n from the arguments, else the n column
+    plain = _shotmap()
+    named = draw_shotmap(plain, value="p_continue", skill="expert", n=50)
+    assert "expert player" in named.axes.get_title() and "n = 50" in named.axes.get_title()
+    counted = draw_shotmap(plain.assign(n=80), value="p_continue")
+    assert "n = 80 shots per cell" in counted.axes.get_title()
+    assert draw_shotmap(plain, title="mine").axes.get_title() == "mine"
+
+
+def test_best_cell_named_with_its_interval():
+    df = _shotmap().assign(points_lo=lambda d: d.points - 0.1, points_hi=lambda d: d.points + 0.2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BestOnEdgeWarning)  # the best cell is inside the grid
+        mesh = draw_shotmap(df, value="points", min_n=MIN_N)
+    ok = df[df.n >= MIN_N]
+    best = ok.loc[ok.points.idxmax()]
+    labels = [t.get_text() for t in mesh.axes.get_legend().get_texts()]
+    assert labels[0].startswith(f"best: {best.points:.2f} (95 % {best.points - 0.1:.2f} to")
+    assert not [t for t in mesh.axes.texts if t.get_gid() == "edge-warning"]
+    assert any("cells near the best" in lb for lb in labels)
+    assert any("grey" in lb for lb in labels)  # some cells are masked
+
+
+def test_best_cell_on_the_edge_is_flagged():
+    df = _shotmap()
+    edge = df.assign(p_continue=np.where(df.angle == ANGLES[-1], 0.9, df.p_continue))
+    with pytest.warns(BestOnEdgeWarning, match="angle = 130"):
+        mesh = draw_shotmap(edge)
+    texts = [t for t in mesh.axes.texts if t.get_gid() == "edge-warning"]
+    assert len(texts) == 1 and "edge" in texts[0].get_text()
+    # an angle axis that goes all the way round has no edge
+    p, a = (g.ravel() for g in np.meshgrid([0.0], np.arange(0.0, 360.0, 30.0), indexing="ij"))
+    s = np.ones_like(a)
+    ring = pd.DataFrame(dict(placement=p, angle=a, speed=s, n=10, p_x=np.where(a == 0, 0.9, 0.1)))
+    ring = pd.concat([ring, ring.assign(speed=2.0, p_x=0.2)], ignore_index=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BestOnEdgeWarning)
+        draw_shotmap(ring.iloc[:12], value="p_x", x="angle", y="speed")  # best at angle 0
+    with pytest.warns(BestOnEdgeWarning, match="speed = 1") as caught:  # the lowest speed
+        draw_shotmap(ring, value="p_x", x="angle", y="speed")
+    assert "angle" not in str(caught[0].message)
+    # no star, no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BestOnEdgeWarning)
+        draw_shotmap(edge, mark_best=False)
+        draw_shotmap(edge, warn_edge_cell=False)
+
+
+def test_points_notes_agree_with_the_rules():
+    from carromlab.equipment.carrooka import COLOUR_VALUES
+    from carromlab.games.carroms.rules import CarromsScoring
+    from carromlab.games.force_out.rules import ForceOutScoring
+    from carromlab.games.icf.rules import IcfScoring
+
+    def note(variant):
+        return POINTS_NOTES[variant].replace("−", "-")
+
+    icf = IcfScoring()
+    for words, v in (
+        ("own coin", icf.own_coin),
+        ("opponent's coin", icf.opponent_coin),
+        ("queen covered", icf.queen_covered),
+        ("striker pocketed", icf.due),
+    ):
+        assert f"{words} {v:+g}" in note("icf") == note("icf-doubles")
+    c = CarromsScoring()
+    for words, v in (
+        ("own ring", c.own_ring),
+        ("the black", c.black),
+        ("opponent's ring", c.opponent_ring),
+        ("forfeited ring", c.forfeit),
+    ):
+        assert f"{words} {v:+g}" in note("carroms")
+    ring = ForceOutScoring().ring
+    assert f"forced out {ring:+g}" in note("force-out") and f"{-ring:+g}" in note("force-out")
+    for colour in ("red", "yellow", "black"):
+        assert f"{colour} {COLOUR_VALUES[colour]}" in note("carrooka")
 
 
 def test_shotmap_grid_masks_missing_cells():
@@ -122,7 +261,7 @@ def test_draw_shotmap_on_board_and_target_map():
     at_speed = df[(df.speed == 2.0) & (df.n >= MIN_N)]
     segs = lc.get_segments()
     assert len(segs) == len(at_speed)
-    assert (lc.norm.vmin, lc.norm.vmax) == (0.0, 1.0)
+    assert (lc.norm.vmin, lc.norm.vmax) == pytest.approx((0.0, at_speed.p_continue.max()))
     # rays start on the baseline at a placement and have the given length
     starts = np.array([s[0] for s in segs])
     ends = np.array([s[1] for s in segs])
@@ -136,6 +275,10 @@ def test_draw_shotmap_on_board_and_target_map():
     d = ends[-1] - starts[-1]
     assert np.degrees(np.arctan2(d[1], d[0])) == pytest.approx(best.angle)
 
+    # the legend below the board names the pieces and the best aim
+    legend = _board_legend(lc.axes)
+    assert "white coins" in legend and any(t.startswith("best aim: ") for t in legend)
+
     targets = pd.DataFrame(
         dict(
             piece=["w1", "w1", "q", "b1"],
@@ -145,12 +288,76 @@ def test_draw_shotmap_on_board_and_target_map():
     )
     tm = draw_target_map(targets, sc.position)
     assert isinstance(tm, LineCollection)
-    assert len(tm.get_segments()) == len(targets)
-    assert (tm.norm.vmin, tm.norm.vmax) == (0.0, 1.0)
+    assert len(tm.get_segments()) == 3  # the best pocket of each piece
+    assert (tm.norm.vmin, tm.norm.vmax) == (0.0, 0.8)  # fitted: 0..max
     w1 = sc.position.by_id("w1")
     assert np.allclose(tm.get_segments()[-1][0], [w1.x, w1.y])  # highest p_best on top
+    every = draw_target_map(targets, sc.position, best_only=False, scale="fixed")
+    assert len(every.get_segments()) == len(targets)
+    assert (every.norm.vmin, every.norm.vmax) == (0.0, 1.0)
+    assert "line: piece to pocket" in " ".join(_board_legend(every.axes))
     with pytest.raises(ValueError, match="capture"):
         draw_target_map(targets.assign(pocket="pocket.XX"), sc.position)
+
+
+def _board_legend(ax) -> list[str]:
+    legends = [a for a in ax.artists if a.get_gid() == "board-legend"]
+    assert len(legends) == 1
+    return [t.get_text() for t in legends[0].get_texts()]
+
+
+def _targets(position, p_of) -> pd.DataFrame:
+    """Every piece into every pocket, p_best = p_of(piece id, pocket index)."""
+    caps = [c.name for c in position.board.layout.captures]
+    rows = [
+        {"piece": p.id, "pocket": c, "p_best": p_of(p.id, k)}
+        for p in position.pieces
+        if p.kind != "striker"
+        for k, c in enumerate(caps)
+    ]
+    return pd.DataFrame(rows)
+
+
+def _starts(lc, position) -> set[str]:
+    at = {(round(p.x, 9), round(p.y, 9)): p.id for p in position.pieces}
+    return {at[(round(s[0][0], 9), round(s[0][1], 9))] for s in lc.get_segments()}
+
+
+def test_icf_target_map_shows_only_the_shooters_own_coins():
+    from carromlab.games.icf.rules import IcfRules, IcfTurn
+
+    pos = standard_position("icf-midgame")
+    df = _targets(pos, lambda pid, k: 0.1 + 0.2 * k + (0.05 if pid.startswith("b") else 0.0))
+    legal = IcfRules().legal_pots(pos)  # white to shoot, no own coin down: no queen
+    lc = draw_target_map(df, pos, legal=legal)
+    drawn = _starts(lc, pos)
+    assert drawn == {p.id for p in pos.pieces if p.kind == "coin" and p.owner == "white"}
+    assert len(lc.get_segments()) == len(drawn)  # one line per coin, its best pocket
+    widths = np.asarray(lc.get_linewidths())
+    assert np.all(np.diff(lc.get_array()) >= 0) and np.all(np.diff(widths) >= 0)
+    assert "only the pieces the shooter may pocket" in lc.axes.get_title()
+    black = IcfRules().legal_pots(pos, IcfTurn(shooter="black", own_down=2))
+    assert {pid[0] for pid in black} == {"b", "q"}  # black's coins, and the queen now
+    # a boolean 'legal' column of the frame is honoured too
+    own = draw_target_map(df.assign(legal=df.piece.str.startswith("w")), pos)
+    assert not {pid for pid in _starts(own, pos) if not pid.startswith("w")}
+
+
+def test_carrooka_target_map_no_colour_while_red_is_on():
+    from carromlab.games.carrooka.rules import CarrookaRules, CarrookaTurn
+
+    pos = standard_position("carrooka-midgame")
+    df = _targets(pos, lambda pid, k: 0.9 if pid == "pink" else 0.05 + 0.01 * k)
+    red_on = CarrookaRules().legal_pots(pos)  # red is on: the reds only
+    lc = draw_target_map(df, pos, legal=red_on)
+    assert _starts(lc, pos) == {p.id for p in pos.pieces if p.kind == "red"}
+    assert "pink" not in _starts(lc, pos)
+    pink_on = CarrookaRules().legal_pots(pos, CarrookaTurn("pink"))
+    assert _starts(draw_target_map(df, pos, legal=pink_on), pos) == {"pink"}
+    # min_p leaves out the unlikely lines; nothing left is said in the legend
+    empty = draw_target_map(df, pos, legal=red_on, min_p=0.5)
+    assert not len(empty.get_segments())
+    assert "no legal target reaches it" in _board_legend(empty.axes)
 
 
 @pytest.fixture(scope="module")
@@ -166,6 +373,7 @@ def test_draw_trajectories_paths_start_at_the_pieces(cut_trace):
     sc, outcome, trace = cut_trace
     lines = draw_trajectories(sc.position, [trace, trace], DECEL)
     assert lines and all(isinstance(line, Line2D) for line in lines)
+    assert {"striker's path", "pocketed here"} <= set(_board_legend(lines[0].axes))
     paths = [line for line in lines if line.get_gid().startswith("path:")]
     start = {"striker": (sc.shot.x, sc.shot.y)} | {p.id: (p.x, p.y) for p in sc.position.pieces}
     ids = {line.get_gid().split(":")[2] for line in paths}

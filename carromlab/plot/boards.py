@@ -6,6 +6,10 @@ pockets and holes, pegs) and its ``zones`` (lines, circles, filled zones); the f
 :meth:`BoardPlot.draw_pieces` draws the pieces of a :class:`~carromlab.position.Position` to
 scale. Every drawing method takes ``ax=`` and returns what it drew; nothing here calls
 ``plt.show()``.
+
+Every board draws a legend below itself (:meth:`BoardPlot.draw_legend`): what each piece
+colour is (the pieces of the position drawn, else the family's) and the board's features
+(pockets, the lines a shot is played from, holes and pegs). ``legend=False`` leaves it out.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 from matplotlib.colors import to_rgb
+from matplotlib.legend import Legend
+from matplotlib.lines import Line2D
 from matplotlib.patches import Annulus, Circle, FancyArrow, PathPatch, Polygon, Rectangle
 from matplotlib.path import Path
 
@@ -23,9 +29,13 @@ from carromlab.errors import CarromlabError
 from carromlab.position import Piece, Position
 
 if TYPE_CHECKING:
+    from matplotlib.artist import Artist
     from matplotlib.axes import Axes
     from matplotlib.patches import Patch
     from matplotlib.text import Text
+
+#: A legend entry: a proxy artist and its label.
+LegendEntry = tuple["Artist", str]
 
 # Drawing order, bottom to top.
 Z_FRAME = 1.0
@@ -71,6 +81,10 @@ class BoardPlot:
     #: Piece colours, looked up by ``"kind.owner"``, then ``kind``, then ``owner``.
     piece_colors: ClassVar[dict[str, str]] = {}
     default_piece_color: ClassVar[str] = "#9e9e9e"
+    #: Legend labels of the pieces, by the key their colour is looked up by (see
+    #: ``piece_colors``); the legend lists them in this order. A piece whose key has no label
+    #: is named by its owner and kind.
+    piece_labels: ClassVar[dict[str, str]] = {}
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -84,6 +98,7 @@ class BoardPlot:
         axis: bool = False,
         figsize: tuple[float, float] = (6.0, 6.0),
         margin: float = 0.03,
+        legend: bool = True,
     ):
         if self.family is not None and board.family != self.family:
             raise CarromlabError(
@@ -93,19 +108,24 @@ class BoardPlot:
         self.axis = axis
         self.figsize = figsize
         self.margin = margin
+        self.legend = legend
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.board!r})"
 
     # ------------------------------------------------------------------ the board
-    def draw(self, ax: Axes | None = None) -> Axes:
-        """Draw the board on ``ax`` (a new figure when None) and return the axes."""
+    def draw(self, ax: Axes | None = None, legend: bool | None = None) -> Axes:
+        """Draw the board on ``ax`` (a new figure when None) and return the axes. ``legend``
+        (default: the plot's ``legend``) adds the legend below the board
+        (:meth:`draw_legend`, the family's pieces and the board's features)."""
         ax = self.setup_axes(ax)
         self.draw_frame(ax)
         self.draw_surface(ax)
         self.draw_zones(ax)
         self.draw_captures(ax)
         self.draw_posts(ax)
+        if self.legend if legend is None else legend:
+            self.draw_legend(ax)
         return ax
 
     def setup_axes(self, ax: Axes | None = None) -> Axes:
@@ -293,6 +313,96 @@ class BoardPlot:
             out.append(patch)
         return out
 
+    # ------------------------------------------------------------------ the legend
+    def feature_entries(self) -> list[LegendEntry]:
+        """Legend entries of the board's features: its pockets or holes and its pegs (the
+        family classes add their lines and zones)."""
+        out: list[LegendEntry] = []
+        caps = self.board.layout.captures
+        pockets = [c for c in caps if c.name.startswith("pocket")]
+        holes = [c for c in caps if not c.name.startswith("pocket")]
+        if pockets:
+            out.append((_disc(self.capture_color, self.frame_edge_color, 9), "pockets"))
+        if holes:
+            out.append((_disc(self.capture_color, self.frame_edge_color, 7), "centre hole"))
+        if self.board.layout.posts:
+            out.append((_disc(self.post_color, "#000000", 4), "pegs"))
+        return out
+
+    def piece_key(self, piece: Piece) -> str | None:
+        """The key of ``piece`` in ``piece_colors`` (or ``piece_labels``), None if none."""
+        for key in (f"{piece.kind}.{piece.owner}", piece.kind, piece.owner):
+            if key is not None and (key in self.piece_colors or key in self.piece_labels):
+                return key
+        return None
+
+    def piece_label(self, piece: Piece) -> str:
+        """The legend label of ``piece``: ``piece_labels`` by its key, else owner and kind."""
+        key = self.piece_key(piece)
+        if key is not None and key in self.piece_labels:
+            return self.piece_labels[key]
+        return f"{piece.owner} {piece.kind}" if piece.owner else piece.kind
+
+    def piece_entries(self, position: Position | None = None) -> list[LegendEntry]:
+        """Legend entries of the pieces: one per label among ``position``'s pieces (in
+        ``piece_labels`` order, then the others), or the family's ``piece_labels`` when no
+        position is given."""
+        if position is None:
+            return [
+                (_disc(self.piece_colors.get(k, self.default_piece_color), None, 8), label)
+                for k, label in self.piece_labels.items()
+            ]
+        specs = position.board.piece_specs()
+        seen: dict[str, tuple[Piece, PieceSpec]] = {}
+        for piece in position.pieces:
+            seen.setdefault(self.piece_label(piece), (piece, specs[piece.kind]))
+        order = list(self.piece_labels.values())
+        labels = sorted(seen, key=lambda lb: order.index(lb) if lb in order else len(order))
+        out: list[LegendEntry] = []
+        for label in labels:
+            piece, spec = seen[label]
+            face, edge = self.piece_color(piece)
+            marker = "^" if spec.shape == "triangle" else "o"
+            out.append(
+                (_disc(face, edge, 8, marker=marker, ring=self.hole_radius(spec) > 0), label)
+            )
+        return out
+
+    def draw_legend(
+        self,
+        ax: Axes,
+        position: Position | None = None,
+        extra: list[LegendEntry] | tuple = (),
+        ncol: int | None = None,
+        fontsize: float = 7.5,
+    ) -> Legend:
+        """The legend below the board: the pieces (:meth:`piece_entries`), the board's
+        features (:meth:`feature_entries`), then ``extra`` entries (e.g. a shot map's best
+        shot). It is added as an artist of its own (``gid="board-legend"``), so a later
+        ``ax.legend()`` does not replace it. Returns the Legend."""
+        entries = [*self.piece_entries(position), *self.feature_entries(), *extra]
+        handles = [h for h, _ in entries]
+        labels = [lb for _, lb in entries]
+        ncol = ncol or min(3, max(1, len(entries)))
+        below = -0.09 if self.axis else 0.0
+        leg = Legend(
+            ax,
+            handles,
+            labels,
+            loc="upper center",
+            bbox_to_anchor=(0.5, below),
+            ncol=ncol,
+            fontsize=fontsize,
+            frameon=False,
+            handlelength=1.6,
+            columnspacing=1.2,
+            borderaxespad=0.2,
+        )
+        leg.set_gid("board-legend")
+        ax.add_artist(leg)
+        leg.set_clip_on(False)  # below the axes: add_artist clips it to them
+        return leg
+
     # ------------------------------------------------------------------ pieces
     def draw_pieces(
         self, position: Position, ax: Axes | None = None, labels: bool = False
@@ -416,6 +526,39 @@ def holed_polygon(
     return Path(verts, codes)
 
 
+def _disc(
+    face: str, edge: str | None, size: float, marker: str = "o", ring: bool = False
+) -> Line2D:
+    """A legend proxy: one marker of ``face`` colour (a ring: a thick ``face`` edge round a
+    light centre)."""
+    if ring:
+        return Line2D(
+            [],
+            [],
+            marker=marker,
+            linestyle="none",
+            markersize=size,
+            markerfacecolor="#f3ead5",
+            markeredgecolor=face,
+            markeredgewidth=size / 3.5,
+        )
+    return Line2D(
+        [],
+        [],
+        marker=marker,
+        linestyle="none",
+        markersize=size,
+        markerfacecolor=face,
+        markeredgecolor=edge or _edge_for(face),
+        markeredgewidth=0.6,
+    )
+
+
+def line_entry(color: str, label: str, width: float = 1.5, style: str = "-") -> LegendEntry:
+    """A legend entry for a painted line."""
+    return Line2D([], [], color=color, linewidth=width, linestyle=style), label
+
+
 def _is_color(name: str) -> bool:
     try:
         to_rgb(name)
@@ -452,12 +595,15 @@ def draw_position(
     ax: Axes | None = None,
     labels: bool = False,
     title: str | None = None,
+    legend: bool = True,
 ) -> Axes:
-    """Draw ``position``'s board and pieces; ``title`` defaults to the position's name.
-    Return the axes."""
+    """Draw ``position``'s board and pieces; ``title`` defaults to the position's name;
+    ``legend`` adds the legend below the board (its pieces and features). Return the axes."""
     plot = board_plot(position.board)
-    ax = plot.draw(ax)
+    ax = plot.draw(ax, legend=False)
     plot.draw_pieces(position, ax=ax, labels=labels)
+    if legend:
+        plot.draw_legend(ax, position)
     title = position.name if title is None else title
     if title:
         ax.set_title(title)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from carromlab.plot.boards import BoardPlot
+from carromlab.equipment.carrooka import COLOUR_VALUES
+from carromlab.plot.boards import BoardPlot, LegendEntry, _disc, line_entry
 
 #: Drawing colours of the Carrooka pucks and spots.
 CARROOKA_COLORS = {
@@ -29,6 +30,19 @@ class CarrookaBoardPlot(BoardPlot):
     surface_color = "#ecd7a6"
     line_color = "#1a1a1a"
     piece_colors: ClassVar[dict[str, str]] = {**CARROOKA_COLORS, "striker": "#bfe0f5"}
+    piece_labels: ClassVar[dict[str, str]] = {
+        "red": "reds (1 point)",
+        **{c: f"{c} ({v})" for c, v in COLOUR_VALUES.items() if c != "red"},
+        "striker": "striker",
+    }
+
+    def feature_entries(self) -> list[LegendEntry]:
+        """Pockets, the break line (the striker in hand is placed on it) and the spots."""
+        return [
+            *super().feature_entries(),
+            line_entry(self.line_color, "break line: the striker in hand", width=1.2),
+            (_disc("#ffffff", self.line_color, 6), "colour spots (in their colours)"),
+        ]
 
     def zone_color(self, name: str, zone) -> str:
         if name.startswith("spot."):

@@ -7,12 +7,10 @@ from typing import TYPE_CHECKING, ClassVar
 from matplotlib.patches import Circle, Rectangle
 
 from carromlab.equipment import PolygonZone
-from carromlab.plot.boards import Z_FILL, Z_FRAME, BoardPlot
+from carromlab.plot.boards import Z_FILL, Z_FRAME, BoardPlot, LegendEntry, _disc, line_entry
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
-
-#: The rings have a hole, but the equipment gives none: drawn at this fraction of the radius.
 
 
 class _CompanyPlot(BoardPlot):
@@ -33,6 +31,17 @@ class _CompanyPlot(BoardPlot):
         "shooter.p2": "#fb8c00",
         "shooter": "#f5f1e6",
     }
+    piece_labels: ClassVar[dict[str, str]] = {
+        "ring.red": "red's rings",
+        "ring.green": "green's rings",
+        "ring": "rings (nobody's)",
+        "black": "the black ring",
+        "shooter.red": "red's shooting ring",
+        "shooter.green": "green's shooting ring",
+        "shooter.p1": "player 1's shooting ring",
+        "shooter.p2": "player 2's shooting ring",
+        "shooter": "shooting ring",
+    }
 
 
 class CheckerBoardPlot(_CompanyPlot):
@@ -44,6 +53,13 @@ class CheckerBoardPlot(_CompanyPlot):
 
     checker_colors = ("#1b1b1b", "#8a1c21")
     centre_circle_color = "#f4ead2"
+
+    def feature_entries(self) -> list[LegendEntry]:
+        """Pockets, and the shooting lines (a shot starts on its player's line)."""
+        return [
+            *super().feature_entries(),
+            line_entry(self.line_color, "shooting lines: a shot starts here", width=1.5),
+        ]
 
     def draw_zone(self, ax: Axes, name: str, zone) -> list:
         if name == "checkerboard" and isinstance(zone, PolygonZone):
@@ -89,6 +105,14 @@ class CrokinoleBoardPlot(_CompanyPlot):
     surface_color = "#f1dcab"
     ditch_color = "#3a2616"
     post_color = "#202020"
+
+    def feature_entries(self) -> list[LegendEntry]:
+        """The centre hole, the pegs, the scoring circles, and the pockets or the ditch."""
+        out = super().feature_entries()
+        out.append(line_entry(self.line_color, "scoring circles (the outer one: the circle)", 1.0))
+        if getattr(self.board, "surround", "square") == "ditch":
+            out.append((_disc(self.ditch_color, self.frame_edge_color, 9, marker="s"), "ditch"))
+        return out
 
     def draw_frame(self, ax: Axes) -> list:
         out = super().draw_frame(ax)

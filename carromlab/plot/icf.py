@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from matplotlib.patches import Circle
 
-from carromlab.plot.boards import Z_FILL, BoardPlot
+from carromlab.plot.boards import Z_FILL, BoardPlot, LegendEntry, _disc, line_entry
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -33,6 +33,21 @@ class IcfBoardPlot(BoardPlot):
         "queen": "#c0262d",
         "striker": "#bfe0f5",
     }
+    piece_labels: ClassVar[dict[str, str]] = {
+        "coin.white": "white coins",
+        "coin.black": "black coins",
+        "queen": "queen",
+        "striker": "striker",
+    }
+
+    def feature_entries(self) -> list[LegendEntry]:
+        """Pockets, the baselines (the striker is placed between them, on or inside the base
+        circles) and the base circles' red cores."""
+        return [
+            *super().feature_entries(),
+            line_entry(self.line_color, "baselines: the striker's place", width=2.0),
+            (_disc(self.base_core_color, self.line_color, 6), "base circles"),
+        ]
 
     @property
     def circle_line_width(self) -> float:  # type: ignore[override]

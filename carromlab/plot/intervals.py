@@ -16,10 +16,15 @@ def draw_intervals(
     ax: Axes | None = None,
     reference: float | None = None,
     ylabel: str | None = None,
+    n: str | None = None,
+    title: str | None = None,
+    unit: str = "",
 ):
     """One point per row of ``table`` at ``value`` with an error bar from ``lo`` to ``hi``,
     x labelled by the ``label`` column; ``reference`` draws a dashed horizontal line (e.g.
-    0.5 for a fair rate). Returns the errorbar container."""
+    0.5 for a fair rate). ``n`` names the column of each arm's sample size (e.g.
+    ``"boards"``), written under its label as ``n = 200`` plus ``unit`` (e.g. ``"boards"``);
+    ``title`` titles the axes. Returns the errorbar container."""
     import matplotlib.pyplot as plt
 
     ax = ax or plt.gca()
@@ -29,15 +34,24 @@ def draw_intervals(
     art = ax.errorbar(x, v, yerr=np.vstack([v - low, high - v]), fmt="o", capsize=4)
     if reference is not None:
         ax.axhline(reference, color="grey", lw=0.8, ls="--")
-    ax.set_xticks(x, [str(s) for s in table[label]])
+    names = [str(s) for s in table[label]]
+    if n is not None:
+        sizes = [int(k) for k in table[n]]
+        names = [f"{name}\nn = {k:,}{' ' + unit if unit else ''}" for name, k in zip(names, sizes)]
+    ax.set_xticks(x, names)
     ax.set_xlim(-0.5, len(v) - 0.5)
     ax.set_ylabel(ylabel or f"{value} (interval {lo}..{hi})")
+    if title is not None:
+        ax.set_title(title, fontsize=10)
     return art
 
 
-def save_study_figure(table, panels, title: str, path, label: str = "arm") -> None:
+def save_study_figure(
+    table, panels, title: str, path, label: str = "arm", n: str | None = None, unit: str = ""
+) -> None:
     """One panel per ``(value, lo, hi, ylabel, reference)`` in ``panels``, drawn with
-    :func:`draw_intervals` side by side under ``title`` and saved to ``path``."""
+    :func:`draw_intervals` side by side under ``title`` and saved to ``path``; ``n`` and
+    ``unit`` as in :func:`draw_intervals` (each arm's sample size under its label)."""
     import matplotlib.pyplot as plt
 
     names = [str(v) for v in table[label]] if label in table else []
@@ -49,7 +63,16 @@ def save_study_figure(table, panels, title: str, path, label: str = "arm") -> No
     )
     for ax, (col, lo, hi, ylabel, ref) in zip(axes[0], panels):
         draw_intervals(
-            table, col, lo, hi, label=label, ax=ax, reference=ref, ylabel=ylabel + " (95 %)"
+            table,
+            col,
+            lo,
+            hi,
+            label=label,
+            ax=ax,
+            reference=ref,
+            ylabel=ylabel + " (95 %)",
+            n=n,
+            unit=unit,
         )
         if crowded:
             ax.tick_params(axis="x", labelrotation=35)

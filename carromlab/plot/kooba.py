@@ -7,7 +7,15 @@ from typing import TYPE_CHECKING, ClassVar
 from matplotlib.patches import Polygon
 
 from carromlab.equipment import CircleZone, PieceSpec, PolygonZone
-from carromlab.plot.boards import Z_FILL, Z_LINE, Z_PIECE, Z_PIECE_TOP, BoardPlot
+from carromlab.plot.boards import (
+    Z_FILL,
+    Z_LINE,
+    Z_PIECE,
+    Z_PIECE_TOP,
+    BoardPlot,
+    LegendEntry,
+    _disc,
+)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -38,6 +46,22 @@ class KoobaBoardPlot(BoardPlot):
         **{f"aero.{seat}": c for seat, c in SEAT_COLORS.items()},
         "kooba": "#c9ccd1",
     }
+    piece_labels: ClassVar[dict[str, str]] = {
+        **{f"marker.{seat}": f"{seat}'s marker" for seat in SEAT_COLORS},
+        **{f"aero.{seat}": f"{seat}'s Aeros" for seat in SEAT_COLORS},
+        "kooba": "the KOOBA",
+    }
+
+    def feature_entries(self) -> list[LegendEntry]:
+        """The Eye and Inner Eye, the Locks, the Penalty Zones, the Homes in their seat's
+        colour and the Runs (steps 1..5, outside in)."""
+        return [
+            (_disc(self.yellow, self.black, 9), "Eye"),
+            (_disc(self.black, self.yellow, 6), "Inner Eye"),
+            (_disc(self.yellow, self.yellow, 7, marker="s"), "Locks"),
+            (_disc(self.penalty_color, self.yellow, 7, marker="s"), "Penalty Zones"),
+            (_disc("#888888", self.yellow, 7, marker="s"), "Homes (seat colour), Runs 1-5"),
+        ]
 
     def zone_color(self, name: str, zone) -> str:
         kind = name.split(".")[0]
@@ -96,15 +120,28 @@ class KoobaBoardPlot(BoardPlot):
         return board.aero_vertices(piece.x, piece.y, piece.rotation)
 
 
-def draw_aim_map(df, value: str = "p_eye", ax: Axes | None = None, board=None, alpha=0.8):
+def draw_aim_map(
+    df,
+    value: str = "p_eye",
+    ax: Axes | None = None,
+    board=None,
+    alpha=0.8,
+    scale: str = "fixed",
+    vmin: float | None = None,
+    vmax: float | None = None,
+    title: str | None = None,
+):
     """The KOOBA board with an aim map (:func:`carromlab.games.kooba.maps.aim_map`) over
-    it: each aim point's cell coloured by ``value`` (a probability, 0-1). Returns the
-    QuadMesh."""
+    it: each aim point's cell coloured by ``value`` (a probability). The colour scale is
+    fixed, 0..1, by default: aim maps are drawn side by side to compare skills and distances
+    (``scale="fitted"``: 0..max of the data; ``vmin``/``vmax`` set an end). The title names
+    the value, the skill and ``n`` when the map's ``attrs["config"]`` has them (``title``
+    replaces it). Returns the QuadMesh."""
     import numpy as np
 
     from carromlab.equipment import KoobaBoard
     from carromlab.plot.boards import board_plot
-    from carromlab.plot.shotmap import _edges, _norm_cmap, value_label
+    from carromlab.plot.shotmap import _edges, _norm_cmap, _who, map_context, value_label
 
     board = board or KoobaBoard()
     ax = board_plot(board).draw(ax)
@@ -114,9 +151,13 @@ def draw_aim_map(df, value: str = "p_eye", ax: Axes | None = None, board=None, a
         index=ys, columns=xs
     )
     z = np.ma.masked_invalid(grid.to_numpy(dtype=float))
-    norm, cmap = _norm_cmap(value, z.compressed(), None, None)
+    norm, cmap = _norm_cmap(value, z.compressed(), None, None, scale, vmin, vmax)
     mesh = ax.pcolormesh(
         _edges(xs), _edges(ys), z, norm=norm, cmap=cmap, shading="flat", alpha=alpha, zorder=50
     )
     ax.figure.colorbar(mesh, ax=ax, shrink=0.8, label=value_label(value))
+    if title is None:
+        who = _who(map_context(df))
+        title = f"{value_label(value)} by aim point" + (f"\n{who}" if who else "")
+    ax.set_title(title, fontsize=10)
     return mesh

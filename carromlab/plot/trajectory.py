@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from matplotlib import patheffects
+from matplotlib.lines import Line2D
 from matplotlib.transforms import Affine2D
 
 from carromlab.plot.boards import Z_LABEL, Z_PIECE, Z_PIECE_TOP, board_plot, draw_position
@@ -24,7 +25,6 @@ from carromlab.position import Piece
 if TYPE_CHECKING:
     from matplotlib.animation import FuncAnimation
     from matplotlib.axes import Axes
-    from matplotlib.lines import Line2D
 
     from carromlab.position import Position
 
@@ -155,6 +155,8 @@ def draw_trajectories(
     alpha: float = 0.8,
     shooter: str | None = None,
     points: int = 16,
+    legend: bool = True,
+    zoom: bool | float = False,
 ) -> list[Line2D]:
     """The board with ``position``'s pieces (where they stood before the shot) and the exact
     paths of the discs in each trace (:func:`~carromlab.physics.trace.sample_paths`).
@@ -165,7 +167,10 @@ def draw_trajectories(
     striker's in ``STRIKER_PATH_COLOR``; a captured disc's path ends at its capture point,
     marked with an x. ``striker_spot``: None draws the striker's outline at its starting spot
     in each trace, an (x, y) pair there only, False nowhere. ``shooter`` is the shooting
-    piece's kind (default: the board's ``striker``, else ``shooter``).
+    piece's kind (default: the board's ``striker``, else ``shooter``). ``legend`` adds the
+    legend below the board: the pieces, the striker's path and the capture mark. ``zoom``
+    (True, or a margin in metres; True: 0.06) narrows the view to the drawn paths and the
+    striker's spot plus that margin, so one execution reads in a small panel.
 
     Returns the Line2D objects: the paths (``gid`` ``"path:<shot>:<id>"``, labelled with the
     id for the first shot), then the capture marks (``gid`` ``"capture:<shot>:<id>"``).
@@ -175,7 +180,7 @@ def draw_trajectories(
     from carromlab.physics.trace import sample_paths  # (imports jax: only when drawing)
 
     plot = board_plot(position.board)
-    ax = draw_position(position, ax=ax)
+    ax = draw_position(position, ax=ax, legend=False)
     specs = position.board.piece_specs()
     kind = shooter or _shooter_kind(position.board)
     paths, marks = [], []
@@ -249,7 +254,43 @@ def draw_trajectories(
                     gid="striker_spot",
                 )
             )
+    if zoom:
+        _zoom(ax, paths, spots, 0.06 if zoom is True else float(zoom))
+    if legend:
+        extra = [
+            (Line2D([], [], color=STRIKER_PATH_COLOR, linewidth=1.6), "striker's path"),
+            (Line2D([], [], color="#777777", linewidth=1.3), "a piece's path (its colour)"),
+            (
+                Line2D(
+                    [],
+                    [],
+                    marker="x",
+                    markersize=7,
+                    markeredgewidth=2.0,
+                    color=CAPTURE_COLOR,
+                    linestyle="none",
+                ),
+                "pocketed here",
+            ),
+        ]
+        plot.draw_legend(ax, position, extra=extra)
     return paths + marks
+
+
+def _zoom(ax: Axes, paths: list, spots: list, margin: float) -> None:
+    """Square limits around the paths and the striker's spots, ``margin`` metres out, within
+    the axes' limits."""
+    pts = [line.get_xydata() for line in paths] + [np.asarray(spots, dtype=float).reshape(-1, 2)]
+    xy = np.concatenate(pts)
+    xy = xy[np.isfinite(xy).all(axis=1)]
+    if not len(xy):
+        return
+    (x0, y0), (x1, y1) = xy.min(axis=0) - margin, xy.max(axis=0) + margin
+    half = max(x1 - x0, y1 - y0) / 2
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    (lx0, lx1), (ly0, ly1) = ax.get_xlim(), ax.get_ylim()
+    ax.set_xlim(max(lx0, cx - half), min(lx1, cx + half))
+    ax.set_ylim(max(ly0, cy - half), min(ly1, cy + half))
 
 
 def _outline_for(color: str) -> str:
