@@ -36,12 +36,12 @@ import jax
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from matplotlib.colors import Normalize
 
 import carromlab as cl
 from carromlab.games.icf.midgame import CUT_POCKET, CUT_STRIKER_X, CUT_TARGET, ghost_aim
 from carromlab.games.icf.striker import baseline_y
 from carromlab.physics.simulate import make_simulator
+from carromlab.plot.shotmap import default_norm
 from carromlab.shots import noisy_shots, place_shooter, shot_keys
 
 # %% [markdown]
@@ -174,8 +174,9 @@ plt.show()
 # cut's angle), all at 2 m/s, each cell played `N_CELL` times by a club player. The value drawn
 # is the expected points of the stroke (own coins pocketed count +1, opponent's -1, fouls
 # cost a penalty coin). Cells where the striker cannot legally be placed, or would sit on a
-# coin, stay blank. The star marks the best cell. The colour scale runs from -1 to +1 point
-# (the library's default, -3 to +3, keeps maps comparable but is pale for one position).
+# coin, stay grey. The star marks the best cell, named with its 95 % interval under the map.
+# The colour scale is fitted to this map, symmetric about 0 (white: no gain; blue: points
+# won; red: points lost); `scale="fixed"` (±3 points) compares maps of different positions.
 
 # %%
 placements = np.round(MAP_PLACEMENTS, 3)
@@ -194,12 +195,10 @@ smap = cl.shot_map(
 smap[["placement", "angle", "speed", "n", f"p_capture:{CUT_TARGET}", "points"]].head()
 
 # %%
-fig, (ax_map, ax_board) = plt.subplots(1, 2, figsize=(13, 5.5))
-points_scale = Normalize(-1.0, 1.0)
+fig, (ax_map, ax_board) = plt.subplots(1, 2, figsize=(13, 6.5))
+points_scale = default_norm("points", smap["points"])  # one scale for both panels
 cl.draw_shotmap(smap, value="points", ax=ax_map, norm=points_scale)
-ax_map.set_title(f"Expected points, club player, {SPEED:g} m/s")
-ax_map.legend(loc="upper right", fontsize=8)
-ax_map.tick_params(axis="x", labelrotation=45)
+ax_map.locator_params(axis="x", nbins=5)
 cl.draw_shotmap_on_board(smap, position, value="points", ax=ax_board, norm=points_scale)
 plt.show()
 
@@ -237,8 +236,9 @@ best.head(3)[columns].round(3)
 # ## 6. What the best shot looks like
 #
 # A few noisy executions of the best shot, simulated with the event recording on: every
-# collision, cushion hit and capture is kept, so the paths can be drawn exactly. Crosses mark
-# where a disc fell into a pocket.
+# collision, cushion hit and capture is kept, so the paths can be drawn exactly. One panel per
+# execution: the striker's path in blue, each moved piece's in its own colour, a cross where a
+# disc fell into a pocket; the panel's title says what fell.
 
 # %%
 top = best.iloc[0]
@@ -253,13 +253,32 @@ shots = noisy_shots(best_shot, cl.SKILLS["club"].noise(), keys)
 discs = jax.vmap(place_shooter, in_axes=(None, 0))(runner.template, shots)
 simulate = make_simulator(runner.table, runner.pieces.n, max_events=512, record=True)
 outcome, traces = jax.jit(jax.vmap(simulate, in_axes=(0, None)))(discs, runner.physics)
-w1_in = np.asarray(outcome.capture)[:, runner.ids.index(CUT_TARGET)] >= 0
+capture = np.asarray(outcome.capture)
+w1_in = capture[:, runner.ids.index(CUT_TARGET)] >= 0
 print(f"{CUT_TARGET} pocketed in {w1_in.sum()} of {N_TRACES} executions")
 
-fig, ax = plt.subplots(figsize=(7, 7))
-cl.draw_trajectories(position, traces, runner.physics.deceleration, ax=ax)
-ax.set_title(
-    f"{N_TRACES} club executions of the best shot: x = {top['placement']:.3f} m, "
-    f"{top['angle']:.1f} deg, {top['speed']:.2f} m/s"
+
+def what_fell(row: np.ndarray) -> str:
+    """The discs one execution pocketed, in words (the striker among them: a foul)."""
+    down = [runner.ids[k] for k in np.flatnonzero(row >= 0)]
+    return "pocketed: " + ", ".join(down) if down else "nothing pocketed"
+
+
+fig, axes = plt.subplots(1, N_TRACES, figsize=(3.3 * N_TRACES, 4.2), squeeze=False)
+for k, ax in enumerate(axes[0]):
+    one = jax.tree_util.tree_map(lambda a, k=k: a[k], traces)
+    cl.draw_trajectories(
+        position,
+        one,
+        runner.physics.deceleration,
+        ax=ax,
+        legend=k == N_TRACES // 2,  # one legend, under the middle panel
+    )
+    ax.set_title(f"execution {k + 1}: {what_fell(capture[k])}", fontsize=9)
+fig.suptitle(
+    f"{N_TRACES} club executions of the best shot (x = {top['placement']:.3f} m, "
+    f"{top['angle']:.1f}°, {top['speed']:.2f} m/s): {CUT_TARGET} pocketed in {w1_in.sum()}",
+    fontsize=11,
+    y=0.98,
 )
 plt.show()

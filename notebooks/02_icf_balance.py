@@ -87,7 +87,10 @@ display(per_seat)
 # or loses by a last-coin clause):
 
 # %%
-ax = cl.draw_position(records[0].state.last_board.position, title="board 0, at its end")
+ax = cl.draw_position(
+    records[0].state.last_board.position,
+    title=f"board 0 at its end: two {PLAYER.skill} greedy players ({len(records)} games played)",
+)
 
 # %% [markdown]
 # ## 2. The studies
@@ -121,8 +124,18 @@ if len(first_break):
     display(first_break[BOARD_COLUMNS])
 
 # %%
+# Under each arm its sample size (boards; games for the queen study); bars: 95 % intervals.
+SIZES = dict(n="boards")
+
+
+def per_arm(table: pd.DataFrame, col: str) -> str:
+    """``"200 boards an arm"`` or ``"200-601 boards an arm"``: the arms' sample sizes."""
+    lo, hi = int(table[col].min()), int(table[col].max())
+    return f"{lo:,} {col} an arm" if lo == hi else f"{lo:,}–{hi:,} {col} an arm"
+
+
 if len(first_break):
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     cl.draw_intervals(
         first_break,
         "breaker_win_rate",
@@ -131,9 +144,23 @@ if len(first_break):
         ax=axes[0],
         reference=0.5,
         ylabel="breaker's board-win rate",
+        title="Does the breaker win more boards? (0.5: fair)",
+        **SIZES,
     )
     cl.draw_intervals(
-        first_break, "strokes", "strokes_lo", "strokes_hi", ax=axes[1], ylabel="strokes a board"
+        first_break,
+        "strokes",
+        "strokes_lo",
+        "strokes_hi",
+        ax=axes[1],
+        ylabel="strokes a board",
+        title="How long a board lasts",
+        **SIZES,
+    )
+    fig.suptitle(
+        f"The breaker's advantage by skill: greedy players, single boards "
+        f"({per_arm(first_break, 'boards')}, 95 % intervals)",
+        fontsize=11,
     )
     fig.tight_layout()
 
@@ -151,7 +178,7 @@ if len(both):
 
 # %%
 if len(both):
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     cl.draw_intervals(
         both,
         "breaker_win_rate",
@@ -160,8 +187,24 @@ if len(both):
         ax=axes[0],
         reference=0.5,
         ylabel="breaker's board-win rate",
+        title="The breaker's board-win rate (0.5: fair)",
+        **SIZES,
     )
-    cl.draw_intervals(both, "points", "points_lo", "points_hi", ax=axes[1], ylabel="points a board")
+    cl.draw_intervals(
+        both,
+        "points",
+        "points_lo",
+        "points_hi",
+        ax=axes[1],
+        ylabel="points a board",
+        title="Points the board's winner scores",
+        **SIZES,
+    )
+    fig.suptitle(
+        f"The due rule, and singles vs doubles: club greedy players "
+        f"({per_arm(both, 'boards')}, 95 % intervals; due-on is the singles arm)",
+        fontsize=11,
+    )
     fig.tight_layout()
 
 # %% [markdown]
@@ -176,12 +219,32 @@ display(queen)
 
 # %%
 if len(queen):
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    GAMES = dict(n="games")
     cl.draw_intervals(
-        queen, "margin", "margin_lo", "margin_hi", ax=axes[0], ylabel="winner's margin (points)"
+        queen,
+        "margin",
+        "margin_lo",
+        "margin_hi",
+        ax=axes[0],
+        ylabel="winner's margin (points)",
+        title="How far the winner wins by",
+        **GAMES,
     )
     cl.draw_intervals(
-        queen, "boards_per_game", "boards_lo", "boards_hi", ax=axes[1], ylabel="boards a game"
+        queen,
+        "boards_per_game",
+        "boards_lo",
+        "boards_hi",
+        ax=axes[1],
+        ylabel="boards a game",
+        title="How many boards a game lasts",
+        **GAMES,
+    )
+    fig.suptitle(
+        f"The queen worth 0, 3 or 5 points: whole games of club greedy players "
+        f"({per_arm(queen, 'games')}, 95 % intervals)",
+        fontsize=11,
     )
     fig.tight_layout()
 
@@ -224,7 +287,14 @@ LADDER = ROOT / "data" / "studies" / "ladder"
 ladder = pd.read_csv(LADDER / "ladder.csv") if (LADDER / "ladder.csv").exists() else None
 if ladder is not None:
     display(ladder.round(1))
-    display(pd.read_csv(LADDER / "pairs.csv").round(3))
-    fig, ax = plt.subplots(figsize=(6.4, 3.0))
-    cl.plot_ratings(ladder, ax=ax, title="ICF players at club skill (greedy = 0)")
+    pairs = pd.read_csv(LADDER / "pairs.csv")
+    display(pairs.round(3))
+    fig, ax = plt.subplots(figsize=(7.0, 3.4))
+    cl.plot_ratings(
+        ladder,
+        ax=ax,
+        n="games",
+        title=f"ICF players at club skill (greedy = 0): {pairs['games'].sum():,} single boards, "
+        f"95 % intervals",
+    )
     fig.tight_layout()

@@ -78,8 +78,9 @@ print(f"QUICK = {QUICK}: n = {N} per cell, {GAMES} games; studies from {STUDIES}
 opening = cl.standard_position("carrooka-opening")
 brk = cl.shot_map(opening, [-90.0], list(ANGLES), SPEEDS, skill="club", n=N, seed=SEED)
 fig, axes = plt.subplots(1, 2, figsize=(13, 5.5))
+# the title names the skill and n; a best cell on the grid's edge (the fastest speed) is
+# flagged on the map: the best break may be harder still
 cl.draw_shotmap(brk, value="points", x="angle", y="speed", ax=axes[0])
-axes[0].set_title("expected points of the break (club)")
 cl.draw_shotmap_on_board(brk, opening, value="points", ax=axes[1], ray_length=0.15)
 plt.show()
 display(

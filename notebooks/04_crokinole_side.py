@@ -80,9 +80,9 @@ fmap = cl.shot_map(
 )
 fig, axes = plt.subplots(1, 3, figsize=(18, 5.5))
 cl.draw_shotmap(fmap, value="p_continues", ax=axes[0])
-axes[0].set_title("P(force-out)")
+axes[0].set_title(f"P(force-out): club, n = {N} per cell, 2 m/s", fontsize=10)
 cl.draw_shotmap(fmap, value="p_penalty", ax=axes[1])
-axes[1].set_title("P(penalty: the shooting ring lost)")
+axes[1].set_title(f"P(penalty: the shooting ring lost): club, n = {N} per cell", fontsize=10)
 best = fmap.loc[fmap.groupby("placement")["p_continues"].idxmax()]
 cl.draw_shotmap_on_board(best, fo, value="p_continues", ax=axes[2], ray_length=0.2)
 plt.show()

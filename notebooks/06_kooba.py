@@ -62,9 +62,9 @@ STUDIES = ROOT / "data" / "studies" / "kooba"
 club4 = aim_map(GRID, GRID, "club", sticks=4, n=N, seed=SEED)
 fig, axes = plt.subplots(1, 2, figsize=(13, 5.5))
 cl.draw_aim_map(club4, "p_eye", ax=axes[0])
-axes[0].set_title("club, 4 sticks: P(Eye)")
+axes[0].set_title(f"club, 4 sticks: P(Eye), n = {N} per aim point")
 cl.draw_aim_map(club4, "p_penalty", ax=axes[1])
-axes[1].set_title("club, 4 sticks: P(Penalty Zone)")
+axes[1].set_title(f"club, 4 sticks: P(Penalty Zone), n = {N} per aim point")
 plt.show()
 
 # %%
@@ -73,7 +73,7 @@ fig, axes = plt.subplots(1, 2, figsize=(13, 5.5))
 for ax, skill in zip(axes, ("club", "pro")):
     m = aim_map(GRID, GRID, skill, sticks=5, n=N, seed=SEED)
     cl.draw_aim_map(m, "p_inner_eye", ax=ax)
-    ax.set_title(f"{skill}, 5 sticks: P(Inner Eye)")
+    ax.set_title(f"{skill}, 5 sticks: P(Inner Eye), n = {N} per aim point")
     best = m.loc[m["p_inner_eye"].idxmax()]
     rows.append({"skill": skill, **best[["aim_x", "aim_y", "p_inner_eye", "p_kooba"]].to_dict()})
 plt.show()

@@ -41,6 +41,7 @@ import carromlab as cl
 from carromlab.games.icf.midgame import CUT_STRIKER_X
 from carromlab.games.icf.striker import baseline_y
 from carromlab.physics.priors import normal, uniform
+from carromlab.plot.shotmap import default_norm
 
 # %% [markdown]
 # ## Settings
@@ -81,14 +82,16 @@ for name, physics in (("fast (mu 0.06)", FAST), ("slow (mu 0.20)", SLOW)):
     maps[name] = cl.shot_map(
         pos, PLACEMENTS, ANGLES, [2.0], n=N_CELL, seed=SEED, chunk=CHUNK, physics=physics
     )
-fig, axes = plt.subplots(1, 3, figsize=(17, 5))
+fig, axes = plt.subplots(1, 3, figsize=(17, 5.5))
+# one colour scale for the two boards, so their maps compare
+both = default_norm("points", pd.concat([df["points"] for df in maps.values()]))
 for ax, (name, df) in zip(axes, maps.items()):
-    cl.draw_shotmap(df, value="points", ax=ax)
-    ax.set_title(f"expected points, {name}")
+    cl.draw_shotmap(df, value="points", ax=ax, norm=both)
+    ax.set_title(f"expected points, {name}: club, n = {N_CELL} per cell", fontsize=10)
 diff = maps["slow (mu 0.20)"].copy()
 diff["points"] = diff["points"] - maps["fast (mu 0.06)"]["points"]
 cl.draw_shotmap(diff, value="points", ax=axes[2], norm=Normalize(-0.5, 0.5), mark_best=False)
-axes[2].set_title("slow minus fast")
+axes[2].set_title(f"slow minus fast (n = {N_CELL} per cell each)", fontsize=10)
 fig.tight_layout()
 
 # %%
