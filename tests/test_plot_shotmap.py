@@ -335,7 +335,7 @@ def test_icf_target_map_shows_only_the_shooters_own_coins():
     assert len(lc.get_segments()) == len(drawn)  # one line per coin, its best pocket
     widths = np.asarray(lc.get_linewidths())
     assert np.all(np.diff(lc.get_array()) >= 0) and np.all(np.diff(widths) >= 0)
-    assert "only the pieces the shooter may pocket" in lc.axes.get_title()
+    assert "only what the shooter may pocket: white coins" in lc.axes.get_title()
     black = IcfRules().legal_pots(pos, IcfTurn(shooter="black", own_down=2))
     assert {pid[0] for pid in black} == {"b", "q"}  # black's coins, and the queen now
     # a boolean 'legal' column of the frame is honoured too
@@ -352,6 +352,7 @@ def test_carrooka_target_map_no_colour_while_red_is_on():
     lc = draw_target_map(df, pos, legal=red_on)
     assert _starts(lc, pos) == {p.id for p in pos.pieces if p.kind == "red"}
     assert "pink" not in _starts(lc, pos)
+    assert "pocket: reds (1 point)," in lc.axes.get_title()
     pink_on = CarrookaRules().legal_pots(pos, CarrookaTurn("pink"))
     assert _starts(draw_target_map(df, pos, legal=pink_on), pos) == {"pink"}
     # min_p leaves out the unlikely lines; nothing left is said in the legend

@@ -75,7 +75,7 @@ Z_RAYS = Z_PIECE - 1.0
 POINTS_NOTES = {
     "icf": "own coin +1, opponent's coin −1, queen covered +3, striker pocketed −1",
     "icf-doubles": "own coin +1, opponent's coin −1, queen covered +3, striker pocketed −1",
-    "carrooka": "a legal pot scores the piece's value (red 1, yellow 2 … black 7); a foul 0",
+    "carrooka": "legal pots score red 1, yellow 2 … black 7; a foul 0",
     "carroms": "own ring +1, the black +5, opponent's ring −1, forfeited ring −1",
     "force-out": "opponent's ring forced out +5, own ring forced out −5, ring brought back −5",
     "force-out-fast": (
@@ -740,7 +740,11 @@ def draw_target_map(
 
     ctx = map_context(df, skill, n, variant=position.variant, position=position.name)
     if title is None:
-        shown = "every piece" if legal is None else "only the pieces the shooter may pocket"
+        shown = "every piece"
+        if legal is not None:  # named as the legend names them: "white coins"
+            plot = board_plot(position.board)
+            names = dict.fromkeys(plot.piece_label(q) for q in position.pieces if q.id in legal)
+            shown = "only what the shooter may pocket: " + (", ".join(names) or "nothing")
         if best_only:
             shown += ", the best pocket of each"
         if min_p > 0:
@@ -765,7 +769,7 @@ def draw_target_map(
     ax.add_collection(lc)
     if labels:  # the chance on the likeliest lines, half-way along, none on another
         placed: list[np.ndarray] = []
-        gap = 0.08 * position.board.extent
+        gap = 0.12 * position.board.extent
         for (start, stop), value in reversed(list(zip(segments, p))):
             at = np.asarray(start) + 0.5 * (np.asarray(stop) - np.asarray(start))
             if not math.isfinite(value) or len(placed) >= LABELLED:
