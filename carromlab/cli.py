@@ -654,7 +654,9 @@ def shotmap(
         typer.echo(json.dumps(result, default=str) if as_json else _lines(result))
         _report_truncation(summary_truncation(result), strict)
         return
-    defaults = game.default_grid or ("0", "30:150:61", "2.0")
+    from carromlab.analysis.shotmap import FALLBACK_GRID
+
+    defaults = game.default_grid or FALLBACK_GRID  # best starts from the same grid
     result = run_shotmap(
         position,
         variant,
@@ -817,7 +819,10 @@ def best(
     value: str = typer.Option(
         "points", help="What to maximise: points, p_continues, p_capture:ID."
     ),
-    speeds: str = typer.Option("1.0,2.0,3.5", help="Grid speeds (m/s)."),
+    speeds: str = typer.Option(
+        "1.0,2.0,3.5",
+        help="Speeds of the search's own grid (m/s); the default shot map's grid is searched too.",
+    ),
     n_grid: int = typer.Option(32, help="Shots per grid cell."),
     iterations: int = typer.Option(3, help="Cross-entropy iterations."),
     population: int = typer.Option(48, help="Candidates per iteration."),
@@ -836,9 +841,11 @@ def best(
     out: Path = typer.Option(None, help="Folder for best.parquet."),
     strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
 ) -> None:
-    """Search the best shots under noise (grid, then cross-entropy), top-k with intervals.
-    Each row's p_truncated is its shots' fraction that hit the event cap; a last line counts
-    them, and the search's.
+    """Search the best shots under noise (a grid that covers the default shot map's, its best
+    cells screened, cross-entropy in a narrow window around each, the finalists on fresh
+    shots), top-k with intervals: never worse than the default map's best cell, within
+    intervals (docs/analysis.md). Each row's p_truncated is its shots' fraction that hit the
+    event cap; a last line counts them, and the search's.
     Each game's own options follow the shared ones (see below)."""
     if out is not None:
         check_out_path(out)

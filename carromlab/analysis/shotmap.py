@@ -184,6 +184,22 @@ def shot_map(
     return out
 
 
+#: The shot-map grid (placements, angles, speeds) of a game without its own
+#: ``Game.default_grid``.
+FALLBACK_GRID = ("0", "30:150:61", "2.0")
+
+
+def default_grid(variant: str) -> tuple[list[float], list[float], list[float]]:
+    """The default shot map's grid of ``variant`` (its game's ``default_grid``, else
+    :data:`FALLBACK_GRID`): what ``carromlab shotmap`` computes when no grid is given, and
+    what :func:`~carromlab.analysis.best.best_shots` starts from."""
+    from carromlab.registry import get_game, parse_grid
+
+    specs = get_game(variant).default_grid or FALLBACK_GRID
+    p, a, v = (parse_grid(s, w) for s, w in zip(specs, ("placements", "angles", "speeds")))
+    return p, a, v
+
+
 #: Kernel chunks of shots per block of a stored shot map (the work an interruption can lose).
 BLOCK_CHUNKS = 4
 
