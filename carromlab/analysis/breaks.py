@@ -96,6 +96,9 @@ def search_break(
         progress=progress,
         physics=physics,
         scoring=scoring,
+        # a break's grid is its own (hard speeds across the line), not the default mid-game
+        # map's (outside the key: the stored breaks were searched without a map grid)
+        map_grid=None,
         **settings,
     )
     top = table.iloc[0]
