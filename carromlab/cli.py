@@ -124,17 +124,21 @@ def version() -> None:
 
 @positions_app.command("list")
 def positions_list() -> None:
-    """List the standard positions."""
-    from rich.console import Console
+    """List the standard positions (as wide as the terminal)."""
+    from rich import box
     from rich.table import Table
 
     from carromlab.registry import STANDARD
 
-    table = Table("name", "variant", "pieces", "description")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("name", no_wrap=True)
+    table.add_column("variant", no_wrap=True)
+    table.add_column("pieces", justify="right")
+    table.add_column("description", ratio=1)
     for name, factory in STANDARD.items():
         pos = factory()
         table.add_row(name, pos.variant, str(len(pos.pieces)), pos.description)
-    Console(width=160).print(table)
+    _console().print(table)
 
 
 @positions_app.command("show")
@@ -234,13 +238,22 @@ def equipment(
     if markdown:
         typer.echo(equipment_markdown(rows), nl=False)
         return
-    from rich.console import Console
+    from rich import box
     from rich.table import Table
 
-    table = Table("family", "name", "value", "tag", "source")
-    for r in rows:
-        table.add_row(r["family"], r["name"], f"{r['value']}", r["tag"], r["source"])
-    Console(width=200).print(table)
+    console = _console()
+    for fam in dict.fromkeys(r["family"] for r in rows):  # one table per family
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=fam, title_justify="left")
+        table.add_column("name", no_wrap=True)
+        table.add_column("value", no_wrap=True)
+        table.add_column("tag", no_wrap=True)
+        table.add_column("source", ratio=1)
+        for r in rows:
+            if r["family"] == fam:
+                value = r["value"]
+                shown = f"{value:.6g}" if isinstance(value, float) else str(value)
+                table.add_row(r["name"], shown, r["tag"], r["source"])
+        console.print(table)
 
 
 @app.command()
@@ -291,38 +304,35 @@ def bench(
     ``carrooka-games``: BATCH whole Carrooka games between greedy players.
     """
     _check(batch=batch, chunk=chunk, seed=seed, peer_shots=peer_shots, lanes=lanes, cores=cores)
-    _select_device(device)
-    from carromlab.bench.runner import bench as run_bench
-    from carromlab.bench.runner import bench_with_peer
+    from carromlab.input_schema import CONTACT_MODEL_NAMES, check_name
 
-    scenarios = ("break", "cut", "boards", "carrooka-games")
-    if scenario not in scenarios:
-        raise CarromlabError(f"unknown scenario {scenario!r}; use {', '.join(scenarios)}")
-    from carromlab.physics.simulate import CONTACT_MODELS
-
-    if contacts not in CONTACT_MODELS:
-        raise CarromlabError(
-            f"unknown contact model {contacts!r}; use {' or '.join(CONTACT_MODELS)}"
-        )
+    # every name before JAX loads (the device first of all)
+    check_name(scenario, ("break", "cut", "boards", "carrooka-games"), "scenario")
+    check_name(contacts, CONTACT_MODEL_NAMES, "contact model")
     if peer not in (None, "pymunk"):
         raise CarromlabError(f"unknown peer {peer!r}; the only peer is pymunk")
     if scenario in ("boards", "carrooka-games"):
-        from carromlab.bench.games import bench_boards, bench_carrooka_games
-        from carromlab.shots import skill as skill_named
-
         if peer or scaling or lanes is not None or cores is not None:
             raise CarromlabError(
                 "--peer, --scaling, --lanes and --cores apply to the break and cut scenarios"
             )
-        skill_named(skill)
+        _check_skill(skill)
         if scenario == "boards":
             from carromlab.registry import get_game
 
-            get_game("icf").make_player(policy, skill)  # an unknown name: one line, now
+            check_name(policy, get_game("icf").players, "policy")
+        elif policy != "greedy":
+            raise CarromlabError("--policy applies to the boards scenario")
+    _select_device(device)
+    from carromlab.bench.runner import bench as run_bench
+    from carromlab.bench.runner import bench_with_peer
+
+    if scenario in ("boards", "carrooka-games"):
+        from carromlab.bench.games import bench_boards, bench_carrooka_games
+
+        if scenario == "boards":
             result = bench_boards(batch, skill=skill, seed=seed, progress=True, policy=policy)
         else:
-            if policy != "greedy":
-                raise CarromlabError("--policy applies to the boards scenario")
             result = bench_carrooka_games(batch, skill=skill, seed=seed, progress=True)
     else:
         kw = dict(chunk=chunk, seed=seed, contacts=contacts, lanes=lanes, cores=cores)
@@ -444,13 +454,18 @@ def _game_option_help(kind: str) -> str:
 
 def _shot_position(position: str | None, variant: str, options: dict | None = None):
     """The position a shot command plays in: ``position`` (a name or file; default the
-    variant's) as the game's shot options leave it (Carrooka: the striker's spot)."""
-    from carromlab.analysis.variants import default_position
-    from carromlab.registry import get_game
+    variant's) as the game's shot options leave it (Carrooka: the striker's spot). Needs no
+    JAX: a bad name or file is refused before anything loads."""
+    from carromlab.registry import GAMES, get_game
 
     game = get_game(variant)
     if position is None:
-        position = default_position(variant)
+        if variant not in game.default_position:
+            have = [v for g in GAMES.values() if g.analysis is not None for v in g.variants]
+            raise CarromlabError(
+                f"shot analysis is available for {', '.join(have)}, not {variant!r}"
+            )
+        position = game.default_position[variant]
     pos = _resolve(position)
     if variant and pos.variant != variant:
         raise CarromlabError(
@@ -488,12 +503,328 @@ def _variant_game(variant: str):
     return game
 
 
+# ---------------------------------------------------------------------- checks before any work
+#
+# Every name a shot command takes (variant, skill, position, the game's own options, the
+# value) is checked here before JAX is imported (tests/test_cli_units.py checks
+# ``sys.modules``); what needs the game's shot origins (the placement's unit, where the board
+# is, the aim's direction) is checked once they are known, before anything is simulated.
+
+
+class _Refused(Exception):
+    """Bad input found while typer reads an option (an angle, a placement): not a
+    ValueError, so that it passes click's conversion and :func:`main` prints it as one
+    line."""
+
+
+def _unit_option(what: str):
+    """A typer ``parser`` for the option ``--what``: a number, plain or with a unit
+    (``65.9deg``, ``1.15rad``, ``12cm``), as an :class:`~carromlab.input_schema.Quantity`
+    in its kind's own unit and within the option's bound."""
+
+    def parse(text):
+        from carromlab.input_schema import parse_value
+
+        try:
+            return parse_value(text, what)
+        except CarromlabError as e:
+            raise _Refused(str(e)) from None
+
+    parse.__name__ = what
+    return parse
+
+
+def _warn(line: str) -> None:
+    typer.echo(line, err=True)
+
+
+def _check_skill(skill: str) -> None:
+    from carromlab.input_schema import SKILL_NAMES, check_name
+
+    check_name(skill, SKILL_NAMES, "skill")
+
+
+def _prepare_shot(ctx, command: str, position, variant: str, skill: str, value=None):
+    """The checks of a shot command (estimate, shotmap, best) that need no JAX, before
+    anything loads: the variant, the skill, the game's own options (board points on the
+    board), the position (a name or a file, of the variant) with its turn, and the value's
+    name. Returns (game, options, position, turn); position and turn are None for a game
+    with its own ``command`` (KOOBA)."""
+    game = _variant_game(variant)
+    _check_skill(skill)
+    options = _shot_options(game, ctx.args, command)
+    _check_points(game, options)
+    if command in game.commands:
+        _no_position(position, variant, command)
+        return game, options, None, None
+    if game.analysis is None:
+        raise CarromlabError(f"{command} needs a game with shot analysis, not {variant!r}")
+    pos = _shot_position(position, variant, options)
+    turn = _shot_turn(game, options)
+    if value is not None:
+        _check_value(value, variant, pos, command)
+    return game, options, pos, turn
+
+
+def _value_names(variant: str, pos, per_pocket: bool) -> list[str] | None:
+    """The values a shot command can report for ``variant`` in ``pos`` (the columns of a
+    shot map or of best's table), from the rules' declared outputs, without JAX; None where
+    the rules are not found (the value is then checked after the run)."""
+    from carromlab.registry import rules_class
+
+    rules = rules_class(variant)
+    if rules is None:
+        return None
+    names = [f"p_{q}" for q in rules.probabilities] + list(rules.means) + ["p_truncated"]
+    ids = [p.id for p in pos.pieces if p.kind != "striker"]
+    names += [f"p_capture:{i}" for i in ids]
+    if per_pocket:
+        pockets = [c.name for c in pos.board.layout.captures]
+        names += [f"p_capture:{i}:{c}" for i in ids for c in pockets]
+    return names
+
+
+def _check_value(value: str, variant: str, pos, command: str) -> None:
+    """Refuse a ``--value`` that the command cannot report, in one line naming the closest
+    names (difflib) and the kinds of value there are."""
+    names = _value_names(variant, pos, per_pocket=command == "shotmap")
+    if names is None or value in names:
+        return
+    _refuse_value(value, names, command, variant)
+
+
+def _refuse_value(value: str, names, command: str, variant: str) -> None:
+    from carromlab.input_schema import closest, shorten
+
+    names = list(names)
+    close = closest(value, names)
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    main_names = [n for n in names if not n.startswith("p_capture:")]
+    pocket = "[:<pocket>]" if any(n.count(":") > 1 for n in names) else ""
+    captures = f"; p_capture:<piece>{pocket}" if len(main_names) < len(names) else ""
+    raise CarromlabError(
+        f"--value {value!r} is not a {command} value for {variant}{hint} "
+        f"(values: {shorten(main_names, 6)}{captures})"
+    )
+
+
+def _board_words(board, family: str) -> str:
+    """The playing surface of ``board`` in words, for a message."""
+    surface = board.layout.surface
+    if surface.shape == "circle":
+        return f"the {family} board, a circle of radius {surface.size:g} m"
+    return f"the {family} board, x and y from -{surface.size:g} to {surface.size:g} m"
+
+
+def _on_board(board, x: float, y: float) -> bool:
+    import math
+
+    surface = board.layout.surface
+    if surface.shape == "circle":
+        return math.hypot(x, y) <= surface.size
+    return abs(x) <= surface.size and abs(y) <= surface.size
+
+
+def _check_points(game, options: dict) -> None:
+    """Refuse board points of the game's own options (``--striker X,Y``, ``--aim X,Y``,
+    ``--aims GRID``) that lie off the board, in one short line with the board's size."""
+    from carromlab.equipment import BOARDS
+    from carromlab.input_schema import FINITE, GRIDS, KINDS, parse_grid_spec, parse_pair, shorten
+    from carromlab.position_schema import show
+
+    board = None
+    for o in game.shot_options:
+        text = options.get(o.key)
+        if KINDS.get(o.name) != ("length",) or not isinstance(text, str) or not text:
+            continue
+        board = board or BOARDS[game.family]()
+        if o.name in GRIDS:  # one axis of values, used for x and for y
+            spec = parse_grid_spec(text, o.name, FINITE)  # the board bounds them
+            off = [v for v in spec.values if not _on_board(board, v, 0.0)]
+            shown = [f"{v:g}" for v in off]
+            what = f"{len(off):,} of {len(spec.values):,} values lie"
+        else:
+            x, y = parse_pair(text, o.name, FINITE)
+            off = [] if _on_board(board, x, y) else [(x, y)]
+            shown = [f"({x:g}, {y:g}) m"]
+            what = "the point lies"
+        if off:
+            plain = not any(c.isalpha() for c in text.replace("e", "").replace("E", ""))
+            cm = "; in centimetres write the unit: 12cm" if plain else ""
+            raise CarromlabError(
+                f"--{o.name} {show(text)}: {what} off {_board_words(board, game.family)}: "
+                f"{shorten(shown, 4)} (coordinates are metres from the centre{cm})"
+            )
+
+
+def _line_origin(va) -> bool:
+    """Whether a variant's shots start on a line (placement in metres: ICF, Carroms) rather
+    than on a circle (degrees: Carrooka's break line, the crokinole side)."""
+    return va.origin_of is None
+
+
+def _fixed_origin(va, pos) -> tuple[float, float] | None:
+    """Where the shooter lies when it is played from there whatever the placement (a
+    Carrooka striker on the board), else None."""
+    xs, ys = va.origin(pos, [-1.0, 1.0])
+    if xs[0] == xs[1] and ys[0] == ys[1]:
+        return float(xs[0]), float(ys[0])
+    return None
+
+
+def _check_placements(what: str, text: str, values, kind, va, pos, game) -> None:
+    """The placement(s) against the board, once its shot origins are known: the unit
+    (metres on a line, degrees on a circle: a unit of the other kind is refused, and each
+    refusal names the board's), off the board (refused with the board's size), none legal
+    (refused with the legal intervals or the default grid), ignored (a Carrooka striker that
+    lies on the board: a warning), or plain angles that look like radians (a warning)."""
+    from carromlab.input_schema import radians_warning, shorten
+
+    variant = pos.variant
+    where = f"--{what} {text}"
+    line = _line_origin(va)
+    unit = "metres along the shooter's line" if line else "degrees on the shooter's circle"
+    spot = _fixed_origin(va, pos)
+    if spot is not None:
+        _warn(
+            f"warning: {where} is ignored: the {va.shooter_kind} lies at "
+            f"({spot[0]:.3f}, {spot[1]:.3f}) m and is played from there"
+        )
+        return
+    if kind is not None and kind != ("length" if line else "angle"):
+        units = "m, cm or mm, or a plain number" if line else "deg or rad, or a plain number"
+        raise CarromlabError(
+            f"{where}: on the {variant} board a placement is in {unit}, not "
+            f"{'an' if kind == 'angle' else 'a'} {kind}; "
+            f"write {units}"
+        )
+    values = [float(v) for v in values]
+    if line:
+        half = pos.board.layout.surface.size
+        off = [v for v in values if abs(v) > half]
+        if off:
+            cm = "; in centimetres write the unit: 12cm" if kind is None else ""
+            what = (
+                f"{len(off):,} of {len(values):,} placements lie"
+                if len(values) > 1
+                else f"{off[0]:g} m lies"
+            )
+            listed = f": {shorten([f'{v:g}' for v in off], 4)}" if len(values) > 1 else ""
+            raise CarromlabError(
+                f"{where}: {what} off the {variant} board (x from -{half:g} to {half:g} m; "
+                f"placements are metres{cm}){listed}"
+            )
+    elif kind is None:
+        warning = radians_warning(text, what, values)
+        if warning:
+            _warn(warning)
+    if len(values) == 1 and va.check_origin is not None:
+        return  # the game's own check, at the shot, says why (ICF: law 130, in metres)
+    xs, ys = va.origin(pos, values)
+    legal = va.legal_origin(pos, xs, ys)
+    if not legal.any():
+        if line:
+            spans = ", ".join(
+                f"{lo:.4f} to {hi:.4f}" for lo, hi in va.placement_intervals(pos.board)
+            )
+            legal_words = f"legal: {spans} m"
+        else:
+            grid = game.default_grid[0] if game.default_grid else "-90"
+            legal_words = f"the game's default: {grid}"
+        raise CarromlabError(
+            f"{where}: no legal {va.shooter_kind} placement in position "
+            f"{pos.name!r} ({variant} placements are {unit}; {legal_words})"
+        )
+
+
+#: A forward aim from a line: strictly between these (degrees counter-clockwise from +x).
+FORWARD = (0.0, 180.0)
+
+
+def _check_forward(what: str, text: str, values, va, pos) -> None:
+    """On a line board (ICF, Carroms) refuse aims that do not point forward, away from the
+    shooter's own baseline: the laws forbid striking a piece behind the baseline directly
+    and carromlab's rules do not judge that foul (docs/decisions.md)."""
+    from carromlab.input_schema import shorten
+
+    if not _line_origin(va):
+        return
+    back = [v for v in (float(v) for v in values) if not FORWARD[0] < v % 360 < FORWARD[1]]
+    if back:
+        if len(values) > 1:
+            count = f"{len(back):,} of {len(values):,} aims do not point forward "
+            count += f"({shorten([f'{v:g}' for v in back], 4)})"
+        else:
+            count = "the aim does not point forward"
+        raise CarromlabError(
+            f"--{what} {text}: {count}; on the {pos.variant} board an aim must lie strictly "
+            "between 0 and 180 deg: a piece behind the baseline may not be struck directly, "
+            "and the rules do not judge that foul (docs/decisions.md)"
+        )
+
+
+#: Shot-map shots a second on one CPU core, slow to fast: a Carrooka map of fast shots all
+#: round (the README's, 129,600 shots in about 5 minutes on 2 cores: about 200 a core) to
+#: ICF breaks (docs/benchmarks.md: 5,130 shots/s on 2 cores, about 2,500 a core).
+MAP_RATE_PER_CORE = (200, 2_500)
+#: A map whose slow estimate passes this many seconds says its size before it starts.
+ANNOUNCE_AFTER_S = 60
+
+
+def _cores() -> int:
+    import os
+
+    env = os.environ.get("CARROMLAB_CORES", "")
+    return int(env) if env.isdigit() and int(env) > 0 else (os.cpu_count() or 1)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def _map_size_line(cells: int, n: int, cores: int | None = None) -> str | None:
+    """One line giving a long shot map's size and time before it starts (None for a short
+    one): the shots, and the time at :data:`MAP_RATE_PER_CORE` on this machine's cores."""
+    cores = cores or _cores()
+    shots = cells * n
+    slow, fast = (shots / (rate * cores) for rate in MAP_RATE_PER_CORE)
+    if slow < ANNOUNCE_AFTER_S:
+        return None
+    lo, hi = (rate * cores for rate in MAP_RATE_PER_CORE)
+    return (
+        f"shot map: {cells:,} cells x {n:,} shots = {shots:,} shots: about "
+        f"{_duration(fast)} to {_duration(slow)} on this machine ({cores} cores at "
+        f"{lo:,}-{hi:,} shots/s; the bar shows the rate once the kernel is compiled)"
+    )
+
+
+def _with_origin(summary: dict, va, pos) -> dict:
+    """A shot map's summary where the shooter lies on the board (a Carrooka striker): its
+    spot (``striker``: [x, y] m) instead of the placement, which played no part."""
+    spot = _fixed_origin(va, pos) if va is not None and pos is not None else None
+    if spot is None or "best" not in summary:
+        return summary
+    best = {k: v for k, v in summary["best"].items() if k != "placement"}
+    summary = dict(summary)
+    summary["best"] = {va.shooter_kind: [round(spot[0], 6), round(spot[1], 6)], **best}
+    return summary
+
+
 PLACEMENT_HELP = (
-    "Where the shot starts (the placement): the striker's x on the South baseline (m); on "
-    "a circle's line the origin's angle (deg); ignored where the shooter lies on the board. "
-    "Default: the game's (0 m, or -90 deg)."
+    "Where the shot starts (the placement): on a line board (ICF, Carroms) the shooter's x on "
+    "its line in metres (or 5cm, 50mm); on a circle (Carrooka's break line, the crokinole "
+    "side) the origin's angle in degrees (or -1.57rad); ignored where the shooter lies on "
+    "the board. Default: the game's (0 m, or -90 deg)."
 )
 VARIANT_HELP = "Game variant (`carromlab games` lists them)."
+ANGLE_HELP = (
+    "Aim, counter-clockwise from +x: degrees, or with a unit, 65.9deg or 1.15rad. On a line "
+    "board (ICF, Carroms) it must point forward, between 0 and 180 deg."
+)
 
 
 @app.command(context_settings=GAME_OPTIONS, epilog=_game_option_help("shot_options"))
@@ -501,8 +832,12 @@ def estimate(
     ctx: typer.Context,
     position: str = typer.Option(None, help="Standard position name or JSON file."),
     variant: str = typer.Option("icf", help=VARIANT_HELP),
-    placement: float = typer.Option(None, help=PLACEMENT_HELP),
-    angle: float = typer.Option(90.0, help="Aim, degrees counter-clockwise from +x."),
+    placement: float = typer.Option(
+        None, help=PLACEMENT_HELP, parser=_unit_option("placement"), metavar="PLACEMENT"
+    ),
+    angle: float = typer.Option(
+        90.0, help=ANGLE_HELP, parser=_unit_option("angle"), metavar="ANGLE"
+    ),
     speed: float = typer.Option(2.0, help="Striker speed (m/s)."),
     skill: str = typer.Option("club", help="novice, club, expert, pro or exact."),
     n: int = typer.Option(10_000, help="Noisy executions."),
@@ -514,12 +849,16 @@ def estimate(
         help="Metres the pieces of an opening set by hand move per shot (default 0.0003; 0: "
         "off; docs/physics.md).",
     ),
+    show_all: bool = typer.Option(
+        False, "--all", help="Print every quantity (default: pot rate, foul risk, points)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     out: Path = typer.Option(None, help="Folder for estimate.parquet."),
     strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
 ) -> None:
-    """Estimate one shot: capture, foul and continuation probabilities and expected points.
-    KOOBA: one aim point's tag probabilities (Eye, Inner Eye, KOOBA, ring, penalty, ...).
+    """Estimate one shot: the pot rate, foul risk and points first, each with its interval
+    (--all: every capture, foul and rule quantity). KOOBA: one aim point's tag probabilities
+    (Eye, Inner Eye, KOOBA, ring, penalty, ...).
     Each game's own options follow the shared ones (see below)."""
     import math
 
@@ -535,23 +874,35 @@ def estimate(
 
     if out is not None:
         check_out_path(out)
-    game = _variant_game(variant)
-    options = _shot_options(game, ctx.args, "estimate")
-    if "estimate" in game.commands:
-        _no_position(position, variant, "estimate")
+    game, options, pos, turn = _prepare_shot(ctx, "estimate", position, variant, skill)
+    if pos is None:  # the game's own command (KOOBA)
         df = game.commands["estimate"](skill=skill, n=n, seed=seed, options=options)
-        _write_and_print(df, out, as_json, strict)
+        _write_and_print(df, out, as_json, strict, show_all)
         return
+    from carromlab.input_schema import radians_warning
+
+    written = getattr(angle, "text", repr(angle))
+    if getattr(angle, "plain", True):
+        warning = radians_warning(written, "angle", [angle])
+        if warning:
+            _warn(warning)
 
     from carromlab.analysis import estimate as run_estimate
     from carromlab.analysis.variants import analysis_for
     from carromlab.shots import Shot
 
-    pos = _shot_position(position, variant, options)
-    if placement is None:  # mid-line, or the point of a circle straight below the centre
+    va = analysis_for(pos.variant)
+    if placement is not None:
+        text = getattr(placement, "text", repr(placement))
+        _check_placements(
+            "placement", text, [placement], getattr(placement, "kind", None), va, pos, game
+        )
+    else:  # mid-line, or the point of a circle straight below the centre
         placement = game.default_placement
-    xs, ys = analysis_for(pos.variant).origin(pos, [placement])
+    _check_forward("angle", written, [angle], va, pos)
+    xs, ys = va.origin(pos, [float(placement)])
     shot = Shot(float(xs[0]), float(ys[0]), math.radians(angle), speed)
+    va.check_shot(pos, shot)  # the game's own word on the shot (ICF: law 130), now
     df = run_estimate(
         pos,
         shot,
@@ -560,13 +911,15 @@ def estimate(
         seed=seed,
         chunk=chunk,
         progress=not as_json,
-        turn=_shot_turn(game, options),
+        turn=turn,
         hand_set=hand_set,
     )
-    _write_and_print(df, out, as_json, strict)
+    _write_and_print(df, out, as_json, strict, show_all)
 
 
-def _write_and_print(df, out: Path | None, as_json: bool, strict: bool = False) -> None:
+def _write_and_print(
+    df, out: Path | None, as_json: bool, strict: bool = False, show_all: bool = False
+) -> None:
     from carromlab.analysis.truncation import truncation
 
     if out is not None:
@@ -577,21 +930,89 @@ def _write_and_print(df, out: Path | None, as_json: bool, strict: bool = False) 
         rows = json.loads(df.to_json(orient="records"))
         typer.echo(json.dumps({"config": df.attrs["config"], "rows": rows}, default=str))
     else:
-        _print_estimate(df)
+        _print_estimate(df, show_all)
     _report_truncation(truncation(df), strict)
 
 
-def _print_estimate(df) -> None:
+#: An estimate's first rows: the pot rate, the foul risk and the points, each the first of
+#: these quantities the variant's rules give.
+HEADLINE = (
+    ("pot rate", ("potted", "continues")),
+    ("foul risk", ("foul", "penalty")),
+    ("points", ("points",)),
+)
+
+
+#: The kernel's names for the shooting disc (disc 0) in a table of captures.
+SHOOTERS = ("striker", "shooter")
+
+
+def _console():
+    """A console as wide as the terminal (or ``COLUMNS``; 80 when neither says)."""
     from rich.console import Console
+
+    return Console()
+
+
+def _estimate_cells(r) -> tuple[str, str]:
+    """An estimate and its interval for the terminal: probabilities in per cent, means with
+    three decimals."""
+    if r.kind == "probability":
+        return f"{100 * r.estimate:.1f} %", f"[{100 * r.lo:.1f}, {100 * r.hi:.1f}] %"
+    return f"{r.estimate:.3f}", f"[{r.lo:.3f}, {r.hi:.3f}]"
+
+
+def _print_estimate(df, show_all: bool = False) -> None:
+    """An estimate as a table: the pot rate, foul risk and points first (each with its 95 %
+    interval) and the pieces most often pocketed; every quantity with ``show_all``."""
     from rich.table import Table
 
-    table = Table("quantity", "estimate", "95% interval", "n")
-    shown = df[
-        (df["kind"] == "mean") | (df["estimate"] > 0) | ~df["quantity"].str.startswith("capture:")
-    ]
-    for r in shown.itertuples():
-        table.add_row(r.quantity, f"{r.estimate:.4f}", f"[{r.lo:.4f}, {r.hi:.4f}]", str(r.n))
-    Console(width=120).print(table)
+    config = df.attrs.get("config", {})
+    rows = {r.quantity: r for r in df.itertuples()}
+    n = int(df["n"].max()) if len(df) else 0
+    skill = config.get("skill", {})
+    skill = skill.get("name", "") if isinstance(skill, dict) else str(skill)
+    where = config.get("position") or config.get("variant") or ""
+    title = ", ".join(x for x in (where, skill, f"{n:,} shots") if x)
+    table = Table("", "estimate", "95% interval", title=title, title_justify="left")
+    if show_all:
+        shown = df[
+            (df["kind"] == "mean")
+            | (df["estimate"] > 0)
+            | ~df["quantity"].str.startswith("capture:")
+        ]
+        for r in shown.itertuples():
+            table.add_row(r.quantity, *_estimate_cells(r))
+        _console().print(table)
+        return
+    used = set()
+    for label, names in HEADLINE:
+        name = next((q for q in names if q in rows), None)
+        if name is not None:
+            used.add(name)
+            table.add_row(
+                f"{label} ({name})" if name != label else label, *_estimate_cells(rows[name])
+            )
+    piece = df["quantity"].str.slice(8)
+    pots = df[
+        df["quantity"].str.startswith("capture:")
+        & ~piece.str.contains(":")
+        & ~piece.isin(SHOOTERS)  # the shooter pocketed is a foul, counted above
+        & (df["estimate"] > 0)
+    ].nlargest(3, "estimate")
+    for r in pots.itertuples():
+        used.add(r.quantity)
+        table.add_row(f"{r.quantity[8:]} pocketed", *_estimate_cells(r))
+    if not used:  # a game with other quantities (KOOBA's tags): all of them
+        for r in df.itertuples():
+            table.add_row(r.quantity, *_estimate_cells(r))
+        _console().print(table)
+        return
+    rest = len(df) - len(used)
+    if rest > 0:
+        table.caption = f"{rest} more quantities: --all (or --json)"
+        table.caption_justify = "left"
+    _console().print(table)
 
 
 @app.command(context_settings=GAME_OPTIONS, epilog=_game_option_help("shot_options"))
@@ -642,27 +1063,44 @@ def shotmap(
         angles=angles,
         speeds=speeds,
     )
+    game, options, pos, _ = _prepare_shot(ctx, "shotmap", position, variant, skill, value)
     from carromlab.analysis.truncation import summary_truncation
 
-    game = _variant_game(variant)
-    options = _shot_options(game, ctx.args, "shotmap")
-    if "shotmap" in game.commands:
-        _no_position(position, variant, "shotmap")
+    if pos is None:  # the game's own command (KOOBA)
         result = game.commands["shotmap"](
             skill=skill, n=n, seed=seed, value=value, out=out, options=options
         )
-        typer.echo(json.dumps(result, default=str) if as_json else _lines(result))
+        _print_summary(result, as_json)
         _report_truncation(summary_truncation(result), strict)
         return
     from carromlab.analysis.shotmap import FALLBACK_GRID
+    from carromlab.analysis.variants import analysis_for
+    from carromlab.input_schema import check_cells, check_run, parse_grid_spec, radians_warning
 
     defaults = game.default_grid or FALLBACK_GRID  # best starts from the same grid
+    spots = parse_grid_spec(placements or defaults[0], "placements")
+    aims = parse_grid_spec(angles or defaults[1], "angles")
+    grid_speeds = _grid(speeds or defaults[2], "speeds")
+    cells = len(spots.values) * len(aims.values) * len(grid_speeds)
+    check_cells(cells, "shotmap")
+    check_run(cells, n, "shotmap")
+    va = analysis_for(variant)
+    if angles is not None and aims.plain:
+        warning = radians_warning(angles, "angles", aims.values)
+        if warning:
+            _warn(warning)
+    if placements is not None:
+        _check_placements("placements", placements, spots.values, spots.kind, va, pos, game)
+    _check_forward("angles", aims.text, aims.values, va, pos)
+    size = _map_size_line(cells, n)
+    if size:
+        _warn(size)
     result = run_shotmap(
         position,
         variant,
-        _grid(placements or defaults[0], "placements"),
-        _grid(angles or defaults[1], "angles"),
-        _grid(speeds or defaults[2], "speeds"),
+        spots.values,
+        aims.values,
+        grid_speeds,
         skill,
         n,
         seed,
@@ -672,16 +1110,80 @@ def shotmap(
         options=options,
         hand_set=hand_set,
     )
-    if as_json:
-        typer.echo(json.dumps(result, default=str))
-    else:
-        for k, v in result.items():
-            typer.echo(f"{k}: {v}")
+    result = _with_origin(result, va, pos)
+    _print_summary(result, as_json, "m" if _line_origin(va) else "deg")
     _report_truncation(summary_truncation(result), strict)
 
 
 def _lines(result: dict) -> str:
     return "\n".join(f"{k}: {v}" for k, v in result.items())
+
+
+def _value_text(value: str, v: float, interval) -> tuple[str, str]:
+    """A value and its interval for the terminal: a probability (``p_...``) in per cent,
+    a mean with three decimals."""
+    if value.startswith("p_"):
+        return f"{100 * v:.1f} %", f"[{100 * interval[0]:.1f}, {100 * interval[1]:.1f}] %"
+    return f"{v:.3f}", f"[{interval[0]:.3f}, {interval[1]:.3f}]"
+
+
+def _cell_words(best: dict, value: str, placement_unit: str | None) -> str:
+    """A shot map's best cell in words with units (placement, aim, speed, or the spot the
+    shooter lies on)."""
+    parts = []
+    for k, v in best.items():
+        if k == value:
+            continue
+        if isinstance(v, (list, tuple)) and len(v) == 2:
+            parts.append(f"{k} at ({v[0]:.3f}, {v[1]:.3f}) m")
+        elif k == "placement":
+            unit = placement_unit or ""
+            parts.append(f"placement {v:.3f} m" if unit == "m" else f"placement {v:.1f} {unit}")
+        elif k == "angle":
+            parts.append(f"angle {v:.1f} deg")
+        elif k == "speed":
+            parts.append(f"speed {v:.2f} m/s")
+        elif k in ("aim_x", "aim_y"):
+            parts.append(f"{k.replace('_', ' ')} {v:.3f} m")
+        else:
+            parts.append(f"{k} {v:g}" if isinstance(v, (int, float)) else f"{k} {v}")
+    return ", ".join(parts)
+
+
+def _print_summary(
+    summary: dict, as_json: bool = False, placement_unit: str | None = None, title="shot map"
+) -> None:
+    """A map's summary: JSON, or a short table (folder, size, truncated shots, the best cell
+    with units and its value with the interval)."""
+    if as_json:
+        typer.echo(json.dumps(summary, default=str))
+        return
+    from rich import box
+    from rich.table import Table
+
+    table = Table(
+        show_header=False, box=box.SIMPLE, title=title, title_justify="left", pad_edge=False
+    )
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column(overflow="fold")
+    value = summary.get("value")
+    for k, v in summary.items():
+        if k in ("value", "best_interval", "p_truncated"):
+            continue
+        if k == "best" and isinstance(v, dict):
+            table.add_row("best cell", _cell_words(v, value, placement_unit))
+            if value in v:
+                interval = summary.get("best_interval") or (v[value], v[value])
+                table.add_row(value, " ".join(_value_text(value, v[value], interval)))
+        elif k == "truncated":
+            shots = summary.get("shots") or 0
+            share = f" ({100 * v / shots:.2f} %)" if shots else ""
+            table.add_row("truncated", f"{v:,} shots{share}")
+        elif isinstance(v, int) and not isinstance(v, bool):
+            table.add_row(k, f"{v:,}")
+        else:
+            table.add_row(k, str(v))
+    _console().print(table)
 
 
 def run_shotmap(
@@ -756,10 +1258,9 @@ def run_shotmap(
             err=True,
         )
         raise typer.Exit(INTERRUPTED_EXIT) from None
-    if value not in df.columns:
-        options = [c for c in df.columns if not c.endswith(("_lo", "_hi"))]
-        raise CarromlabError(
-            f"no column {value!r} in the shot map; choose from {', '.join(options)}"
+    if value not in df.columns:  # where the rules were not found before the run
+        _refuse_value(
+            value, [c for c in df.columns if not c.endswith(("_lo", "_hi"))], "shotmap", variant
         )
     out.mkdir(parents=True, exist_ok=True)
     write_parquet(df, out / "shotmap.parquet")
@@ -861,17 +1362,14 @@ def best(
         chunk=chunk,
         hand_set=hand_set,
     )
+    _, _, pos, turn = _prepare_shot(ctx, "best", position, variant, skill, value)
     from carromlab.analysis import best_shots
     from carromlab.analysis.truncation import search_truncation, truncation
+    from carromlab.analysis.variants import analysis_for
 
-    game = _variant_game(variant)
-    options = _shot_options(game, ctx.args, "best")
-    if game.analysis is None:
-        raise CarromlabError(f"best searches shots of games with shot analysis, not {variant!r}")
-    pos = _shot_position(position, variant, options)
     df = best_shots(
         pos,
-        turn=_shot_turn(game, options),
+        turn=turn,
         skill=skill,
         value=value,
         speeds=_grid(speeds, "speeds"),
@@ -899,9 +1397,45 @@ def best(
         doc = {"config": df.attrs["config"], "rows": rows, "truncated": cut}
         typer.echo(json.dumps(doc, default=str))
     else:
-        typer.echo(df[cols].to_string(index=False))
+        va = analysis_for(variant)
+        _print_best(df[cols], value, va, pos)
         typer.echo(f"truncated: {reported.counts()} reported; {search.counts()} in the search")
     _report_truncation(reported + search, strict)
+
+
+def _print_best(df, value: str, va, pos) -> None:
+    """best's shots as a table with units and sensible rounding: the placement in metres
+    (to the mm) on a line or in degrees on a circle (or, where the shooter lies on the
+    board, its spot in the title), the aim in degrees, the speed in m/s, the value with its
+    95 % interval (a probability in per cent)."""
+    from rich import box
+    from rich.table import Table
+
+    spot = _fixed_origin(va, pos)
+    line = _line_origin(va)
+    title = f"best {value} in {pos.name or pos.variant}"
+    if spot is not None:
+        title += f", from the {va.shooter_kind} at ({spot[0]:.3f}, {spot[1]:.3f}) m"
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    heads = ["#"]
+    heads += [] if spot is not None else ["placement\n(m)" if line else "placement\n(deg)"]
+    heads += ["angle\n(deg)", "speed\n(m/s)", value, "95% interval", "n"]
+    heads += ["p_truncated"] if "p_truncated" in df.columns else []
+    for head in heads:
+        table.add_column(head, justify="right", no_wrap=True)
+    for r in df.to_dict("records"):
+        row = [str(int(r["rank"]))]
+        if spot is None:
+            row.append(f"{r['placement']:.3f}" if line else f"{r['placement']:.1f}")
+        row += [f"{r['angle']:.1f}", f"{r['speed']:.2f}"]
+        estimate, interval = _value_text(value, r[value], (r[f"{value}_lo"], r[f"{value}_hi"]))
+        row += [estimate, interval, f"{int(r['n']):,}"]
+        if "p_truncated" in df.columns:
+            row.append(f"{100 * r['p_truncated']:.2f} %")
+        table.add_row(*row)
+    console = _console()
+    console.print(title, highlight=False)
+    console.print(table)
 
 
 @app.command(context_settings=GAME_OPTIONS, epilog=_game_option_help("options"))
@@ -931,18 +1465,20 @@ def play(
     hit the event cap (truncated).
     """
     check_out_path(out)
-    from carromlab.shots import skill as skill_named
-
     _check(games=games, seed=seed, slots=slots)
-    game = _variant_game(variant)
+    game = _variant_game(variant)  # the names first, before JAX loads
     options = _play_options(game, variant, ctx.args)
     if game.driver is None or not game.players:
         raise CarromlabError(f"whole games are not available for {variant!r}")
     if policy not in game.players:
+        from carromlab.input_schema import closest
+
+        close = closest(policy, game.players)
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
         raise CarromlabError(
-            f"unknown policy {policy!r} for {variant}; use {' or '.join(game.players)}"
+            f"unknown policy {policy!r} for {variant}; {hint}use {' or '.join(game.players)}"
         )
-    skill_named(skill)  # one clear line for an unknown skill
+    _check_skill(skill)
     config = game.make_config(variant, **options)
     chooser = game.make_player(policy, skill=skill, variant=variant)
 
@@ -990,7 +1526,6 @@ def play(
 @app.command("games")
 def games_list() -> None:
     """List the games, their variants and their own options."""
-    from rich.console import Console
     from rich.table import Table
 
     from carromlab.registry import GAMES
@@ -1005,7 +1540,7 @@ def games_list() -> None:
             " ".join(f"--{o.name}" for o in g.options),
             " ".join(f"--{o.name}" for o in g.shot_options),
         )
-    Console(width=160).print(table)
+    _console().print(table)
 
 
 @app.command()
@@ -1049,14 +1584,15 @@ def sweep(
 
 
 def _select_device(device: str) -> None:
-    """Point JAX at the requested platform before anything initialises it."""
-    import jax
-
+    """Point JAX at the requested platform before anything initialises it (a bad name is
+    refused before JAX loads)."""
+    if device not in ("auto", "cpu", "gpu"):
+        raise CarromlabError(f"unknown device {device!r}; use auto, cpu or gpu")
     if device == "auto":
         return
-    if device not in ("cpu", "gpu"):
-        raise CarromlabError(f"unknown device {device!r}; use auto, cpu or gpu")
     import os
+
+    import jax
 
     platform = "cuda" if device == "gpu" else "cpu"
     os.environ["JAX_PLATFORMS"] = platform  # spawned workers (sweep --executor processes)
@@ -1120,7 +1656,7 @@ def demo(
         "points",
         out,
     )
-    typer.echo(f"shot map: {summary}")
+    _print_summary(summary, placement_unit="m", title="shot map of icf-midgame")
     from tqdm import tqdm
 
     from carromlab.registry import STANDARD
@@ -1138,7 +1674,7 @@ def main(argv: list[str] | None = None) -> None:
     """Console entry point: one clear line on stderr for bad input, never a traceback."""
     try:
         app(args=argv)  # typer reports usage errors itself and exits
-    except CarromlabError as e:
+    except (CarromlabError, _Refused) as e:
         typer.echo(f"error: {e}", err=True)
         sys.exit(2)
 

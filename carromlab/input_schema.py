@@ -26,15 +26,23 @@ The bounds, and why:
   throw, so 3.3 GB; the default map is 156,800 throws).
 - angles (``--angle``, ``--angles``, a sweep's ``angle``): finite, -360 to 360 degrees. They
   are not reduced modulo 360: a table shows the angle as given, and one turn either way
-  names every direction. 1e300 degrees overflowed float32 (every probability 0).
+  names every direction. 1e300 degrees overflowed float32 (every probability 0). On the
+  command line an angle may carry its unit (``65.9deg``, ``65.9°``, ``1.15rad``; a plain
+  number is degrees; :data:`UNITS`), converted before the bound; plain angles that all look
+  like radians (:func:`looks_like_radians`) get one warning line (:func:`radians_warning`).
 - placements (``--placement``, ``--placements``, a sweep's ``placement``): finite, -360 to 360
-  (metres along a line, where the game's legal intervals decide; degrees on a circle).
+  (metres along a line, where the game's legal intervals decide; degrees on a circle). On
+  the command line with a unit of either kind (``-5cm``, ``-1.57rad``); which kind the
+  board takes is the command's check, once the game's shot origins are known.
 - speeds (``--speed``, ``--speeds``, a sweep's ``speed``): above 0, at most ``MAX_SPEED`` =
   15 m/s (a hard flick is 4-6 m/s; docs/equipment.md).
 - ``--hand-set``: 0 to 0.1 m (the default 0.0003 m).
 - board points (KOOBA ``--aim``, ``--aims``, Carrooka ``--striker``) and KOOBA ``--slide``:
   finite, at most 5 m from the centre (the position schema's longest length), ``--slide``
-  not negative.
+  not negative; board points may carry a length unit (``5cm,-25cm``), and the command
+  refuses one off its board, naming the board's size.
+- names (skills, contact models): :data:`SKILL_NAMES`, :data:`CONTACT_MODEL_NAMES`, so that
+  a misspelt one is refused (with the closest names, :func:`check_name`) before JAX loads.
 - counts: ``--chunk`` 1 to 2**20 shots (memory of a kernel batch), ``--slots`` 1 to 65,536
   games at once, ``--lanes`` 0 to 65,536, ``--cores`` and ``--workers`` 1 to 1,024, ``--dpi``
   10 to 2,400, ``--iterations`` 0 to 1,000; every other count (``--games``,
@@ -51,6 +59,7 @@ Like the position schema's, these are carromlab's own choices, not rules of any 
 from __future__ import annotations
 
 import math
+import re
 import sys
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -279,6 +288,11 @@ def check_flags(**values: Any) -> None:
     given = {k: v for k, v in values.items() if v is not None}
     for name in [k for k in given if k in GRIDS]:
         parse_grid(given.pop(name), name)
+    for name in [k for k in given if k in KINDS]:  # a number that may carry a unit
+        if isinstance(given[name], str):
+            given[name] = parse_value(given[name], name)
+        if isinstance(given[name], Quantity):  # in range, in its kind's own unit
+            given[name] = float(given[name])
     unknown = sorted(set(given) - set(FLAGS))
     if unknown:
         raise ValueError(f"no bound for option(s) {', '.join(unknown)}")  # a programming error
@@ -318,56 +332,283 @@ def check_throws(cells: int, n: int, what: str) -> None:
         )
 
 
+# ---------------------------------------------------------------------- units
+
+#: The units a number may carry, by kind, as factors to the kind's own unit (:data:`BASE`);
+#: a plain number is read in the kind's own unit (an angle in degrees, a length in metres).
+UNITS: dict[str, dict[str, float]] = {
+    "angle": {
+        "deg": 1.0,
+        "°": 1.0,
+        "degree": 1.0,
+        "degrees": 1.0,
+        "rad": 180.0 / math.pi,
+        "radian": 180.0 / math.pi,
+        "radians": 180.0 / math.pi,
+    },
+    "length": {"m": 1.0, "cm": 0.01, "mm": 0.001},
+    "speed": {"m/s": 1.0},
+}
+#: Each kind's own unit: what a value is converted to, and how a plain number is read.
+BASE = {"angle": "deg", "length": "m", "speed": "m/s"}
+#: The kinds of quantity each option takes. A placement is metres along a line (ICF,
+#: Carroms) or degrees on a circle (Carrooka's break line, the crokinole side): which one is
+#: the board's, checked where the game's shot origins are known.
+KINDS: dict[str, tuple[str, ...]] = {
+    "angle": ("angle",),
+    "angles": ("angle",),
+    "placement": ("length", "angle"),
+    "placements": ("length", "angle"),
+    "speed": ("speed",),
+    "speeds": ("speed",),
+    "aim": ("length",),
+    "aims": ("length",),
+    "striker": ("length",),
+}
+_HINTS = {
+    ("angle",): "an angle takes deg or rad (a plain number is degrees)",
+    ("length",): "a length takes m, cm or mm (a plain number is metres)",
+    ("speed",): "a speed takes m/s (a plain number is m/s)",
+    ("length", "angle"): "a placement takes m, cm or mm on a line, deg or rad on a circle "
+    "(a plain number is metres on a line, degrees on a circle)",
+}
+_NUMBER_AND_UNIT = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(\S+?)\s*$")
+
+
+class Quantity(float):
+    """A number from the command line in its kind's own unit (degrees, metres, m/s), with
+    ``kind``: the kind of the unit written ("angle", "length", "speed"; None: a plain
+    number) and ``text``: the number as written. It is a float everywhere a float goes."""
+
+    kind: str | None
+    text: str
+
+    def __new__(cls, value: float, kind: str | None = None, text: str = ""):
+        q = super().__new__(cls, value)
+        q.kind = kind
+        q.text = text or repr(float(value))
+        return q
+
+    @property
+    def plain(self) -> bool:
+        return self.kind is None
+
+
+def unit_hint(what: str) -> str:
+    """What units the option ``--what`` takes, for a message."""
+    return _HINTS.get(KINDS.get(what, ()), "a plain number, no unit")
+
+
+def split_unit(text: str, what: str) -> Quantity:
+    """One number, plain or with a unit of the kinds ``--what`` takes (``65.9deg``,
+    ``1.15rad``, ``12cm``), converted to its kind's own unit. ValueError if ``text`` is no
+    number at all; one :class:`CarromlabError` line for a unit the option does not take."""
+    text = str(text).strip()
+    try:
+        return Quantity(float(text), None, text)
+    except ValueError:
+        pass
+    m = _NUMBER_AND_UNIT.match(text)
+    if m is None:
+        raise ValueError(text)
+    value, unit = float(m.group(1)), m.group(2)
+    kinds = KINDS.get(what, ())
+    for kind, units in UNITS.items():
+        factor = units.get(unit if unit == "°" else unit.lower())
+        if factor is None:
+            continue
+        if kind not in kinds:
+            raise CarromlabError(
+                f"{flag(what)} {show(text)}: {unit} is a unit of {kind}; {unit_hint(what)}"
+            )
+        return Quantity(value * factor, kind, text)
+    raise CarromlabError(f"{flag(what)} {show(text)}: unknown unit {unit!r}; {unit_hint(what)}")
+
+
+def _out_of_range(q: Quantity, limit: Limit) -> str | None:
+    """Why ``q`` is out of ``limit`` (with its value in the kind's own unit when a unit was
+    written), or None."""
+    why = limit.problem(float(q))
+    if why is None or q.plain:
+        return why
+    return f"is {number(float(q))} {BASE[q.kind]}, which {why}"
+
+
+def parse_value(text: Any, what: str) -> Quantity:
+    """One number for the option ``--what`` (``--angle 65.9deg``, ``--placement 12cm``), in
+    its kind's own unit and within the option's bound (:data:`FLAGS`); one line naming the
+    option and its value if not. A number (a default) passes as a plain one."""
+    limit = FLAGS.get(what, FINITE)
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        q = text if isinstance(text, Quantity) else Quantity(huge_to_inf(text), None, repr(text))
+    else:
+        try:
+            q = split_unit(text, what)
+        except CarromlabError:
+            raise
+        except ValueError:
+            raise CarromlabError(
+                f"{flag(what)} {show(text)}: must be a number; {unit_hint(what)}"
+            ) from None
+    why = limit.problem(float(q))
+    if why is not None:
+        shown = show(float(q)) if q.plain else f"{q.text} ({number(float(q))} {BASE[q.kind]})"
+        raise CarromlabError(f"{flag(what)} {shown}: {why}")
+    return q
+
+
+def looks_like_radians(values) -> bool:
+    """Plain angles that all lie within one turn in radians (|a| <= 2 pi, not all 0): most
+    likely radians written where degrees are read."""
+    values = [float(v) for v in values]
+    return any(v != 0 for v in values) and all(abs(v) <= 2 * math.pi for v in values)
+
+
+def radians_warning(text: str, what: str, values) -> str | None:
+    """One warning line when the plain angles ``values`` of ``--what`` (as written:
+    ``text``) look like radians (:func:`looks_like_radians`), else None."""
+    if not looks_like_radians(values):
+        return None
+    text = str(text).strip()
+    grid = ":" in text
+    tokens = text.split(":")[:2] if grid else [t.strip() for t in text.split(",")]
+    tail = ":" + text.split(":")[2] if grid else ""
+    if len(text) > 40:  # a long list: the first value shows the way
+        rad, deg = f"{tokens[0]}rad, ...", f"{tokens[0]}deg, ..."
+    else:
+        sep = ":" if grid else ","
+        rad = sep.join(f"{t}rad" for t in tokens) + tail
+        deg = sep.join(f"{t}deg" for t in tokens) + tail
+    ends = [float(values[0]), float(values[-1])]
+    equal = " to ".join(f"{math.degrees(v):.3g}deg" for v in dict.fromkeys(ends))
+    verb = "looks" if len(values) == 1 else "look"
+    return (
+        f"warning: {flag(what)} {text} {verb} like radians (a plain number is degrees); "
+        f"write {rad} if radians were meant (= {equal}), or {deg} to silence this"
+    )
+
+
+# ---------------------------------------------------------------------- names
+
+
+#: The execution-skill presets by name (``carromlab.shots.SKILLS`` and ``THROW_SKILLS``;
+#: tests/test_cli_units.py keeps them equal), here so that a name is checked before JAX loads.
+SKILL_NAMES = ("novice", "club", "expert", "pro", "exact")
+#: The kernel's contact models (``carromlab.physics.simulate.CONTACT_MODELS``), likewise.
+CONTACT_MODEL_NAMES = ("sequential", "cluster")
+
+
+def closest(name: str, names, n: int = 3) -> list[str]:
+    """The names of ``names`` closest to a misspelt ``name`` (difflib), best first."""
+    import difflib
+
+    return difflib.get_close_matches(str(name), [str(x) for x in names], n=n, cutoff=0.6)
+
+
+def shorten(items, shown: int = 5) -> str:
+    """``items`` joined by ", ", the first ``shown`` of them and "...and 40 more"."""
+    items = [str(x) for x in items]
+    more = len(items) - shown
+    head = ", ".join(items[:shown])
+    return f"{head} ...and {more:,} more" if more > 0 else head
+
+
+def check_name(name: str, names, what: str) -> None:
+    """Refuse a ``name`` that is not one of ``names`` (the option ``what``): one line with
+    the closest names and the known ones."""
+    names = list(names)
+    if name in names:
+        return
+    close = closest(name, names)
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    raise CarromlabError(f"unknown {what} {name!r}{hint} (known: {shorten(names, 8)})")
+
+
 # ---------------------------------------------------------------------- grids and points
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A grid option's values in their kind's own unit, ``kind`` the kind of the units
+    written (None: every value plain) and ``text`` as written."""
+
+    values: list[float]
+    kind: str | None
+    text: str
+
+    @property
+    def plain(self) -> bool:
+        return self.kind is None
 
 
 def parse_grid(text: str, what: str) -> list[float]:
     """``START:STOP:COUNT`` (COUNT values from START to STOP) or ``a,b,c`` from the command
-    line, for the option ``--what``; COUNT is bounded before any value is made, every value
-    finite and in the option's range (:data:`GRIDS`). One line naming the option if not."""
-    limit = GRIDS.get(what, FINITE)
+    line, for the option ``--what``; each number plain or with a unit the option takes
+    (``30deg:150deg:61``, ``0.5rad,1rad``, ``-18cm:18cm:13``), converted to its kind's own
+    unit. COUNT is bounded before any value is made, every value finite and in the option's
+    range (:data:`GRIDS`). One line naming the option if not."""
+    return parse_grid_spec(text, what).values
+
+
+def parse_grid_spec(text: str, what: str, limit: Limit | None = None) -> Grid:
+    """:func:`parse_grid`, with the kind of the units written (:class:`Grid`); ``limit``
+    replaces the option's range (a command that checks the values against the board)."""
+    limit = limit or GRIDS.get(what, FINITE)
     where = f"{flag(what)} {show(text)}"
     if not text.strip():
         raise CarromlabError(
             f"{where}: must not be empty (START:STOP:COUNT or a comma-separated list)"
         )
+    bad = CarromlabError(
+        f"--{what} must be START:STOP:COUNT (COUNT >= 1) or a comma-separated list, "
+        f"not {show(text)}"
+    )
     try:
         if ":" in text:
             a, b, k = text.split(":")
             count = int(k)
             if count <= 0:
                 raise ValueError
-            ends = [float(a), float(b)]
+            ends = [split_unit(a, what), split_unit(b, what)]
         else:
-            ends = [float(v) for v in text.split(",")]
+            ends = [split_unit(v, what) for v in text.split(",")]
             count = len(ends)
-    except ValueError:
-        raise CarromlabError(
-            f"--{what} must be START:STOP:COUNT (COUNT >= 1) or a comma-separated list, "
-            f"not {show(text)}"
-        ) from None
+    except ValueError as e:
+        if isinstance(e, CarromlabError):
+            raise
+        raise bad from None
     if count > MAX_CELLS:
         raise CarromlabError(f"{where}: {number(count)} values, at most {number(MAX_CELLS)}")
-    for v in ends:
-        why = limit.problem(v)
+    kinds = {q.kind for q in ends} - {None}
+    if len(kinds) > 1:
+        raise CarromlabError(f"{where}: mixes units of {' and '.join(sorted(kinds))}")
+    for q in ends:
+        why = _out_of_range(q, limit)
         if why is not None:
-            raise CarromlabError(f"{where}: {v!r} {why}")
+            shown = repr(float(q)) if q.plain else q.text
+            raise CarromlabError(f"{where}: {shown} {why}")
+    kind = kinds.pop() if kinds else None
     if ":" not in text:
-        return ends
+        return Grid([float(q) for q in ends], kind, text)
     import numpy as np
 
-    return [float(v) for v in np.linspace(ends[0], ends[1], count)]
+    return Grid([float(v) for v in np.linspace(float(ends[0]), float(ends[1]), count)], kind, text)
 
 
-def parse_pair(text: str, what: str) -> tuple[float, float]:
-    """``X,Y`` (metres, a point of the board) from the command line; one line naming
-    ``--what`` if it is not two finite numbers within 5 m of the centre."""
+def parse_pair(text: str, what: str, limit: Limit = POINT) -> tuple[float, float]:
+    """``X,Y`` (a point of the board: metres, or with a length unit, ``12cm,20cm``) from the
+    command line; one line naming ``--what`` if it is not two finite numbers within 5 m of
+    the centre (``limit``). Whether the point lies on the board is the command's check (it
+    knows the board)."""
     try:
-        x, y = (float(v) for v in str(text).split(","))
-    except ValueError:
+        x, y = (split_unit(v, what) for v in str(text).split(","))
+    except ValueError as e:
+        if isinstance(e, CarromlabError):
+            raise
         raise CarromlabError(f"--{what} must be X,Y in metres, not {show(text)}") from None
     for v in (x, y):
-        why = POINT.problem(v)
+        why = _out_of_range(v, limit)
         if why is not None:
-            raise CarromlabError(f"--{what} {show(text)}: {v!r} {why}")
-    return x, y
+            shown = repr(float(v)) if v.plain else v.text
+            raise CarromlabError(f"--{what} {show(text)}: {shown} {why}")
+    return float(x), float(y)

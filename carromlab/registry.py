@@ -46,9 +46,9 @@ def builtin_modules() -> list[str]:
 
 
 def parse_pair(text: str, what: str) -> tuple[float, float]:
-    """``X,Y`` (metres) from the command line; one clear line naming ``--what`` if not, or if
-    a coordinate is not finite or lies more than 5 m from the centre
-    (:func:`carromlab.input_schema.parse_pair`)."""
+    """``X,Y`` (metres, or with a length unit: ``12cm,20cm``) from the command line; one
+    clear line naming ``--what`` if not, or if a coordinate is not finite or lies more than
+    5 m from the centre (:func:`carromlab.input_schema.parse_pair`)."""
     from carromlab.input_schema import parse_pair as parse
 
     return parse(text, what)
@@ -56,8 +56,9 @@ def parse_pair(text: str, what: str) -> tuple[float, float]:
 
 def parse_grid(text: str, what: str) -> list[float]:
     """``START:STOP:COUNT`` (COUNT values from START to STOP) or ``a,b,c`` from the command
-    line; one clear line naming ``--what`` if not, if empty, if COUNT is above 10**6 (checked
-    before any value is made) or a value is out of the option's range
+    line, each number plain or with a unit the option takes (``30deg:150deg:61``,
+    ``-18cm:18cm:13``); one clear line naming ``--what`` if not, if empty, if COUNT is above
+    10**6 (checked before any value is made) or a value is out of the option's range
     (:func:`carromlab.input_schema.parse_grid`)."""
     from carromlab.input_schema import parse_grid as parse
 
@@ -253,7 +254,13 @@ def get_game(name: str) -> Game:
         return _GAMES[name]
     if name in _VARIANTS:
         return _GAMES[_VARIANTS[name]]
-    raise CarromlabError(f"unknown game or variant {name!r}; known: {', '.join(variant_names())}")
+    from carromlab.input_schema import closest
+
+    close = closest(name, dict.fromkeys([*_GAMES, *_VARIANTS]))
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    raise CarromlabError(
+        f"unknown game or variant {name!r}; {hint}known: {', '.join(variant_names())}"
+    )
 
 
 def game_names() -> list[str]:
@@ -338,6 +345,43 @@ def shot_analysis(variant: str):
     return game.analysis(game.check_variant(variant))
 
 
+def rules_class(variant: str) -> type | None:
+    """The rules class (a :class:`~carromlab.rules.outcome.VariantRules` subclass) that
+    serves ``variant``, found without importing JAX: of its game's package only the modules
+    whose source names ``VariantRules`` are imported (a game's rules import numpy, not the
+    kernel). The command line reads the names of a variant's values from it before anything
+    is computed. None where none is found (the value is then checked after the run)."""
+    import importlib.util
+    import pkgutil
+    import sys
+
+    from carromlab.rules.outcome import VariantRules
+
+    game = get_game(variant)
+    where = getattr(game.analysis, "__module__", None)
+    if where is None:
+        return None
+    module = sys.modules.get(where) or importlib.import_module(where)
+    for info in pkgutil.iter_modules(getattr(module, "__path__", [])):
+        name = f"{where}.{info.name}"
+        spec = importlib.util.find_spec(name)
+        try:
+            source = open(spec.origin, encoding="utf-8").read() if spec and spec.origin else ""
+        except OSError:
+            continue
+        if "VariantRules" in source:
+            importlib.import_module(name)
+
+    def subclasses(cls):
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from subclasses(sub)
+
+    found = [c for c in subclasses(VariantRules) if variant in (tuple(c.variants) or (c.variant,))]
+    found.sort(key=lambda c: not c.__module__.startswith(where))  # the game's own first
+    return found[0] if found else None
+
+
 __all__ = [
     "GAMES",
     "STANDARD",
@@ -347,6 +391,7 @@ __all__ = [
     "game_names",
     "get_game",
     "register_game",
+    "rules_class",
     "shot_analysis",
     "standard_names",
     "standard_position",
