@@ -270,7 +270,8 @@ def test_carrooka_best_searches_from_where_the_striker_lies(capsys):
     )
     assert code == 0
     row = json.loads(out)["rows"][0]
-    assert 130 < row["angle"] < 160 and row["points"] > 2.5
+    # 100 final shots: the interval is about +-0.5 points wide, so the bar is set below it
+    assert 130 < row["angle"] < 160 and row["points"] > 1.8
 
 
 # Whole games of every variant through `carromlab play` (one row per game with the run's

@@ -103,12 +103,12 @@ def test_shotmap_summary_counts_them(capsys, tmp_path):
     summary = json.loads(out)
     assert summary["shots"] == 6 and summary["truncated"] == 3
     assert summary["p_truncated"] == 0.5
-    assert _warnings(err) == [
+    assert [w for w in _warnings(err) if "event cap" in w] == [
         "warning: 3 of 6 shots (50.00 %) hit the event cap (truncated); "
         "their outcomes are incomplete"
-    ]
+    ]  # (a one-cell-wide map also warns that its best cell lies on the grid's edge)
     code, _, err = run(capsys, *args, "--strict")
-    assert code == 3 and _warnings(err)[0].startswith("error: 3 of 6 shots")
+    assert code == 3 and any(w.startswith("error: 3 of 6 shots") for w in _warnings(err))
 
 
 def test_best_reports_them_per_row_and_for_the_search(capsys, tmp_path):
