@@ -113,7 +113,8 @@ def _per_arm(out: Path, arms: tuple[str, ...], means: tuple[str, ...]) -> pd.Dat
 
 
 def force_out(out: Path) -> pd.DataFrame:
-    return _per_arm(out, ("force-out", "force-out-fast"), ("strokes", "penalties"))
+    arms = ("force-out", "force-out-fast", "force-out-race", "force-out-fast-race")
+    return _per_arm(out, arms, ("strokes", "penalties"))
 
 
 def carroms(out: Path) -> pd.DataFrame:
