@@ -155,7 +155,7 @@ class GameLog:
         if held is not None and _settings(held) != _settings(self.config):
             raise CarromlabError(
                 f"{self.folder} holds a run with another configuration "
-                f"({_differences(self.config, held)}); use a new folder or delete it"
+                f"({differences(self.config, held)}); use a new folder or delete it"
             )
         if _held_config(self.db) is None:
             self._claim(held if held is not None else self.config, legacy)
@@ -513,7 +513,7 @@ def _flat(d: dict, prefix: str = "") -> dict:
     return out
 
 
-def _differences(here: dict, there: dict, shown: int = 3) -> str:
+def differences(here: dict, there: dict, shown: int = 3) -> str:
     """``key: value here, value there`` for the settings that differ (nested keys dotted)."""
     a, b = _flat(_settings(here)), _flat(_settings(there))
     keys = [k for k in sorted(set(a) | set(b)) if a.get(k, _ABSENT) != b.get(k, _ABSENT)]

@@ -40,16 +40,22 @@ def open_folder(out: Path, sweep: Sweep) -> None:
     tmp = marker.with_name("sweep.json.tmp")
     if marker.exists():
         try:
-            held = json.loads(marker.read_text()).get("digest")
+            doc = json.loads(marker.read_text())
+            held = doc.get("digest")
         except ValueError:
             raise CarromlabError(
                 f"{marker} is damaged (cut short?): it says which sweep the folder holds; "
                 "use a new folder"
             ) from None
         if held != sweep.digest:
+            from carromlab.play.log import differences
+
+            there = doc.get("spec")
+            here = json.loads(json.dumps(sweep.spec, default=str))
+            what = differences(here, there) if isinstance(there, dict) else ""
             raise CarromlabError(
-                f"{out} holds another sweep (digest {held}, this one {sweep.digest}); "
-                "use a new folder or delete it"
+                f"{out} holds another sweep ({what or f'digest {held}, this one {sweep.digest}'}"
+                "); use a new folder or delete it"
             )
         return
     if out.exists() and any(p.name != tmp.name for p in out.iterdir()):
