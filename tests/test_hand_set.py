@@ -161,4 +161,5 @@ def test_the_command_line_refuses_a_bad_size(capsys):
     )
     assert code != 0
     lines = [ln for ln in err.strip().splitlines() if ln]
-    assert len(lines) == 1 and "hand_set must be a non-negative number of metres" in lines[0]
+    # refused by the command line's bounds (input_schema), naming the option and its unit
+    assert len(lines) == 1 and "--hand-set -0.001: must be at least 0 m" in lines[0]
