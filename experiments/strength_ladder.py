@@ -32,16 +32,19 @@ from pathlib import Path
 import pandas as pd
 
 from carromlab.analysis.estimate import run_metadata
-from carromlab.analysis.lookahead import LOOKAHEAD_RACING
-from carromlab.analysis.policies import RACING, Greedy, RandomLegal
+from carromlab.analysis.policies import Greedy, RandomLegal
 from carromlab.analysis.ratings import fit_bradley_terry, pairwise_table
 from carromlab.games.icf.machine import IcfGameConfig
 from carromlab.games.icf.players import icf_lookahead
 from carromlab.play import play_logged, read_log
+from carromlab.registry import get_game
 
 OUT = Path("data/studies/ladder")
 
 ANCHOR = "greedy"
+
+#: The registry's ICF game: the racing players are its own (one definition of each).
+ICF = get_game("icf")
 
 
 def players(skill: str) -> dict:
@@ -66,9 +69,9 @@ def extras(skill: str) -> dict:
     (``lookahead-race``: :data:`~carromlab.analysis.lookahead.LOOKAHEAD_RACING`)."""
     return {
         "greedy-big": Greedy(skill=skill, n_screen=6, keep=8, n_eval=32),
-        "greedy-race": Greedy(skill=skill, break_shot="search", **RACING),
+        "greedy-race": ICF.make_player("greedy-race", skill),
         "lookahead-noleave": icf_lookahead(skill=skill, break_shot="search", leave_weight=0.0),
-        "lookahead-race": icf_lookahead(skill=skill, break_shot="search", **LOOKAHEAD_RACING),
+        "lookahead-race": ICF.make_player("lookahead-race", skill),
     }
 
 
