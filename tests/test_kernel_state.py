@@ -126,7 +126,7 @@ def test_init_solves_only_the_moving_rows_with_the_full_rows_numbers():
         discs = Discs.from_pieces(make_pieces(rows))
         loop = make_machine(table, n, MAX_EVENTS)(discs, PHYS)
         got = jax.jit(loop.init)()
-        want = jax.jit(lambda d=discs: loop.stages.event_times(d.x, d.y, d.vx, d.vy, d.alive))()
+        want = jax.jit(loop.stages.event_times)(discs.x, discs.y, discs.vx, discs.vy, discs.alive)
         np.testing.assert_array_equal(np.asarray(got.pair_t), np.asarray(want[0]))
         np.testing.assert_array_equal(np.asarray(got.disc_t), np.asarray(want[1]))
         contacts += int(np.isfinite(np.asarray(got.pair_t)).sum())

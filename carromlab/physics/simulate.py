@@ -1002,9 +1002,7 @@ def make_machine(
                 (ids,) = jnp.nonzero(todo, size=ROWS_PER_PASS, fill_value=n)
                 sid = jnp.minimum(ids, n - 1)
                 rows = jax.vmap(lambda m: pair_row(m, kin))(sid)
-                keep = (ids[:, None] < n) & (
-                    ~kin.moving[None, :] | (idx[None, :] > sid[:, None])
-                )
+                keep = (ids[:, None] < n) & (~kin.moving[None, :] | (idx[None, :] > sid[:, None]))
                 target = jnp.where(keep, slots[sid], n_pairs + 1)
                 pair_t = pair_t.at[target.reshape(-1)].set(rows.reshape(-1), mode="drop")
                 return todo.at[ids].set(False, mode="drop"), pair_t
