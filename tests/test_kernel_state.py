@@ -111,7 +111,7 @@ def test_init_solves_only_the_moving_rows_with_the_full_rows_numbers():
     meet); its cached times must equal ``event_times``' full rows, bit for bit: the striker
     first or last in the listing, one to five discs moving, some in the same pass."""
     rng = np.random.default_rng(3)
-    table = Table.from_layout(ICF.layout)
+    machine = make_machine(Table.from_layout(ICF.layout), 9, MAX_EVENTS)
     contacts = 0
     for case in range(12):
         n = 9
@@ -124,9 +124,10 @@ def test_init_solves_only_the_moving_rows_with_the_full_rows_numbers():
             angle = float(rng.uniform(0, 2 * np.pi))
             rows.append((x, y, speed * np.cos(angle), speed * np.sin(angle), spec))
         discs = Discs.from_pieces(make_pieces(rows))
-        loop = make_machine(table, n, MAX_EVENTS)(discs, PHYS)
-        got = jax.jit(loop.init)()
-        want = jax.jit(loop.stages.event_times)(discs.x, discs.y, discs.vx, discs.vy, discs.alive)
+        got = jax.jit(lambda d: machine(d, PHYS).init())(discs)
+        want = jax.jit(
+            lambda d: machine(d, PHYS).stages.event_times(d.x, d.y, d.vx, d.vy, d.alive)
+        )(discs)
         np.testing.assert_array_equal(np.asarray(got.pair_t), np.asarray(want[0]))
         np.testing.assert_array_equal(np.asarray(got.disc_t), np.asarray(want[1]))
         contacts += int(np.isfinite(np.asarray(got.pair_t)).sum())
