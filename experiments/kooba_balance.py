@@ -6,7 +6,9 @@ attack-timing arms, where one entrant (the challenger, entrant 0; the lag seats 
 the leader once they are ``k`` steps along (k = 1..5, or never) against default players (at
 1 also without pressing on the marker after a run tag: ``press=False``), and 3-player arms
 where the challenger attacks the leader or the next player (the default player does not
-attack with three players).
+attack with three players). The second strength: ``2p-strong``, ``3p-strong``,
+``4p-strong`` and ``2p-no-attack-strong`` with the stronger player in every seat, and
+``2p-strong-vs-greedy`` (the stronger player, entrant 0, against a default player).
 Summaries with 95 % intervals (Wilson), a CSV and a figure each, in ``data/studies/kooba/``:
 
 - ``seats``: the win rate of each seat (play order after the lag) for 2, 3 and 4 players,
@@ -14,7 +16,9 @@ Summaries with 95 % intervals (Wilson), a CSV and a figure each, in ``data/studi
 - ``attack``: the first seat's win rate and rounds a game with the attack turn on and off;
 - ``pro``: standard vs Pro, the first seat's win rate and rounds a game;
 - ``timing``: the challenger's win rate (fair share 1/n) and how often it attacked, by when
-  and whom it attacks.
+  and whom it attacks;
+- ``strength``: the stronger player (``STRONG`` in games/kooba/players.py) against default
+  players; ``attack-strong``: the attack turn on and off between stronger players.
 
     python experiments/kooba_balance.py --games 400
 """
@@ -24,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -32,7 +37,7 @@ from carromlab.analysis.estimate import run_metadata
 from carromlab.analysis.intervals import rate, sample_mean
 from carromlab.games.kooba.driver import play_kooba
 from carromlab.games.kooba.machine import KoobaConfig
-from carromlab.games.kooba.players import KoobaGreedy
+from carromlab.games.kooba.players import STRONG, KoobaGreedy
 from carromlab.play import GameLog, read_log
 from carromlab.plot.intervals import save_study_figure
 
@@ -57,7 +62,27 @@ TIMING = {
 }
 
 
+# The second strength (docs/studies.md, "The verdicts at two strengths"): every entrant the
+# stronger player (games/kooba/players.py STRONG: refined aims, the early pressing attack);
+# and the strength check, the stronger player (entrant 0, the lag seats it) against default
+# players.
+STRONG_ARMS = {
+    "2p-strong": KoobaConfig(n_players=2),
+    "3p-strong": KoobaConfig(n_players=3),
+    "4p-strong": KoobaConfig(n_players=4),
+    "2p-no-attack-strong": KoobaConfig(n_players=2, attack=False),
+}
+VERSUS = {"2p-strong-vs-greedy": KoobaConfig(n_players=2)}
+
+
 def arm_players(arm: str, skill: str) -> tuple[KoobaConfig, list[KoobaGreedy]]:
+    strong = replace(STRONG, skill=skill)
+    if arm in STRONG_ARMS:
+        config = STRONG_ARMS[arm]
+        return config, [strong] * config.n_players
+    if arm in VERSUS:
+        config = VERSUS[arm]
+        return config, [strong] + [KoobaGreedy(skill=skill)] * (config.n_players - 1)
     if arm in ARMS:
         config = ARMS[arm]
         return config, [KoobaGreedy(skill=skill)] * config.n_players
@@ -93,9 +118,9 @@ def _games(out: Path, arm: str):
     return g[g["finished"].astype(bool)]
 
 
-def seats(out: Path) -> pd.DataFrame:
+def seats(out: Path, arms: tuple[str, ...] = ("2p", "3p", "4p")) -> pd.DataFrame:
     rows = []
-    for arm in ("2p", "3p", "4p"):
+    for arm in arms:
         g = _games(out, arm)
         if g is None:
             continue
@@ -148,14 +173,44 @@ def timing(out: Path) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def versus(out: Path) -> pd.DataFrame:
+    """Entrant 0's (the stronger player's) win rate against default players, by arm."""
+    rows = []
+    for arm in VERSUS:
+        g = _games(out, arm)
+        if g is None:
+            continue
+        n = int(g["players"].iloc[0])
+        row = {"arm": arm, "players": n, "games": len(g), "fair": 1 / n}
+        row["win"], row["win_lo"], row["win_hi"] = rate(
+            int((g["winner_entrant"] == 0).sum()), len(g)
+        )
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def summarise(out: Path) -> dict[str, pd.DataFrame]:
     tables = {
         "seats": seats(out),
         "attack": compare(out, ("2p", "2p-no-attack")),
         "pro": compare(out, ("2p", "2p-pro")),
         "timing": timing(out),
+        "strength": versus(out),
+        "seats-strong": seats(out, ("2p-strong", "3p-strong", "4p-strong")),
+        "attack-strong": compare(out, ("2p-strong", "2p-no-attack-strong")),
+    }
+    titles = {
+        "strength": "KOOBA: the stronger player against greedy players",
+        "seats-strong": "KOOBA seats: stronger players",
+        "attack-strong": "KOOBA attack: stronger players",
     }
     panels = {
+        "strength": [("win", "win_lo", "win_hi", "the stronger player's win rate", None)],
+        "seats-strong": [("win", "win_lo", "win_hi", "seat's win rate", None)],
+        "attack-strong": [
+            ("first_wins", "first_wins_lo", "first_wins_hi", "first seat's win rate", 0.5),
+            ("rounds", "rounds_lo", "rounds_hi", "rounds a game", None),
+        ],
         "timing": [("win", "win_lo", "win_hi", "the challenger's win rate", None)],
         "seats": [("win", "win_lo", "win_hi", "seat's win rate", None)],
         "attack": [
@@ -170,9 +225,8 @@ def summarise(out: Path) -> dict[str, pd.DataFrame]:
     for name, table in tables.items():
         if len(table):
             table.to_csv(out / f"{name}.csv", index=False, float_format="%.4f")
-            save_study_figure(
-                table, panels[name], f"KOOBA {name}: greedy players", out / f"{name}.png"
-            )
+            title = titles.get(name, f"KOOBA {name}: greedy players")
+            save_study_figure(table, panels[name], title, out / f"{name}.png")
     return tables
 
 
@@ -188,7 +242,7 @@ def main() -> None:
     ap.add_argument("--arms", default="", help="comma-separated arms (default all)")
     ap.add_argument("--summarise-only", action="store_true")
     args = ap.parse_args()
-    every = [*ARMS, *TIMING]
+    every = [*ARMS, *TIMING, *VERSUS, *STRONG_ARMS]
     chosen = set(args.arms.split(",")) if args.arms else set(every)
     unknown = chosen - set(every)
     if unknown:

@@ -166,3 +166,47 @@ def test_a_turns_aeros_stack_and_the_next_turn_starts_on_a_clear_board():
     per_turn = shots.groupby(["game", "round", "player"], sort=False)
     firsts = per_turn.head(1)
     assert (firsts["on_aeros"] == 0).all()
+
+
+def test_refined_aims_come_from_the_best_coarse_cells_and_keep_the_default_repr():
+    """``refine=k``: each goal's aim is a point of the 3 x 3 sub-grid (a third of the spacing)
+    of one of the coarse map's best k cells, the best of them by its own throws; off, the aim
+    is the coarse map's best cell and the repr is the one logged runs were claimed with."""
+    from carromlab.games.kooba.maps import aim_map
+    from carromlab.games.kooba.players import STRONG, goal_values
+
+    assert repr(KoobaGreedy()) == (
+        "KoobaGreedy(skill='club', n=200, grid=0.02, attack_at=4, target='leader', "
+        "attack_players=2, press=True)"
+    )
+    assert "refine=8" in repr(STRONG) and "refine_n" not in repr(STRONG)
+    config = KoobaConfig(n_players=2)
+    grid = 0.04
+    coarse = KoobaGreedy(n=40, grid=grid).aims(BOARD, "S", config)
+    fine = KoobaGreedy(n=40, grid=grid, refine=3, refine_n=400).aims(BOARD, "S", config)
+    xs = np.arange(-BOARD.half + grid / 2, BOARD.half, grid)
+    df = aim_map(xs, xs, "club", config.sticks, 40, seed=0, seat="S", board=BOARD)
+    for goal, value in goal_values(df, config).items():
+        best = df.loc[value.idxmax()]
+        assert coarse[goal] == (best.aim_x, best.aim_y)
+        top = df.loc[value.nlargest(3).index]
+        near = np.hypot(top.aim_x - fine[goal][0], top.aim_y - fine[goal][1]).min()
+        assert near <= np.hypot(grid / 3, grid / 3) + 1e-9
+        # and it is the best of its candidates by their own throws (common keys, seed 1)
+        one = aim_map(
+            [fine[goal][0]],
+            [fine[goal][1]],
+            "club",
+            config.sticks,
+            400,
+            seed=1,
+            seat="S",
+            board=BOARD,
+        )
+        tops = pd.concat(
+            [
+                aim_map([x], [y], "club", config.sticks, 400, seed=1, seat="S", board=BOARD)
+                for x, y in zip(top.aim_x, top.aim_y, strict=True)
+            ]
+        )
+        assert goal_values(one, config)[goal].iloc[0] >= goal_values(tops, config)[goal].max()
