@@ -3,13 +3,12 @@ at once."""
 
 from __future__ import annotations
 
-import platform
 import time
 
 import jax
 import jax.numpy as jnp
 
-from carromlab.bench.runner import device_name
+from carromlab.bench.runner import device_name, machine_name
 
 
 def _timed_play(policy, config, skill, seed, games, slots, progress):
@@ -40,7 +39,8 @@ def _machine() -> dict:
         "device": device_name(),
         "dtype": str(jnp.result_type(float)),
         "jax_version": jax.__version__,
-        "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}",
+        "machine": machine_name(),
+        "date": time.strftime("%Y-%m-%d"),
     }
 
 
