@@ -58,7 +58,20 @@ def test() -> None:
     os.environ.setdefault("CARROMLAB_CORES", "1")
     run(BIN / "ruff", "check", ".")
     run(BIN / "ruff", "format", "--check", ".")
-    run(PY, "-m", "pytest", "-n", "2", "-q", "tests", "notebooks", "--nbmake", *sys.argv[2:])
+    # --durations: every run ends with its slowest tests (the suite's 10-minute budget)
+    run(
+        PY,
+        "-m",
+        "pytest",
+        "-n",
+        "2",
+        "-q",
+        "--durations=15",
+        "tests",
+        "notebooks",
+        "--nbmake",
+        *sys.argv[2:],
+    )
 
 
 if __name__ == "__main__":
