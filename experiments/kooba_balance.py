@@ -205,7 +205,7 @@ def summarise(out: Path) -> dict[str, pd.DataFrame]:
         "attack-strong": "KOOBA attack: stronger players",
     }
     panels = {
-        "strength": [("win", "win_lo", "win_hi", "the stronger player's win rate", None)],
+        "strength": [("win", "win_lo", "win_hi", "the stronger player's win rate", 0.5)],
         "seats-strong": [("win", "win_lo", "win_hi", "seat's win rate", None)],
         "attack-strong": [
             ("first_wins", "first_wins_lo", "first_wins_hi", "first seat's win rate", 0.5),

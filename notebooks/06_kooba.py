@@ -109,3 +109,28 @@ for name in ("attack", "timing", "pro"):
     p = STUDIES / f"{name}.csv"
     if p.exists():
         display(pd.read_csv(p).round(3))
+
+# %% [markdown]
+# ### At a second strength
+#
+# The same seats with the stronger player in every seat (`STRONG`: aims refined from the
+# coarse map's best cells, the early pressing attack), and the stronger player against a
+# greedy one. The greedy players' first-seat edge does not survive: it came from their
+# coarse aim maps (North, always the first seat, happened to aim at the KOOBA best); with
+# both players attacking early the second seat wins most two-player games
+# (docs/studies.md).
+
+# %%
+fig, axes = plt.subplots(1, 2, figsize=(12, 3.5), gridspec_kw={"width_ratios": [4, 1]})
+for name, ax, label in (
+    ("seats-strong", axes[0], "seat's win rate"),
+    ("strength", axes[1], "stronger player's win rate"),
+):
+    p = STUDIES / f"{name}.csv"
+    if p.exists():
+        table = pd.read_csv(p)
+        display(table.round(3))
+        cl.draw_intervals(table, "win", "win_lo", "win_hi", ax=ax, ylabel=label)
+        ax.tick_params(axis="x", labelrotation=45)
+axes[1].axhline(0.5, color="grey", lw=0.8, ls="--")
+plt.show()
