@@ -1671,12 +1671,31 @@ def demo(
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console entry point: one clear line on stderr for bad input, never a traceback."""
+    """Console entry point: one clear line on stderr for bad input, never a traceback.
+
+    The command line's own errors (an option's value of the wrong type, an unknown or
+    missing option) are click's; they are printed as one line naming the command, exit 2,
+    instead of click's usage block. A command's exit code (``typer.Exit``) is the
+    process's."""
+    # click's UsageError (BadParameter's base; recent typer carries its own copy of click)
+    usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
     try:
-        app(args=argv)  # typer reports usage errors itself and exits
+        code = app(args=argv, prog_name="carromlab", standalone_mode=False)
+    except usage_error as e:
+        where = e.ctx.command_path if e.ctx is not None else "carromlab"
+        message = " ".join(e.format_message().split())
+        hint = f" (see {where} --help)" if e.ctx is not None else ""
+        if message:  # (no message: no command given, the help is already shown)
+            typer.echo(f"error: {where}: {message}{hint}", err=True)
+        sys.exit(2)
+    except typer.Abort:  # Ctrl-C where no command handles it
+        typer.echo("aborted", err=True)
+        sys.exit(1)
     except (CarromlabError, _Refused) as e:
         typer.echo(f"error: {e}", err=True)
         sys.exit(2)
+    if isinstance(code, int) and code:
+        sys.exit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover

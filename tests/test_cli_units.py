@@ -394,3 +394,25 @@ def test_a_placement_is_ignored_with_a_warning_where_the_striker_lies(capsys, mo
         "played from there"
     )
     assert "x=0.0500" in stop
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["estimate", "--seed", "abc"], ["carromlab estimate", "'--seed'", "integer"]),
+        (["shotmap", "--n", "many"], ["carromlab shotmap", "'--n'", "integer"]),
+        (["no-such-command"], ["No such command", "'no-such-command'"]),
+        (["validate"], ["carromlab validate", "Missing argument"]),
+        (["estimate", "--n"], ["'--n'", "requires an argument"]),
+    ],
+)
+def test_the_command_lines_own_errors_are_one_line(capsys, args, words):
+    """An option of the wrong type, an unknown command, a missing argument or value: one line
+    on stderr naming the command and the option, exit 2 (not click's usage block)."""
+    with pytest.raises(SystemExit) as e:
+        cli.main(args)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: "), err
+    for w in words:
+        assert w in err, (w, err)
