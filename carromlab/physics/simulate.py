@@ -980,21 +980,25 @@ def make_machine(
                 lambda c: c[1], lambda c: (run(c[0]), jnp.zeros((), bool)), (operand, todo)
             )[0]
 
+        def disc_times(kin: _Kinematics):
+            """Every disc's one-disc event: (disc_t, disc_k)."""
+            disc_t, disc_k = jax.vmap(lambda m: disc_event(m, kin))(idx)
+            return disc_t, disc_k.astype(jnp.int32)
+
         def event_times(x, y, vx, vy, alive):
             """Every pair row and one-disc event from scratch: (pair_t, disc_t, disc_k)."""
             kin = kinematics(x, y, vx, vy, alive)
             full = jax.vmap(lambda m: pair_row(m, kin))(idx)
             pair_t = jnp.concatenate([full[pair_i, pair_j], jnp.full((1,), ev.INF, dt_)])
-            disc_t, disc_k = jax.vmap(lambda m: disc_event(m, kin))(idx)
-            return pair_t, disc_t, disc_k.astype(jnp.int32)
+            return (pair_t, *disc_times(kin))
 
-        def moving_event_times(x, y, vx, vy, alive):
-            """:func:`event_times` computing pair rows only for the discs that move (a pair
-            of two discs at rest has no contact: inf), :data:`ROWS_PER_PASS` rows a pass; a
-            pair of two moving discs takes the row of the lower index, as in ``event_times``
-            (the same numbers: a row's entry for a disc at rest is the pair's own time from
-            either side). At a shot's start only the striker moves: one row instead of n."""
-            kin = kinematics(x, y, vx, vy, alive)
+        def moving_pair_times(kin: _Kinematics):
+            """The pair times of :func:`event_times` computing rows only for the discs that
+            move (a pair of two discs at rest has no contact: inf), :data:`ROWS_PER_PASS` rows
+            a pass; a pair of two moving discs takes the row of the lower index, as in
+            ``event_times`` (the same numbers: a row's entry for a disc at rest is the pair's
+            own time from either side). At a shot's start only the striker moves: one row
+            instead of n."""
             slots = jnp.asarray(slot)
 
             def body(c):
@@ -1008,9 +1012,7 @@ def make_machine(
                 return todo.at[ids].set(False, mode="drop"), pair_t
 
             pair_t = jnp.full(n_pairs + 1, ev.INF, dt_)
-            pair_t = jax.lax.while_loop(lambda c: c[0].any(), body, (kin.moving, pair_t))[1]
-            disc_t, disc_k = jax.vmap(lambda m: disc_event(m, kin))(idx)
-            return pair_t, disc_t, disc_k.astype(jnp.int32)
+            return jax.lax.while_loop(lambda c: c[0].any(), body, (kin.moving, pair_t))[1]
 
         def full_refresh(s: KernelState) -> KernelState:
             """Every pair row and one-disc event recomputed (after a cluster solve)."""
@@ -1041,7 +1043,8 @@ def make_machine(
             """The state at the start: every pair row and one-disc event solved."""
             x, y, vx, vy, alive = d.x, d.y, d.vx, d.vy, d.alive
             kin = kinematics(x, y, vx, vy, alive)
-            pair_t, disc_t, disc_k = moving_event_times(x, y, vx, vy, alive)
+            pair_t = moving_pair_times(kin)
+            disc_t, disc_k = disc_times(kin)
             rows = max_events + 2  # the start, at most max_events events, the rest
             trace = None
             if record:
@@ -1212,7 +1215,7 @@ def make_machine(
 #: at once, the shots that need one gathered together, round after round: the batch's other
 #: shots do not wait on them (under a plain vmap every shot would run every solve's loop).
 SOLVE_LANES = 32
-#: Pair rows computed together in one pass of ``moving_event_times`` (at a shot's start:
+#: Pair rows computed together in one pass of ``moving_pair_times`` (at a shot's start:
 #: usually one disc, the striker, moves).
 ROWS_PER_PASS = 2
 
