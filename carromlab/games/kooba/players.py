@@ -224,41 +224,44 @@ def goal_values(df, config: KoobaConfig) -> dict:
 def _aims(skill, n, grid, board, seat, config, slide, refine=0, refine_n=2000) -> dict:
     xs = np.arange(-board.half + grid / 2, board.half, grid)
     df = aim_map(xs, xs, skill, config.sticks, n, seed=0, seat=seat, slide=slide, board=board)
-    aims = {}
-    for goal, value in goal_values(df, config).items():
-        if not refine:
-            best = df.loc[value.idxmax()]
-            aims[goal] = (best.aim_x, best.aim_y)
-            continue
-        # the best ``refine`` cells of the coarse map, each as a 3 x 3 grid at a third of the
-        # spacing, every point re-estimated by ``refine_n`` throws of its own (seed 1: keys
-        # apart from the coarse map's); the best of them is the aim
+    values = goal_values(df, config)
+    if not refine:
+        best = {g: df.loc[v.idxmax()] for g, v in values.items()}
+        return {g: (row.aim_x, row.aim_y) for g, row in best.items()}
+    # each goal's best ``refine`` cells of the coarse map, each as a 3 x 3 grid at a third of
+    # the spacing; every point re-estimated once by ``refine_n`` throws of its own (seed 1:
+    # keys apart from the coarse map's; a point both goals consider is thrown once); the
+    # best of a goal's points is its aim
+    offsets = np.array([-grid / 3, 0.0, grid / 3])
+    candidates = {}
+    for goal, value in values.items():
         top = df.loc[value.nlargest(refine).index]
-        offsets = np.array([-grid / 3, 0.0, grid / 3])
-        points = {
-            (float(x + dx), float(y + dy))
-            for x, y in zip(top.aim_x, top.aim_y, strict=True)
-            for dx in offsets
-            for dy in offsets
-        }
-        fine = pd.concat(
-            [
-                aim_map(
-                    [x],
-                    [y],
-                    skill,
-                    config.sticks,
-                    refine_n,
-                    seed=1,
-                    seat=seat,
-                    slide=slide,
-                    board=board,
-                )
-                for x, y in sorted(points)
-            ],
-            ignore_index=True,
+        candidates[goal] = sorted(
+            {
+                (float(x + dx), float(y + dy))
+                for x, y in zip(top.aim_x, top.aim_y, strict=True)
+                for dx in offsets
+                for dy in offsets
+            }
         )
-        best = fine.loc[goal_values(fine, config)[goal].idxmax()]
+    fine = {
+        point: aim_map(
+            [point[0]],
+            [point[1]],
+            skill,
+            config.sticks,
+            refine_n,
+            seed=1,
+            seat=seat,
+            slide=slide,
+            board=board,
+        )
+        for point in sorted(set().union(*candidates.values()))
+    }
+    aims = {}
+    for goal, points in candidates.items():
+        rows = pd.concat([fine[p] for p in points], ignore_index=True)
+        best = rows.loc[goal_values(rows, config)[goal].idxmax()]
         aims[goal] = (float(best.aim_x), float(best.aim_y))
     return aims
 
