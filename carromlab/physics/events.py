@@ -18,6 +18,7 @@ when nothing happens before the disc stops).
 
 from __future__ import annotations
 
+import jax
 import jax.numpy as jnp
 
 INF = jnp.inf
@@ -146,20 +147,24 @@ def pair_time_moving(d0x, d0y, wx, wy, ax, ay, reach, horizon, start, tol_f):
     bound, which the kernel re-checks).
     """
     c = _quartic(d0x, d0y, wx, wy, ax, ay, reach)
-    t = start
-    none = jnp.zeros_like(start, dtype=bool)
     m = _curvature_floor(c, start, horizon)  # valid on every [t, horizon] inside
-    for _ in range(NEWTON_STEPS):
+
+    def newton(_, t):
+        # t < 0: no contact before the horizon (found at an earlier step)
         f, df = _poly(c, t)
         disc = df * df - 2.0 * m * f
         denom = -df + jnp.sqrt(jnp.maximum(disc, 0.0))
         ok = (disc >= 0) & (denom > 0)
-        h = 2.0 * f / jnp.where(ok, denom, 1.0)
-        active = ~none & (f > tol_f)
-        none = none | (active & (~ok | (t + h > horizon)))
-        t = jnp.where(active & ok, jnp.minimum(t + h, horizon), t)
-    # f is from the last evaluation: a pair that converged there kept its t (no step is taken
-    # below tol_f); one that stepped after it is re-checked at its new lower bound.
-    contact = ~none & (f <= tol_f)
+        nxt = t + 2.0 * f / jnp.where(ok, denom, 1.0)
+        active = (t >= 0) & (f > tol_f)
+        return jnp.where(active, jnp.where(ok & (nxt <= horizon), nxt, -1.0), t)
+
+    # A loop of one value, not unrolled: each step compiles to one pass over the pairs
+    # (unrolled, or carrying several values, the compiler computed every earlier step again
+    # inside each later one; docs/benchmarks.md).
+    t = jax.lax.fori_loop(0, NEWTON_STEPS, newton, start)
+    none = t < 0
+    # converged: within tol_f of the root; otherwise t is a lower bound, re-checked
+    contact = ~none & (_poly(c, t)[0] <= tol_f)
     status = jnp.where(contact, 1, jnp.where(none, 0, 2))
     return jnp.where(status > 0, t, INF), status

@@ -643,7 +643,7 @@ def make_machine(
         # of a coordinate on a 0.74 m board; the quartic converges to half of it.
         tol = jnp.asarray(CONTACT_TOL[jnp.dtype(dt_).itemsize], dt_)
         a = jnp.asarray(physics.mu * physics.g, dt_)
-        recheck = jnp.sqrt(tol / (2 * a))  # see the touching pairs in pair_row
+        recheck = jnp.sqrt(tol / (2 * a))  # see the touching pairs in pair_rows
         wall_geom = jnp.asarray(walls.geom, dt_)
         wall_kind = jnp.asarray(walls.kind)
         e_wall = jnp.where(jnp.asarray(walls.cushion), physics.e_cushion, physics.e_post)
@@ -702,15 +702,29 @@ def make_machine(
             t = ev.time_for_path(s_k, v, a)
             return jnp.where(moving, t, ev.INF), k
 
-        def pair_row(i, kin: _Kinematics):
-            """Time to the next contact of disc i with every disc j (relative, inf if none)."""
-            x, y, vx, vy, alive = kin.x, kin.y, kin.vx, kin.vy, kin.alive
-            vi, uxi, uyi = kin.v[i], kin.ux[i], kin.uy[i]
-            vj, uxj, uyj = kin.v, kin.ux, kin.uy
-            mi, mj = kin.moving[i], kin.moving
-            reach = d.radius[i] + d.radius
-            d0x, d0y = x - x[i], y - y[i]
-            wx, wy = vx - vx[i], vy - vy[i]
+        def pair_rows(ids, kin: _Kinematics):
+            """Time to the next contact of each disc ``ids[r]`` with every disc j: (R, N)
+            (relative, inf if none). Row r broadcasts disc ``ids[r]``'s values (R, 1)
+            against every disc's (1, N'), the discs padded to N' = :data:`PAIR_WIDTH`'s
+            multiple with dead ones: on a CPU the compiled loops vectorise along the last
+            axis, and a last axis of 20 (a carrom board) wastes about half of each vector
+            (docs/benchmarks.md)."""
+            width = -(-n // PAIR_WIDTH) * PAIR_WIDTH
+
+            def mine(a):  # disc ids[r]'s value, (R, 1)
+                return a[ids][:, None]
+
+            def theirs(a):  # every disc's value, (1, N'); the padding repeats disc 0's
+                return jnp.concatenate([a, jnp.broadcast_to(a[:1], (width - n,))])[None, :]
+
+            x, y, vx, vy = theirs(kin.x), theirs(kin.y), theirs(kin.vx), theirs(kin.vy)
+            xi, yi, vxi, vyi = mine(kin.x), mine(kin.y), mine(kin.vx), mine(kin.vy)
+            vi, uxi, uyi = mine(kin.v), mine(kin.ux), mine(kin.uy)
+            vj, uxj, uyj = theirs(kin.v), theirs(kin.ux), theirs(kin.uy)
+            mi, mj = mine(kin.moving), theirs(kin.moving)
+            reach = mine(d.radius) + theirs(d.radius)
+            d0x, d0y = x - xi, y - yi
+            wx, wy = vx - vxi, vy - vyi
             dist = jnp.sqrt(d0x * d0x + d0y * d0y)
             gap = dist - reach
             dw = d0x * wx + d0y * wy  # parting speed x dist
@@ -747,7 +761,7 @@ def make_machine(
                 s_ = v * tau - 0.5 * a * tau * tau
                 return px + ux * s_, py + uy * s_, jnp.maximum(v - a * tau, 0.0)
 
-            xi0, yi0, vi0 = at(x[i], y[i], uxi, uyi, vi, stop_i)
+            xi0, yi0, vi0 = at(xi, yi, uxi, uyi, vi, stop_i)
             xj0, yj0, vj0 = at(x, y, uxj, uyj, vj, stop_j)
             mx_, my_ = jnp.where(i_moves_on, xi0, xj0), jnp.where(i_moves_on, yi0, yj0)
             tx_, ty_ = jnp.where(i_moves_on, xj0, xi0), jnp.where(i_moves_on, yj0, yi0)
@@ -756,8 +770,8 @@ def make_machine(
             t_tail = t0 + ev.time_for_path(s_m, jnp.where(i_moves_on, vi0, vj0), a)
             t = jnp.where(mi & mj, jnp.minimum(t_mm, t_tail), jnp.where(mi | mj, t_tail, ev.INF))
             t = jnp.where(touching & closing & (mi | mj), 0.0, t)
-            valid = alive[i] & alive & (idx != i)
-            return jnp.where(valid, t, ev.INF)
+            valid = mine(kin.alive) & theirs(kin.alive) & (theirs(jnp.asarray(idx)) != ids[:, None])
+            return jnp.where(valid, t, ev.INF)[:, :n]
 
         # ----------------------------------------------------------- the steps of one event
         def next_event(s: KernelState) -> _Event:
@@ -948,7 +962,7 @@ def make_machine(
             disc_t = s.disc_t - e.step
             kin = kinematics(s.x, s.y, s.vx, s.vy, s.alive)
             both = jnp.stack([i, j])
-            rows = jax.vmap(lambda m: pair_row(m, kin))(both)
+            rows = pair_rows(both, kin)
             slots = jnp.asarray(slot)
             # (the pair (i, i) lands in the dummy slot, always inf)
             pair_t = pair_t.at[slots[i]].set(rows[0]).at[slots[j]].set(rows[1])
@@ -988,7 +1002,7 @@ def make_machine(
         def event_times(x, y, vx, vy, alive):
             """Every pair row and one-disc event from scratch: (pair_t, disc_t, disc_k)."""
             kin = kinematics(x, y, vx, vy, alive)
-            full = jax.vmap(lambda m: pair_row(m, kin))(idx)
+            full = pair_rows(jnp.asarray(idx), kin)
             pair_t = jnp.concatenate([full[pair_i, pair_j], jnp.full((1,), ev.INF, dt_)])
             return (pair_t, *disc_times(kin))
 
@@ -1005,7 +1019,7 @@ def make_machine(
                 todo, pair_t = c
                 (ids,) = jnp.nonzero(todo, size=ROWS_PER_PASS, fill_value=n)
                 sid = jnp.minimum(ids, n - 1)
-                rows = jax.vmap(lambda m: pair_row(m, kin))(sid)
+                rows = pair_rows(sid, kin)
                 keep = (ids[:, None] < n) & (~kin.moving[None, :] | (idx[None, :] > sid[:, None]))
                 target = jnp.where(keep, slots[sid], n_pairs + 1)
                 pair_t = pair_t.at[target.reshape(-1)].set(rows.reshape(-1), mode="drop")
@@ -1215,9 +1229,21 @@ def make_machine(
 #: at once, the shots that need one gathered together, round after round: the batch's other
 #: shots do not wait on them (under a plain vmap every shot would run every solve's loop).
 SOLVE_LANES = 32
+#: XLA options for the kernel's compiled programs on a CPU: vectors of 512 bits where the CPU
+#: has them (AVX-512; elsewhere the widest it has). Outcomes are the same bit for bit; the
+#: break ran 5-10 % faster on a 2-core AMD EPYC (docs/benchmarks.md). Not used on a GPU.
+CPU_COMPILER_OPTIONS = {"xla_cpu_prefer_vector_width": 512}
+#: The pair rows' discs are padded to a multiple of this (:func:`make_machine`'s
+#: ``pair_rows``): the float32 lanes of a 256-bit vector register.
+PAIR_WIDTH = 8
 #: Pair rows computed together in one pass of ``moving_pair_times`` (at a shot's start:
 #: usually one disc, the striker, moves).
 ROWS_PER_PASS = 2
+
+
+def kernel_compiler_options() -> dict | None:
+    """:data:`CPU_COMPILER_OPTIONS` when JAX's default backend is the CPU, else None."""
+    return CPU_COMPILER_OPTIONS if jax.default_backend() == "cpu" else None
 
 
 def _take(tree, ids):
@@ -1344,7 +1370,7 @@ def make_batch_simulator(
         )
         return jax.vmap(lambda *a: loop_of(*a[:-1]).finish(a[-1]))(*lanes_in, ss)
 
-    return jax.jit(simulate)
+    return jax.jit(simulate, compiler_options=kernel_compiler_options())
 
 
 def make_lane_simulator(
@@ -1431,7 +1457,7 @@ def make_lane_simulator(
 
         return jax.lax.while_loop(lambda c: (c[2] >= 0).any(), outer_body, carry)[4]
 
-    return jax.jit(run)
+    return jax.jit(run, compiler_options=kernel_compiler_options())
 
 
 @functools.lru_cache(maxsize=32)
