@@ -132,3 +132,47 @@ def test_init_solves_only_the_moving_rows_with_the_full_rows_numbers():
         np.testing.assert_array_equal(np.asarray(got.disc_t), np.asarray(want[1]))
         contacts += int(np.isfinite(np.asarray(got.pair_t)).sum())
     assert contacts > 12  # the cases do meet: the rows compared are not all inf
+
+
+def test_pair_rows_padding_changes_no_time(monkeypatch):
+    """The pair rows are computed with the discs padded to a multiple of ``PAIR_WIDTH`` (whole
+    vectors on a CPU): the times must be those of the unpadded rows (width 1), on a full
+    board of 20 discs with many moving (both-moving quartics, touching pairs, dead discs)."""
+    from carromlab.physics import simulate
+
+    rng = np.random.default_rng(11)
+    n = 20
+    cases = []
+    for case in range(6):
+        rows = []
+        for k in range(n):
+            x, y = rng.uniform(-0.25, 0.25, 2)
+            speed = float(rng.uniform(0.2, 3.0)) if rng.random() < 0.6 else 0.0
+            angle = float(rng.uniform(0, 2 * np.pi))
+            rows.append(
+                (x, y, speed * np.cos(angle), speed * np.sin(angle), STRIKER if k == 0 else COIN)
+            )
+        if case % 2:  # a touching pair
+            rows[1] = (rows[2][0] + 2 * COIN[0], rows[2][1], *rows[1][2:])
+        discs = Discs.from_pieces(make_pieces(rows))
+        if case == 5:
+            discs = dataclasses.replace(discs, alive=discs.alive.at[3].set(False))
+        cases.append(discs)
+
+    def times(width):
+        monkeypatch.setattr(simulate, "PAIR_WIDTH", width)
+        machine = make_machine(Table.from_layout(ICF.layout), n, MAX_EVENTS)
+        run = jax.jit(
+            lambda d: machine(d, PHYS).stages.event_times(d.x, d.y, d.vx, d.vy, d.alive)[0]
+        )
+        return [np.asarray(run(d)) for d in cases]
+
+    assert simulate.PAIR_WIDTH > 1 and n % simulate.PAIR_WIDTH  # the padding is exercised
+    padded, plain = times(simulate.PAIR_WIDTH), times(1)
+    met = 0
+    for a, b in zip(padded, plain, strict=True):
+        np.testing.assert_array_equal(np.isfinite(a), np.isfinite(b))
+        fin = np.isfinite(a)
+        np.testing.assert_allclose(a[fin], b[fin], rtol=1e-5, atol=1e-7)
+        met += int(fin.sum())
+    assert met > 20  # pairs do meet: the rows compared are not all inf

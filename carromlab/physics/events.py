@@ -142,9 +142,9 @@ def pair_time_moving(d0x, d0y, wx, wy, ax, ay, reach, horizon, start, tol_f):
     Each step solves the lower-bounding quadratic f(t) + f'(t) h + m h^2 / 2 (m the least
     curvature of f on [start, horizon]) for its first root: the step never passes the first root of
     f (a grazing contact is approached from below, never jumped), and when the bounding
-    quadratic has no root in the interval, f has none either. Returns (time, status): 1 contact,
-    0 none before the horizon, 2 not converged after ``NEWTON_STEPS`` (time is a safe lower
-    bound, which the kernel re-checks).
+    quadratic has no root in the interval, f has none either. Returns (time, status): 1 contact
+    (f within ``tol_f`` of 0 at the time), 0 none before the horizon (time inf), 2 not converged
+    after ``NEWTON_STEPS`` (time is a safe lower bound, which the kernel re-checks).
     """
     c = _quartic(d0x, d0y, wx, wy, ax, ay, reach)
     m = _curvature_floor(c, start, horizon)  # valid on every [t, horizon] inside
