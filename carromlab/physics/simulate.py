@@ -705,10 +705,10 @@ def make_machine(
         def pair_rows(ids, kin: _Kinematics):
             """Time to the next contact of each disc ``ids[r]`` with every disc j: (R, N)
             (relative, inf if none). Row r broadcasts disc ``ids[r]``'s values (R, 1)
-            against every disc's (1, N'), the discs padded to N' = :data:`PAIR_WIDTH`'s
-            multiple with dead ones: on a CPU the compiled loops vectorise along the last
-            axis, and a last axis of 20 (a carrom board) wastes about half of each vector
-            (docs/benchmarks.md)."""
+            against every disc's (1, N'), the discs padded to N', a multiple of
+            :data:`PAIR_WIDTH` (copies of disc 0, cut off before the rows are returned): on a
+            CPU the compiled loops vectorise along the last axis, and a last axis of 20 (a
+            carrom board) leaves half a vector of 8 empty (docs/benchmarks.md)."""
             width = -(-n // PAIR_WIDTH) * PAIR_WIDTH
 
             def mine(a):  # disc ids[r]'s value, (R, 1)
@@ -1234,7 +1234,8 @@ SOLVE_LANES = 32
 #: break ran 5-10 % faster on a 2-core AMD EPYC (docs/benchmarks.md). Not used on a GPU.
 CPU_COMPILER_OPTIONS = {"xla_cpu_prefer_vector_width": 512}
 #: The pair rows' discs are padded to a multiple of this (:func:`make_machine`'s
-#: ``pair_rows``): the float32 lanes of a 256-bit vector register.
+#: ``pair_rows``): the float32 lanes of a 256-bit vector register (512-bit vectors take a row
+#: of 24 as 16 + 8).
 PAIR_WIDTH = 8
 #: Pair rows computed together in one pass of ``moving_pair_times`` (at a shot's start:
 #: usually one disc, the striker, moves).
