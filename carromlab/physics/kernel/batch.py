@@ -1,0 +1,315 @@
+"""Shots batched: one shot's loop (:func:`make_simulator`), a batch in one ``vmap``
+(:func:`make_batch_simulator`), a queue of shots in refilling lanes
+(:func:`make_lane_simulator`), and the cached simulators every caller of a board shares
+(:func:`batch_simulator_for`, :func:`lane_simulator_for`). :func:`apply_batch` is the one place
+the event loop is batched: it runs the cluster solve and the full refresh after it only for
+the shots that need one (:func:`run_where`). Devices (one per CPU core) are the shot runner's
+(:mod:`carromlab.physics.devices`, :mod:`carromlab.analysis.runner`): every program here runs
+on one device.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+from carromlab.physics.kernel.cluster import ClusterHits, ClusterOutput, solve_cluster_hits
+from carromlab.physics.kernel.spec import (
+    CLUSTER_STEPS,
+    DEFAULT_CONTACTS,
+    SOLVE_LANES,
+    kernel_compiler_options,
+)
+from carromlab.physics.kernel.state import Discs, ShotOutcome
+from carromlab.physics.kernel.step import make_machine
+from carromlab.physics.params import Physics
+from carromlab.physics.table import Table
+
+
+def make_simulator(
+    table: Table,
+    n_pieces: int,
+    max_events: int = 512,
+    record: bool = False,
+    contacts: str = DEFAULT_CONTACTS,
+    cluster_steps: int = CLUSTER_STEPS,
+):
+    """Build ``simulate(discs, physics) -> ShotOutcome`` for one shot on ``table``.
+
+    With ``record=True`` it returns ``(ShotOutcome, Trace)``: the state after every event, for
+    drawing a few shots (memory grows with ``max_events``, so keep batches small).
+    ``contacts`` is the contact model (:data:`CONTACT_MODELS`); ``cluster_steps`` the cluster
+    solve's steps per contact half-period (:data:`CLUSTER_STEPS`).
+    """
+    machine = make_machine(table, n_pieces, max_events, record, contacts, cluster_steps)
+
+    def simulate(d: Discs, physics: Physics):
+        loop = machine(d, physics)
+        return loop.finish(jax.lax.while_loop(loop.running, loop.apply, loop.init()))
+
+    return simulate
+
+
+def _take(tree, ids):
+    return jax.tree_util.tree_map(lambda a: a[ids], tree)
+
+
+def _put(tree, ids, new):
+    return jax.tree_util.tree_map(lambda a, b: a.at[ids].set(b, mode="drop"), tree, new)
+
+
+def _where(mask, new, old):
+    """``new`` where ``mask`` (one flag per shot, the leading axis), else ``old``."""
+
+    def pick(a, b):
+        return jnp.where(mask.reshape(mask.shape + (1,) * (a.ndim - 1)), a, b)
+
+    return jax.tree_util.tree_map(pick, new, old)
+
+
+def run_where(f, need, consts, state, lanes: int = SOLVE_LANES):
+    """``f(*consts, state) -> state`` (over a batch: leading axis) for the shots where
+    ``need``, at most ``lanes`` of them at a time, gathered together; the other shots keep
+    their ``state``. Nothing runs when no shot needs it."""
+    b = need.shape[0]
+
+    def body(c):
+        need, st = c
+        (ids,) = jnp.nonzero(need, size=lanes, fill_value=b)
+        sid = jnp.minimum(ids, b - 1)  # (a missing one repeats the last shot; dropped below)
+        out = f(*_take(consts, sid), _take(st, sid))
+        return need.at[ids].set(False, mode="drop"), _put(st, ids, out)
+
+    return jax.lax.while_loop(lambda c: c[0].any(), body, (need, state))[1]
+
+
+def apply_batch(
+    loop_of,
+    lanes_in,
+    states,
+    contacts: str,
+    lanes: int = SOLVE_LANES,
+    cluster_steps: int = CLUSTER_STEPS,
+):
+    """One event for every running shot of a batch: ``loop_of(*lane)`` is one shot's
+    :class:`EventLoop` for one element of ``lanes_in`` (a tuple of pytrees with the batch's
+    leading axis, such as ``(discs,)`` or ``(discs, physics)``), ``states`` the batch's
+    :class:`KernelState`. The loop's ``apply`` runs in its :class:`Stages`, each vmapped, with
+    the cluster model's solve (:func:`solve_clusters`, the shots on its last axis) and full
+    refresh run only for the shots that need one (:func:`run_where`). A shot that is no longer
+    running keeps its state. With :func:`make_batch_simulator` and
+    :func:`make_lane_simulator`, the one place where the event loop is batched."""
+    k = len(lanes_in)
+
+    def stage(name):
+        return jax.vmap(lambda *a: getattr(loop_of(*a[:k]).stages, name)(*a[k:]))
+
+    go = jax.vmap(lambda *a: loop_of(*a[:k]).running(a[k]))(*lanes_in, states)
+    new, pend = stage("head")(*lanes_in, states)
+    if contacts == "cluster":
+        inp = stage("cluster_input")(*lanes_in, new, pend)
+        b, n = new.x.shape
+        none = ClusterOutput(
+            vx=new.vx,
+            vy=new.vy,
+            hits=ClusterHits(
+                per_disc=jnp.zeros((b, n), jnp.int32), shooter_other=jnp.full(b, -1, jnp.int32)
+            ),
+            solved=jnp.zeros(b, bool),
+        )
+        out = run_where(
+            lambda i, _: solve_cluster_hits(i, cluster_steps), pend.start & go, (inp,), none, lanes
+        )
+        new, pend = stage("cluster_output")(*lanes_in, new, pend, out)
+    new = stage("tail")(*lanes_in, new, pend)
+    if contacts == "cluster":
+        kin = (new.x, new.y, new.vx, new.vy, new.alive)
+        times = (new.pair_t, new.disc_t, new.disc_k)
+        times = run_where(
+            lambda *a: stage("event_times")(*a[:-1]),
+            pend.solved & go,
+            (*lanes_in, *kin),
+            times,
+            lanes,
+        )
+        new = replace(new, pair_t=times[0], disc_t=times[1], disc_k=times[2])
+    new = stage("close")(*lanes_in, new, pend)
+    return _where(go, new, states)
+
+
+def make_batch_simulator(
+    table: Table,
+    n_pieces: int,
+    max_events: int = 512,
+    per_shot_physics: bool = False,
+    contacts: str = DEFAULT_CONTACTS,
+    solve_lanes: int = SOLVE_LANES,
+    record: bool = False,
+    cluster_steps: int = CLUSTER_STEPS,
+):
+    """``simulate(discs, physics)`` over a batch of shots (leading axis of every Discs array);
+    batched (:func:`apply_batch`) and jitted here. With ``per_shot_physics`` every field of
+    ``physics`` has the batch's leading axis too (one set of parameters per shot:
+    physics/priors.py). ``solve_lanes``: :data:`SOLVE_LANES`. With ``record=True`` it returns
+    ``(ShotOutcome, Trace)`` with the batch's leading axis (memory grows with ``max_events``
+    for every shot: keep batches small). ``cluster_steps``: :data:`CLUSTER_STEPS`."""
+    machine = make_machine(
+        table, n_pieces, max_events, record=record, contacts=contacts, cluster_steps=cluster_steps
+    )
+
+    def simulate(discs: Discs, physics: Physics):
+        if per_shot_physics:
+            lanes_in, loop_of = (discs, physics), machine
+        else:
+            lanes_in, loop_of = (discs,), lambda d: machine(d, physics)
+        ss = jax.vmap(lambda *a: loop_of(*a).init())(*lanes_in)
+
+        def running(ss):
+            return jax.vmap(lambda *a: loop_of(*a[:-1]).running(a[-1]))(*lanes_in, ss).any()
+
+        ss = jax.lax.while_loop(
+            running,
+            lambda ss: apply_batch(loop_of, lanes_in, ss, contacts, solve_lanes, cluster_steps),
+            ss,
+        )
+        return jax.vmap(lambda *a: loop_of(*a[:-1]).finish(a[-1]))(*lanes_in, ss)
+
+    return jax.jit(simulate, compiler_options=kernel_compiler_options())
+
+
+def make_lane_simulator(
+    table: Table,
+    n_pieces: int,
+    max_events: int = 512,
+    lanes: int = 128,
+    steps: int = 2,
+    contacts: str = DEFAULT_CONTACTS,
+    per_shot_physics: bool = False,
+    cluster_steps: int = CLUSTER_STEPS,
+):
+    """``simulate(discs, physics)`` over a queue of shots (leading axis) with ``lanes`` of
+    them in flight at once; jitted, returns a ``ShotOutcome`` per shot like
+    :func:`make_batch_simulator` (``per_shot_physics`` as there).
+
+    A vmapped ``while_loop`` runs every shot of a batch for as many events as its longest shot
+    has, so lanes idle; here a lane whose shot has come to rest hands its outcome back and
+    takes the next shot of the queue. Lanes are harvested a quarter at a time (each harvest
+    starts that many new shots), after every ``steps`` events. A shot's numbers do not depend
+    on its lane or on the other shots: they are the batch simulator's, bit for bit
+    (tests/test_kernel.py, tests/test_devices.py).
+    """
+    machine = make_machine(
+        table, n_pieces, max_events, contacts=contacts, cluster_steps=cluster_steps
+    )
+
+    def run(discs: Discs, physics: Physics) -> ShotOutcome:
+        q = discs.x.shape[0]
+        n_lanes = min(lanes, q)
+        per_harvest = max(1, n_lanes // 4)
+        if per_shot_physics:
+            queue_in, loop_of = (discs, physics), machine
+        else:
+            queue_in, loop_of = (discs,), lambda d: machine(d, physics)
+        lane_in = _take(queue_in, jnp.arange(n_lanes))
+        lane_s = init_many(loop_of, lane_in)
+        shape = jax.eval_shape(partial(finish_many, loop_of), lane_in, lane_s)
+        out = jax.tree_util.tree_map(lambda sd: jnp.zeros((q, *sd.shape[1:]), sd.dtype), shape)
+        carry = (lane_in, lane_s, jnp.arange(n_lanes), jnp.asarray(n_lanes), out)
+
+        def outer_body(c):
+            lane_in, lane_s, lane_id, nxt, out = c
+            lane_s = jax.lax.fori_loop(
+                0,
+                steps,
+                lambda _, s: apply_batch(loop_of, lane_in, s, contacts, SOLVE_LANES, cluster_steps),
+                lane_s,
+            )
+            running = running_many(loop_of, lane_in, lane_s) & (lane_id >= 0)
+            finished = (lane_id >= 0) & ~running
+            n_fin = finished.sum()
+            go = (n_fin >= per_harvest) | ((n_fin > 0) & ~running.any())
+            c = (lane_in, lane_s, lane_id, nxt, out)
+            reap = partial(harvest, loop_of, queue_in, per_harvest, finished=finished)
+            return jax.lax.cond(go, reap, lambda c: c, c)
+
+        return jax.lax.while_loop(lambda c: (c[2] >= 0).any(), outer_body, carry)[4]
+
+    return jax.jit(run, compiler_options=kernel_compiler_options())
+
+
+def init_many(loop_of, lane):
+    """The start states of a lane's shots."""
+    return jax.vmap(lambda *a: loop_of(*a).init())(*lane)
+
+
+def finish_many(loop_of, lane, s):
+    """The outcomes of a lane's shots."""
+    return jax.vmap(lambda *a: loop_of(*a[:-1]).finish(a[-1]))(*lane, s)
+
+
+def running_many(loop_of, lane, s):
+    """Which of a lane's shots have an event left."""
+    return jax.vmap(lambda *a: loop_of(*a[:-1]).running(a[-1]))(*lane, s)
+
+
+def harvest(loop_of, queue_in, per_harvest: int, carry, finished):
+    """Up to ``per_harvest`` finished lanes hand their outcomes back (into ``out`` at their
+    shots' places) and take the queue's next shots (``nxt`` on); a lane left without a shot
+    gets id -1. ``carry``: (lane inputs, lane states, lane shot ids, next shot, out)."""
+    lane_in, lane_s, lane_id, nxt, out = carry
+    q = jax.tree_util.tree_leaves(queue_in)[0].shape[0]
+    n_lanes = lane_id.shape[0]
+    (slots,) = jnp.nonzero(finished, size=per_harvest, fill_value=n_lanes)
+    valid = slots < n_lanes
+    sl = jnp.minimum(slots, n_lanes - 1)
+    res = finish_many(loop_of, _take(lane_in, sl), _take(lane_s, sl))
+    out = _put(out, jnp.where(valid, lane_id[sl], q), res)
+    new_id = nxt + jnp.cumsum(valid) - 1
+    has_new = valid & (new_id < q)
+    nid = jnp.minimum(new_id, q - 1)
+    nd = _take(queue_in, nid)
+    target = jnp.where(valid, slots, n_lanes)
+    lane_in = _put(lane_in, target, nd)
+    lane_s = _put(lane_s, target, init_many(loop_of, nd))
+    lane_id = lane_id.at[target].set(jnp.where(has_new, nid, -1), mode="drop")
+    return lane_in, lane_s, lane_id, nxt + has_new.sum(), out
+
+
+@functools.lru_cache(maxsize=32)
+def batch_simulator_for(
+    layout,
+    n_pieces: int,
+    max_events: int = 512,
+    per_shot_physics: bool = False,
+    contacts: str = DEFAULT_CONTACTS,
+):
+    """:func:`make_batch_simulator` for a board layout (hashable), cached: every caller with
+    the same layout, disc count and cap shares one jitted (and so once-compiled) simulator."""
+    table = Table.from_layout(layout)
+    return make_batch_simulator(table, n_pieces, max_events, per_shot_physics, contacts)
+
+
+@functools.lru_cache(maxsize=32)
+def lane_simulator_for(
+    layout,
+    n_pieces: int,
+    max_events: int = 512,
+    lanes: int = 64,
+    contacts: str = DEFAULT_CONTACTS,
+    per_shot_physics: bool = False,
+    steps: int = 1,
+):
+    """:func:`make_lane_simulator` for a board layout, cached like :func:`batch_simulator_for`."""
+    return make_lane_simulator(
+        Table.from_layout(layout),
+        n_pieces,
+        max_events,
+        lanes=lanes,
+        steps=steps,
+        contacts=contacts,
+        per_shot_physics=per_shot_physics,
+    )

@@ -1,0 +1,284 @@
+"""One shot's event loop: ``init`` and ``apply``, each a short chain of named module-level
+functions ``f(spec, c, state) -> state`` over the static spec
+(:class:`~carromlab.physics.kernel.spec.KernelSpec`), the shot's traced constants
+(:class:`~carromlab.physics.kernel.spec.Constants`: its discs and physics) and the loop state
+(:class:`~carromlab.physics.kernel.state.KernelState`).
+
+``apply`` resolves the next event in stages (:class:`Stages`, so that a batch can run the rare,
+costly ones only for the shots that need them: :mod:`carromlab.physics.kernel.batch`):
+
+1. :func:`head`: the next event (:func:`~carromlab.physics.kernel.detect.next_event`), every
+   disc advanced to it (:func:`~carromlab.physics.kernel.resolve.advance`), a pair contact's
+   impulse (:func:`~carromlab.physics.kernel.resolve.resolve_pair`) and, with the cluster
+   model, whether the struck pair touches a third disc;
+2. the cluster solve, only then (:func:`~carromlab.physics.kernel.cluster.solve_one`);
+3. :func:`tail`: a one-disc event (:func:`~carromlab.physics.kernel.resolve.resolve_disc`),
+   the tallies, and the cached times of the discs that moved (:func:`refresh`);
+4. every cached time anew after a cluster solve (:func:`full_refresh`);
+5. :func:`close`: the trace's row and the event count.
+
+Times are kept relative to now (every cache is shifted by the step), so float32 keeps its
+precision late in a shot. When no event is left every disc still sliding is advanced to rest
+and the state is ``done``. Simultaneous events resolve deterministically: pairs before
+one-disc events, then the lowest index (a pair (i, j) with i < j by i * N + j).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+from carromlab.physics.kernel.cluster import (
+    cluster_input,
+    cluster_output,
+    solve_one,
+    touches_third,
+)
+from carromlab.physics.kernel.detect import (
+    disc_event,
+    disc_times,
+    event_times,
+    kinematics,
+    moving_pair_times,
+    next_event,
+    pair_rows,
+)
+from carromlab.physics.kernel.resolve import advance, resolve_disc, resolve_pair
+from carromlab.physics.kernel.spec import Constants, KernelSpec, bind, make_spec
+from carromlab.physics.kernel.state import (
+    Discs,
+    Event,
+    KernelState,
+    Kinematics,
+    Pending,
+    ShotOutcome,
+    Trace,
+)
+from carromlab.physics.kernel.tally import finish, new_trace, record_row, tally
+from carromlab.physics.params import Physics
+from carromlab.physics.table import Table
+
+
+def start_state(
+    spec: KernelSpec, c: Constants, kin: Kinematics, pair_t, disc_t, disc_k
+) -> KernelState:
+    """The state at the start with its cached times: the discs where they are, nothing
+    captured, nothing touched."""
+    d, dt_, n = c.discs, c.dtype, spec.n
+    trace = new_trace(spec, d.x, d.y, d.vx, d.vy, d.alive) if spec.record else None
+    return KernelState(
+        t=jnp.zeros((), dt_),
+        x=d.x,
+        y=d.y,
+        vx=d.vx,
+        vy=d.vy,
+        alive=d.alive,
+        v=kin.v,
+        ux=kin.ux,
+        uy=kin.uy,
+        pair_t=pair_t,
+        disc_t=disc_t,
+        disc_k=disc_k,
+        capture=jnp.full(n, -1, jnp.int32),
+        capture_time=jnp.full(n, jnp.nan, dt_),
+        capture_order=jnp.full(n, -1, jnp.int32),
+        n_captured=jnp.zeros((), jnp.int32),
+        first_contact_kind=jnp.zeros((), jnp.int32),
+        first_contact=jnp.full((), -1, jnp.int32),
+        first_piece=jnp.full((), -1, jnp.int32),
+        first_x=jnp.full((), jnp.nan, dt_),
+        first_y=jnp.full((), jnp.nan, dt_),
+        contacts=jnp.zeros(n, jnp.int32),
+        n_piece_contacts=jnp.zeros((), jnp.int32),
+        n_wall_contacts=jnp.zeros((), jnp.int32),
+        n_events=jnp.zeros((), jnp.int32),
+        done=jnp.zeros((), bool),
+        trace=trace,
+    )
+
+
+def init(spec: KernelSpec, c: Constants) -> KernelState:
+    """The state at the start, every time solved: pair rows only for the discs that move
+    (:func:`~carromlab.physics.kernel.detect.moving_pair_times`)."""
+    d = c.discs
+    kin = kinematics(c, d.x, d.y, d.vx, d.vy, d.alive)
+    pair_t = moving_pair_times(spec, c, kin)
+    return start_state(spec, c, kin, pair_t, *disc_times(spec, c, kin))
+
+
+def running(spec: KernelSpec, c: Constants, s: KernelState) -> jax.Array:
+    """An event is left to resolve: not done and under the event cap."""
+    return ~s.done & (s.n_events < spec.max_events)
+
+
+def head(spec: KernelSpec, c: Constants, s: KernelState) -> tuple[KernelState, Pending]:
+    """The next event, every disc advanced to it, and a pair contact's own impulse; with the
+    cluster model, also whether the struck pair touches a third disc."""
+    e = next_event(spec, c, s)
+    s = advance(spec, c, s, e)
+    vx0, vy0 = s.vx, s.vy
+    s, hit_pair = resolve_pair(spec, c, s, e)
+    start = jnp.zeros((), bool)
+    if spec.contacts == "cluster":
+        start = hit_pair & touches_third(spec, c, replace(s, vx=vx0, vy=vy0), e)
+    return s, Pending(e, vx0, vy0, hit_pair, start, jnp.zeros((), bool))
+
+
+def refresh(spec: KernelSpec, c: Constants, s: KernelState, e: Event) -> KernelState:
+    """Shifts the cached times to the new now and recomputes the rows of the only discs whose
+    motion changed, i and j (k, k for a one-disc event): their pair times and one-disc events,
+    and every disc's ``v``, ``ux``, ``uy``. (The other rows stay valid: a disc's trajectory
+    changes only at its own events.)"""
+    i, j = e.i, e.j
+    pair_t = s.pair_t - e.step
+    disc_t = s.disc_t - e.step
+    kin = kinematics(c, s.x, s.y, s.vx, s.vy, s.alive)
+    both = jnp.stack([i, j])
+    rows = pair_rows(spec, c, both, kin)
+    slots = jnp.asarray(spec.slot)
+    # (the pair (i, i) lands in the dummy slot, always inf)
+    pair_t = pair_t.at[slots[i]].set(rows[0]).at[slots[j]].set(rows[1])
+    tk, kk = jax.vmap(lambda m: disc_event(spec, c, m, kin))(both)
+    kk = kk.astype(jnp.int32)
+    return replace(
+        s,
+        pair_t=pair_t,
+        disc_t=jnp.where(e.oh_i, tk[0], jnp.where(e.oh_j, tk[1], disc_t)),
+        disc_k=jnp.where(e.oh_i, kk[0], jnp.where(e.oh_j, kk[1], s.disc_k)),
+        v=kin.v,
+        ux=kin.ux,
+        uy=kin.uy,
+    )
+
+
+def tail(spec: KernelSpec, c: Constants, s: KernelState, p: Pending) -> KernelState:
+    """The one-disc event, the tallies and the cached times of the discs that moved."""
+    e = p.e
+    s, hit_wall, wk = resolve_disc(spec, c, s, e)
+    s = tally(s, e, p.hit_pair & ~p.solved, hit_wall, wk)
+    return refresh(spec, c, s, e)
+
+
+def full_refresh(spec: KernelSpec, c: Constants, s: KernelState) -> KernelState:
+    """Every pair row and one-disc event recomputed (after a cluster solve)."""
+    pair_t, disc_t, disc_k = event_times(spec, c, s.x, s.y, s.vx, s.vy, s.alive)
+    return replace(s, pair_t=pair_t, disc_t=disc_t, disc_k=disc_k)
+
+
+def close(spec: KernelSpec, c: Constants, s: KernelState, p: Pending) -> KernelState:
+    """The trace's row (``record=True``) and the event count."""
+    e = p.e
+    if spec.record:
+        s = record_row(s, e)
+    return replace(s, n_events=s.n_events + (~e.finished).astype(jnp.int32), done=e.finished)
+
+
+def at_most_once(run, todo, operand):
+    """``run(operand)`` when ``todo``, else ``operand`` unchanged: a while loop of at most one
+    pass, so under vmap a batch pays for ``run`` only at the events where some shot needs it
+    (a ``cond`` would run it for every shot at every event)."""
+    return jax.lax.while_loop(
+        lambda g: g[1], lambda g: (run(g[0]), jnp.zeros((), bool)), (operand, todo)
+    )[0]
+
+
+def apply(spec: KernelSpec, c: Constants, s: KernelState) -> KernelState:
+    """Resolves the next event (or, when none is left, lets every disc come to rest and marks
+    the state done): :func:`head`, the cluster solve (only when a struck pair touches a third
+    disc), :func:`tail`, :func:`full_refresh` after a cluster solve, :func:`close`. A done
+    state has come to rest and resolves nothing; vmap's while_loop keeps finished shots as
+    they are (batches run :func:`~carromlab.physics.kernel.batch.apply_batch`, which runs the
+    cluster work only for the shots that need it)."""
+    s, p = head(spec, c, s)
+    if spec.contacts == "cluster":
+        s, p = at_most_once(lambda g: solve_one(spec, c, *g), p.start, (s, p))
+    s = tail(spec, c, s, p)
+    if spec.contacts == "cluster":
+        s = at_most_once(partial(full_refresh, spec, c), p.solved, s)
+    return close(spec, c, s, p)
+
+
+class Stages(NamedTuple):
+    """One event's ``apply`` in stages, for batch drivers
+    (:func:`~carromlab.physics.kernel.batch.apply_batch`) that run the rare, costly ones only
+    for the shots that need them: ``head(s) -> (s, pending)``; when ``pending.start``, the
+    cluster model's solve: ``cluster_input(s, pending)`` for
+    :func:`~carromlab.physics.kernel.cluster.solve_cluster_hits` (the shots that need it
+    gathered), then ``cluster_output(s, pending, out) -> (s, pending)``; ``tail(s, pending) ->
+    s``; when ``pending.solved``, every cached time anew from ``event_times(x, y, vx, vy,
+    alive) -> (pair_t, disc_t, disc_k)``; ``close(s, pending) -> s``."""
+
+    head: Callable
+    cluster_input: Callable
+    cluster_output: Callable
+    tail: Callable
+    event_times: Callable
+    close: Callable
+
+
+class EventLoop(NamedTuple):
+    """One shot's event loop with its spec and constants bound (:func:`make_machine`):
+    ``init()`` the state at the start, ``running(state)`` whether an event is left to resolve
+    (not done, under the event cap), ``apply(state)`` resolves one event, and
+    ``finish(state)`` the outcome (``(outcome, trace)`` with ``record=True``). Run it with
+    ``finish(lax.while_loop(running, apply, init()))`` or any other driver
+    (:func:`~carromlab.physics.kernel.batch.make_lane_simulator`)."""
+
+    init: Callable[[], KernelState]
+    running: Callable[[KernelState], jax.Array]
+    apply: Callable[[KernelState], KernelState]
+    finish: Callable[[KernelState], ShotOutcome | tuple[ShotOutcome, Trace]]
+    stages: Stages
+
+
+def event_loop(spec: KernelSpec, c: Constants) -> EventLoop:
+    """The :class:`EventLoop` of ``spec`` with one shot's constants bound."""
+    stages = Stages(
+        head=partial(head, spec, c),
+        cluster_input=partial(cluster_input, spec, c),
+        cluster_output=partial(cluster_output, spec, c),
+        tail=partial(tail, spec, c),
+        event_times=partial(event_times, spec, c),
+        close=partial(close, spec, c),
+    )
+    return EventLoop(
+        init=partial(init, spec, c),
+        running=partial(running, spec, c),
+        apply=partial(apply, spec, c),
+        finish=partial(finish, spec),
+        stages=stages,
+    )
+
+
+Machine = Callable[[Discs, Physics], EventLoop]
+
+
+def make_machine(
+    table: Table,
+    n_pieces: int,
+    max_events: int = 512,
+    record: bool = False,
+    contacts: str | None = None,
+    cluster_steps: int | None = None,
+    spec: KernelSpec | None = None,
+) -> Machine:
+    """``machine(discs, physics) -> EventLoop``: one shot's event loop, in pieces, so that
+    drivers other than one ``while_loop`` can run it. The table's geometry, the disc count,
+    the event cap, ``record``, the contact model and the cluster steps are static (one
+    :class:`KernelSpec`, built here unless ``spec`` is given); the discs and ``physics`` are
+    traced (bound per shot: :func:`~carromlab.physics.kernel.spec.bind`)."""
+    if spec is None:
+        extra = {"contacts": contacts} if contacts is not None else {}
+        extra |= {"cluster_steps": cluster_steps} if cluster_steps is not None else {}
+        spec = make_spec(table, n_pieces, max_events, record, **extra)
+    fixed = spec
+
+    def machine(d: Discs, physics: Physics) -> EventLoop:
+        return event_loop(fixed, bind(fixed, d, physics))
+
+    return machine
