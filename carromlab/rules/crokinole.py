@@ -19,10 +19,19 @@ capture code (``hole_code``) and which rings a stroke moved out of the circle
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from carromlab.equipment.company import CrokinoleBoard
 from carromlab.errors import CarromlabError
 from carromlab.rules.outcome import lying_spot, without_kind
+
+if TYPE_CHECKING:  # pragma: no cover
+    from carromlab.equipment.base import Board
+    from carromlab.position import Piece, Position
 
 #: The South side's arc of the outer circle (degrees).
 SOUTH_ARC = (-135.0, -45.0)
@@ -30,32 +39,46 @@ SOUTH_ARC = (-135.0, -45.0)
 TOL = 1e-6
 
 
-def shooter_spot(position) -> tuple[float, float] | None:
+def crokinole_board(board: Board) -> CrokinoleBoard:
+    """``board`` as the crokinole side (one clear line if it is another family's)."""
+    if not isinstance(board, CrokinoleBoard):
+        raise CarromlabError(
+            f"a crokinole-side rule needs the crokinole board, not {board.family!r}"
+        )
+    return board
+
+
+def shooter_spot(position: Position) -> tuple[float, float] | None:
     """Where a Fast Play shooting ring lies (None: in hand, on the line)."""
     return lying_spot(position, "shooter", "shooting rings on the board")
 
 
-def table_position(position):
+def table_position(position: Position) -> Position:
     """The kernel's view: the position without its ``shooter`` piece (the shooter is disc 0)."""
     return without_kind(position, "shooter")
 
 
-def no_line(board) -> float:
+def no_line(board: Board) -> float:
     raise CarromlabError(
         "crokinole-side shots start on the outer circle (the analysis layer's origin())"
     )
 
 
-def placement_intervals(board) -> list[tuple[float, float]]:
+def placement_intervals(board: Board) -> list[tuple[float, float]]:
     return [SOUTH_ARC]
 
 
-def arc_point(board, angle_deg) -> tuple[np.ndarray, np.ndarray]:
+def arc_point(
+    board: Board, angle_deg: ArrayLike
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     a = np.radians(np.asarray(angle_deg, dtype=float))
-    return board.outer_radius * np.cos(a), board.outer_radius * np.sin(a)
+    radius = crokinole_board(board).outer_radius
+    return radius * np.cos(a), radius * np.sin(a)
 
 
-def origin(position, placement) -> tuple[np.ndarray, np.ndarray]:
+def origin(
+    position: Position, placement: ArrayLike
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     placement = np.atleast_1d(np.asarray(placement, dtype=float))
     spot = shooter_spot(position)
     if spot is not None:
@@ -63,50 +86,58 @@ def origin(position, placement) -> tuple[np.ndarray, np.ndarray]:
     return arc_point(position.board, placement)
 
 
-def free_of_rings(position, x, y) -> np.ndarray:
+def free_of_rings(position: Position, x: ArrayLike, y: ArrayLike) -> NDArray[np.bool_]:
     """A shooting ring at (x, y) overlaps no other piece (touching allowed)."""
-    x = np.atleast_1d(np.asarray(x, dtype=float))
-    y = np.atleast_1d(np.asarray(y, dtype=float))
+    xs = np.atleast_1d(np.asarray(x, dtype=float))
+    ys = np.atleast_1d(np.asarray(y, dtype=float))
     specs = position.board.piece_specs()
     r = specs["shooter"].radius
-    ok = np.isfinite(x) & np.isfinite(y)
+    ok: NDArray[np.bool_] = np.isfinite(xs) & np.isfinite(ys)
     for p in position.pieces:
         if p.kind != "shooter":
-            ok &= np.hypot(p.x - x, p.y - y) - r - specs[p.kind].radius >= -1e-9
+            ok &= np.hypot(p.x - xs, p.y - ys) - r - specs[p.kind].radius >= -1e-9
     return ok
 
 
-def legal_origin(position, x, y) -> np.ndarray:
+def legal_origin(position: Position, x: ArrayLike, y: ArrayLike) -> NDArray[np.bool_]:
     """At the shooting ring's spot when it lies on the board, else on the South arc of the
     outer circle; on no piece."""
-    x = np.atleast_1d(np.asarray(x, dtype=float))
-    y = np.atleast_1d(np.asarray(y, dtype=float))
+    xs = np.atleast_1d(np.asarray(x, dtype=float))
+    ys = np.atleast_1d(np.asarray(y, dtype=float))
     spot = shooter_spot(position)
     if spot is not None:
-        at = np.hypot(x - spot[0], y - spot[1]) <= TOL
+        at = np.hypot(xs - spot[0], ys - spot[1]) <= TOL
     else:
-        ang = np.degrees(np.arctan2(y, x))
-        on = np.abs(np.hypot(x, y) - position.board.outer_radius) <= TOL
+        ang = np.degrees(np.arctan2(ys, xs))
+        on = np.abs(np.hypot(xs, ys) - crokinole_board(position.board).outer_radius) <= TOL
         at = on & (ang >= SOUTH_ARC[0] - 1e-9) & (ang <= SOUTH_ARC[1] + 1e-9)
-    return at & free_of_rings(position, x, y)
+    return at & free_of_rings(position, xs, ys)
 
 
-def rings(position) -> tuple:
+def rings(position: Position) -> tuple[Piece, ...]:
     """The position's rings in the kernel's order after the shooting ring."""
     return tuple(p for p in position.pieces if p.kind != "shooter")
 
 
-def in_circle(board, x, y) -> np.ndarray:
+def in_circle(board: Board, x: ArrayLike, y: ArrayLike) -> NDArray[np.bool_]:
     """Centres inside the large outer circle."""
-    return np.hypot(np.asarray(x, float), np.asarray(y, float)) <= board.outer_radius
+    radius = crokinole_board(board).outer_radius
+    inside: NDArray[np.bool_] = np.hypot(np.asarray(x, float), np.asarray(y, float)) <= radius
+    return inside
 
 
-def hole_code(board) -> int:
+def hole_code(board: Board) -> int:
     names = [c.name for c in board.layout.captures]
     return names.index("hole")
 
 
-def circle_moves(capture, x, y, position, rs):
+def circle_moves(
+    capture: NDArray[np.integer],
+    x: ArrayLike,
+    y: ArrayLike,
+    position: Position,
+    rs: Sequence[Piece],
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]]:
     """For a batch of strokes over the rings ``rs`` of ``position`` (the shooting ring is disc
     0): ``holed`` and ``inside`` [B, 1 + rings] (in the centre hole; at rest on the board in
     the circle) and ``left`` [B, rings] (in the circle before, not after, not in the hole)."""

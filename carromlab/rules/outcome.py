@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sized
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
 
 from carromlab.errors import CarromlabError
 
+if TYPE_CHECKING:  # pragma: no cover
+    from _typeshed import DataclassInstance
 
-def outcome_field(outcome, key: str, required: bool = True):
+    from carromlab.position import Position
+
+
+# Any (the return): one field of the kernel's outcome, a NumPy or a JAX array of that
+# field's own dtype and shape, as the kernel or a recorded shot holds it.
+def outcome_field(outcome: object, key: str, required: bool = True) -> Any:
     """``outcome[key]`` of a mapping or ``outcome.key`` of a ``ShotOutcome``; a clear error
     (or None when not ``required``) if it is missing."""
     if isinstance(outcome, Mapping):
@@ -21,7 +31,9 @@ def outcome_field(outcome, key: str, required: bool = True):
     return None
 
 
-def check_discs(capture, pieces, position, what: str = "pieces and the shooter") -> None:
+def check_discs(
+    capture: np.ndarray, pieces: Sized, position: Position, what: str = "pieces and the shooter"
+) -> None:
     """One clear error when an outcome's disc count is not the shooter plus ``pieces``."""
     if capture.shape[1] != len(pieces) + 1:
         raise CarromlabError(
@@ -30,7 +42,7 @@ def check_discs(capture, pieces, position, what: str = "pieces and the shooter")
         )
 
 
-def lying_spot(position, kind: str, what: str) -> tuple[float, float] | None:
+def lying_spot(position: Position, kind: str, what: str) -> tuple[float, float] | None:
     """Where the one piece of ``kind`` lies in ``position`` (None: none there); ``what`` names
     it in the error when there are several."""
     spots = [(p.x, p.y) for p in position.pieces if p.kind == kind]
@@ -39,7 +51,7 @@ def lying_spot(position, kind: str, what: str) -> tuple[float, float] | None:
     return spots[0] if spots else None
 
 
-def without_kind(position, kind: str):
+def without_kind(position: Position, kind: str) -> Position:
     """``position`` without its pieces of ``kind`` (itself when it has none)."""
     if not any(p.kind == kind for p in position.pieces):
         return position
@@ -52,20 +64,23 @@ class VariantRules:
     boolean (``probabilities``) and numeric (``means``) outputs of ``evaluate``; the
     read-only ``quantities`` mapping is built from those."""
 
-    variant = ""
-    variants: tuple[str, ...] = ()
-    turn_type = None
-    scoring_type = None
-    foul_kinds: tuple[str, ...] = ()
-    probabilities: tuple[str, ...] = ()
-    means: tuple[str, ...] = ()
-    quantities: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+    variant: ClassVar[str] = ""
+    variants: ClassVar[tuple[str, ...]] = ()
+    #: The turn state's and the scoring's types (frozen dataclasses: a sweep replaces their
+    #: fields by name), None where the variant has none.
+    turn_type: ClassVar[type[DataclassInstance] | None] = None
+    scoring_type: ClassVar[type[DataclassInstance] | None] = None
+    foul_kinds: ClassVar[tuple[str, ...]] = ()
+    probabilities: ClassVar[tuple[str, ...]] = ()
+    means: ClassVar[tuple[str, ...]] = ()
+    quantities: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
 
-    def __init_subclass__(cls, **kw):
+    def __init_subclass__(cls, **kw: object) -> None:
         super().__init_subclass__(**kw)
         cls.quantities = MappingProxyType({"probabilities": cls.probabilities, "means": cls.means})
 
-    def legal_pots(self, position, turn=None) -> tuple[str, ...] | None:
+    # Any (turn): each variant's own turn-state type (its ``turn_type``); a subclass names it.
+    def legal_pots(self, position: Position, turn: Any = None) -> tuple[str, ...] | None:
         """Ids of the pieces of ``position`` the shooter may pocket for points on ``turn``
         (None: the variant's default turn), for the pictures that show only those (a target
         map). None when the rules do not single any out (every piece is drawn)."""

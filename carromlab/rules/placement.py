@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import NDArray
 
 from carromlab.position import OVERLAP_TOLERANCE, Position
 
@@ -34,9 +35,10 @@ def _wide_grid(step: float, half: float) -> np.ndarray:
     return out
 
 
-def _angle(pts: np.ndarray) -> np.ndarray:
+def _angle(pts: np.ndarray) -> NDArray[np.float64]:
     """Angle counter-clockwise from +x, in [0, 2 pi)."""
-    return np.mod(np.arctan2(pts[:, 1], pts[:, 0]), 2 * math.pi)
+    angle: NDArray[np.float64] = np.mod(np.arctan2(pts[:, 1], pts[:, 0]), 2 * math.pi)
+    return angle
 
 
 def _ordered(pts: np.ndarray) -> np.ndarray:
@@ -88,12 +90,21 @@ def _obstacles(position: Position) -> tuple[np.ndarray, np.ndarray]:
     return xy, position.radii()
 
 
-def _free(position: Position, pts: np.ndarray, r: float, xy=None, radii=None) -> np.ndarray:
-    """Which candidate centres are legal and free for a piece of radius ``r``."""
-    if xy is None:
+def _free(
+    position: Position,
+    pts: np.ndarray,
+    r: float,
+    xy: np.ndarray | None = None,
+    radii: np.ndarray | None = None,
+) -> NDArray[np.bool_]:
+    """Which candidate centres are legal and free for a piece of radius ``r`` (``xy``,
+    ``radii``: the position's obstacles, :func:`_obstacles`, when already at hand)."""
+    if xy is None or radii is None:
         xy, radii = _obstacles(position)
     layout = position.board.layout
-    ok = np.asarray(layout.surface.contains(pts[:, 0], pts[:, 1], r), dtype=bool)
+    # the equipment's geometry is not annotated yet: its test gives a boolean array
+    inside = layout.surface.contains(pts[:, 0], pts[:, 1], r)  # type: ignore[no-untyped-call]
+    ok: NDArray[np.bool_] = np.asarray(inside, dtype=np.bool_)
     for cap in layout.captures:
         ok &= np.hypot(pts[:, 0] - cap.x, pts[:, 1] - cap.y) >= cap.radius
     if len(radii):
@@ -102,7 +113,9 @@ def _free(position: Position, pts: np.ndarray, r: float, xy=None, radii=None) ->
     return ok
 
 
-def _first_free(position: Position, pts: np.ndarray, r: float, chunk: int = 4096):
+def _first_free(
+    position: Position, pts: np.ndarray, r: float, chunk: int = 4096
+) -> tuple[float, float] | None:
     xy, radii = _obstacles(position)
     for start in range(0, len(pts), chunk):
         block = pts[start : start + chunk]
