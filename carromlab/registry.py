@@ -19,30 +19,69 @@ import importlib
 import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 from carromlab.errors import CarromlabError
 from carromlab.input_schema import MAX_COUNT
 
 if TYPE_CHECKING:  # pragma: no cover
+    # Types only: the layers above the registry (analysis, play) are never imported here.
+    import jax
+
+    from carromlab.analysis.players import Player
+    from carromlab.analysis.variants import VariantAnalysis
     from carromlab.equipment.sets import GameSet
+    from carromlab.play.drivers import Driver
     from carromlab.position import Position
+    from carromlab.rules.interfaces import GameConfig
+    from carromlab.rules.outcome import VariantRules
+    from carromlab.shots import Shot
 
 #: Where the built-in games live: every sub-package of ``carromlab/games/`` is imported on
 #: first use (each registers its :class:`Game`), so a new game is a new folder and nothing
-#: else. They load in this order first (the order of listings), then any other by name.
+#: else. Listings give them in the order each declares (:attr:`Game.order`).
 GAMES_PACKAGE = "carromlab.games"
-FIRST = ("icf", "carrooka", "carroms", "force_out", "ring_pegs", "kooba")
+
+#: What one of a game's own command-line options holds.
+OptionValue = bool | int | float | str
+
+
+class ConfigFactory(Protocol):
+    """``config(variant, **options)``: a game's rule configuration of ``variant``; the
+    options are fields of the configuration (its command-line options' and any other)."""
+
+    def __call__(self, variant: str, /, **options: object) -> GameConfig: ...
+
+
+class PlayerFactory(Protocol):
+    """``factory(skill=..., variant=...)``: one of a game's players at ``skill`` (a name of
+    :data:`carromlab.shots.SKILLS`) for ``variant``."""
+
+    def __call__(self, skill: str = ..., variant: str | None = ...) -> Player: ...
+
+
+#: A shot's execution noise: ``noise(key, shot)`` is the shot as played (``carromlab.shots``).
+Noise = Callable[["jax.Array", "Shot"], "Shot"]
+
+
+@dataclass(frozen=True)
+class ShotScenario:
+    """A benchmark scenario of the kernel (``carromlab bench --scenario NAME``): a position,
+    a base shot and its execution noise."""
+
+    position: Position
+    shot: Shot
+    noise: Noise
 
 
 def builtin_modules() -> list[str]:
-    """The built-in games' packages, found on disk (``carromlab/games/*/__init__.py``)."""
+    """The built-in games' packages, found on disk (``carromlab/games/*/__init__.py``), by
+    name."""
     import pkgutil
 
     package = importlib.import_module(GAMES_PACKAGE)
     found = sorted(m.name for m in pkgutil.iter_modules(package.__path__) if m.ispkg)
-    ordered = [n for n in FIRST if n in found] + [n for n in found if n not in FIRST]
-    return [f"{GAMES_PACKAGE}.{n}" for n in ordered]
+    return [f"{GAMES_PACKAGE}.{n}" for n in found]
 
 
 def parse_pair(text: str, what: str) -> tuple[float, float]:
@@ -76,12 +115,12 @@ class Option:
     of the game's)."""
 
     name: str
-    default: Any
+    default: OptionValue
     help: str
     field: str | None = None
-    type: type | None = None
+    type: type[bool] | type[int] | type[float] | type[str] | None = None
     variants: tuple[str, ...] | None = None
-    choices: tuple | None = None
+    choices: tuple[OptionValue, ...] | None = None
     minimum: float | None = None
     maximum: float | None = None
 
@@ -89,9 +128,10 @@ class Option:
     def key(self) -> str:
         return self.field or self.name.replace("-", "_")
 
-    def parse(self, text: str | bool, game: str):
+    def parse(self, text: str | bool, game: str) -> OptionValue:
         """The option's value from its command-line text; one clear line if it is not one."""
         kind = self.type or type(self.default)
+        value: OptionValue
         if kind is bool:
             value = bool(text)
         else:
@@ -101,9 +141,14 @@ class Option:
                 raise CarromlabError(
                     f"--{self.name} ({game}) must be {kind.__name__}, not {text!r}"
                 ) from None
-            if kind is float and not math.isfinite(value):
+            if isinstance(value, float) and not math.isfinite(value):
                 raise CarromlabError(f"--{self.name} ({game}) {text!r}: must be finite")
-            if kind is int and self.maximum is None and value > MAX_COUNT:
+            if (
+                kind is int
+                and isinstance(value, int)
+                and self.maximum is None
+                and value > MAX_COUNT
+            ):
                 raise CarromlabError(
                     f"--{self.name} ({game}) {value:,}: must be at most {MAX_COUNT:,}"
                 )
@@ -112,6 +157,8 @@ class Option:
                 f"--{self.name} ({game}) must be one of {', '.join(map(str, self.choices))}, "
                 f"not {value!r}"
             )
+        if isinstance(value, str):
+            return value
         if self.minimum is not None and value < self.minimum:
             raise CarromlabError(f"--{self.name} ({game}) must be >= {self.minimum}, not {value}")
         if self.maximum is not None and value > self.maximum:
@@ -124,15 +171,20 @@ class Game:
     """Everything the toolkit needs to know about one game, in one place.
 
     - ``name``, ``title``; ``variants``: the rule variants it plays (a position's ``variant``
-      names one); ``family``: its board family (``carromlab.equipment.BOARDS``).
+      names one); ``family``: its board family (``carromlab.equipment.BOARDS``); ``order``:
+      where it comes in listings (lower first, then by name).
     - ``positions``: its standard positions by name (factories); ``default_position``: the one
       shot analysis uses when none is given, by variant.
     - ``analysis(variant)``: the shot-analysis hooks of a variant
       (:class:`~carromlab.analysis.variants.VariantAnalysis`: rules, shooter origins, legal
       placements), or None for a game without shot analysis (KOOBA's throws are aimed at
-      points; see ``commands``).
-    - ``config(variant, **options)``: the rule configuration of a whole game; ``options``:
-      its command-line options (each sets one configuration field).
+      points; see ``commands``). ``rules_class(variant)``: the class of those rules (a
+      :class:`~carromlab.rules.outcome.VariantRules`), imported without JAX (a game's rules
+      import NumPy, not the kernel): the command line reads the names of a variant's values
+      from it before anything is computed.
+    - ``config(variant, **options)``: the rule configuration of a whole game (a
+      :class:`~carromlab.rules.interfaces.GameConfig`); ``options``: its command-line options
+      (each sets one configuration field).
     - ``players``: player factories by policy name, each called as
       ``factory(skill=..., variant=...)``; ``driver(config)``: the driver that plays it
       through :func:`~carromlab.play.loop.play_games`.
@@ -143,6 +195,12 @@ class Game:
       ``shot_turn(options)`` (the rules' turn state); ``commands``: a game's own
       implementation of a command (``"estimate"``, ``"shotmap"``) when the shared one does
       not fit, called with the command's options as keywords.
+    - ``plain_break``: the game's break is a stroke like any other of its turn state (the
+      game's player knows the break from the game's state; Carrooka: the game's first
+      stroke, from the break line at the red), not a turn state with ``is_break`` set.
+    - ``points_notes``: by variant, what a stroke's ``points`` count under the rules' default
+      scoring (a shot map's caption).
+    - ``bench_scenarios``: the kernel benchmark's scenarios it provides, by name (factories).
     - ``game_sets``: the piece sets of its variants (``carromlab.equipment.sets.GameSet``),
       added to the equipment's sets when the game is registered (the built-in games' sets
       are there already).
@@ -152,22 +210,30 @@ class Game:
     title: str
     variants: tuple[str, ...]
     family: str
+    order: int = 1000
     positions: Mapping[str, Callable[[], Position]] = field(default_factory=dict)
     default_position: Mapping[str, str] = field(default_factory=dict)
-    analysis: Callable[[str], Any] | None = None
-    config: Callable[..., Any] | None = None
+    analysis: Callable[[str], VariantAnalysis] | None = None
+    rules_class: Callable[[str], type[VariantRules]] | None = None
+    config: ConfigFactory | None = None
     options: tuple[Option, ...] = ()
-    players: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
-    driver: Callable[[Any], Any] | None = None
+    players: Mapping[str, PlayerFactory] = field(default_factory=dict)
+    driver: Callable[[GameConfig], Driver] | None = None
     default_grid: tuple[str, str, str] | None = None
     default_placement: float = 0.0
     shot_options: tuple[Option, ...] = ()
-    shot_position: Callable[[Any, Mapping[str, Any]], Any] | None = None
-    shot_turn: Callable[[Mapping[str, Any]], Any] | None = None
-    commands: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    shot_position: Callable[[Position, Mapping[str, OptionValue]], Position] | None = None
+    #: the turn state is each game's own type (its rules' ``turn_type``)
+    shot_turn: Callable[[Mapping[str, OptionValue]], object] | None = None
+    #: each command takes its own options as keywords and returns its own result (KOOBA's
+    #: estimate: a table; its shot map: a summary)
+    commands: Mapping[str, Callable[..., object]] = field(default_factory=dict)
+    plain_break: bool = False
+    points_notes: Mapping[str, str] = field(default_factory=dict)
+    bench_scenarios: Mapping[str, Callable[[], ShotScenario]] = field(default_factory=dict)
     game_sets: tuple[GameSet, ...] = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.variants:
             raise CarromlabError(f"game {self.name!r} declares no variants")
         for v, pos in self.default_position.items():
@@ -176,15 +242,18 @@ class Game:
                     f"game {self.name!r}: default position {pos!r} of {v!r} is not one of its "
                     "variants' standard positions"
                 )
+        for v in self.points_notes:
+            if v not in self.variants:
+                raise CarromlabError(f"game {self.name!r}: points note for {v!r}, not a variant")
 
-    def make_config(self, variant: str | None = None, **options):
+    def make_config(self, variant: str | None = None, **options: object) -> GameConfig:
         """The rule configuration of ``variant`` (default: the first) with ``options``."""
         variant = self.check_variant(variant)
         if self.config is None:
             raise CarromlabError(f"whole games are not available for {variant!r}")
         return self.config(variant, **options)
 
-    def make_player(self, policy: str, skill="club", variant: str | None = None):
+    def make_player(self, policy: str, skill: str = "club", variant: str | None = None) -> Player:
         """The player ``policy`` (a name of :attr:`players`) at ``skill``."""
         if policy not in self.players:
             raise CarromlabError(
@@ -212,13 +281,23 @@ def _load_builtin() -> None:
     if not _loaded:
         _loaded = True
         for module in builtin_modules():
+            # the one import of a game by name below the games layer: the built-in game
+            # folders, found on disk (tests/test_architecture.py allows this one)
             importlib.import_module(module)
+        _sort()
+
+
+def _sort() -> None:
+    """The registry in listing order (:attr:`Game.order`, then name); stable otherwise."""
+    ordered = sorted(_GAMES.values(), key=lambda g: (g.order, g.name))
+    _GAMES.clear()
+    _GAMES.update((g.name, g) for g in ordered)
 
 
 def register_game(game: Game, replace: bool = False) -> Game:
     """Add ``game`` to the registry (and its piece sets to the equipment's); a name or a
     variant already taken by another game is refused unless ``replace``. Returns the game."""
-    from carromlab.equipment.sets import GAME_SETS
+    from carromlab.equipment.sets import add_game_set
 
     for v in game.variants:
         owner = _VARIANTS.get(v)
@@ -229,7 +308,7 @@ def register_game(game: Game, replace: bool = False) -> Game:
     if game.name in _GAMES:
         unregister_game(game.name)
     for s in game.game_sets:
-        GAME_SETS[s.variant] = s
+        add_game_set(s)
     _GAMES[game.name] = game
     for v in game.variants:
         _VARIANTS[v] = game.name
@@ -238,13 +317,13 @@ def register_game(game: Game, replace: bool = False) -> Game:
 
 def unregister_game(name: str) -> None:
     """Remove a game added with :func:`register_game` (its piece sets too)."""
-    from carromlab.equipment.sets import GAME_SETS
+    from carromlab.equipment.sets import remove_game_set
 
     game = _GAMES.pop(name)
     for v in game.variants:
         _VARIANTS.pop(v, None)
     for s in game.game_sets:
-        GAME_SETS.pop(s.variant, None)
+        remove_game_set(s.variant)
 
 
 def get_game(name: str) -> Game:
@@ -264,6 +343,7 @@ def get_game(name: str) -> Game:
 
 
 def game_names() -> list[str]:
+    """Every registered game's name, in listing order."""
     _load_builtin()
     return list(_GAMES)
 
@@ -274,7 +354,7 @@ def variant_names() -> list[str]:
     return [v for g in _GAMES.values() for v in g.variants]
 
 
-class _Games(Mapping):
+class _Games(Mapping[str, Game]):
     """The registry as a read-only mapping, name -> :class:`Game` (built-ins loaded)."""
 
     def __getitem__(self, name: str) -> Game:
@@ -297,17 +377,17 @@ class _Games(Mapping):
 GAMES: Mapping[str, Game] = _Games()
 
 
-class _Standard(Mapping):
+class _Standard(Mapping[str, Callable[[], "Position"]]):
     """Every game's standard positions, name -> factory, in the games' order."""
 
-    def _all(self) -> dict:
+    def _all(self) -> dict[str, Callable[[], Position]]:
         _load_builtin()
-        out: dict = {}
+        out: dict[str, Callable[[], Position]] = {}
         for g in _GAMES.values():
             out.update(g.positions)
         return out
 
-    def __getitem__(self, name: str):
+    def __getitem__(self, name: str) -> Callable[[], Position]:
         return self._all()[name]
 
     def __iter__(self) -> Iterator[str]:
@@ -333,7 +413,7 @@ def standard_position(name: str) -> Position:
     return factories[name]()
 
 
-def shot_analysis(variant: str):
+def shot_analysis(variant: str) -> VariantAnalysis:
     """The shot-analysis hooks of ``variant``
     (:class:`~carromlab.analysis.variants.VariantAnalysis`)."""
     game = get_game(variant)
@@ -345,48 +425,43 @@ def shot_analysis(variant: str):
     return game.analysis(game.check_variant(variant))
 
 
-def rules_class(variant: str) -> type | None:
+def rules_class(variant: str) -> type[VariantRules] | None:
     """The rules class (a :class:`~carromlab.rules.outcome.VariantRules` subclass) that
-    serves ``variant``, found without importing JAX: of its game's package only the modules
-    whose source names ``VariantRules`` are imported (a game's rules import numpy, not the
-    kernel). The command line reads the names of a variant's values from it before anything
-    is computed. None where none is found (the value is then checked after the run)."""
-    import importlib.util
-    import pkgutil
-    import sys
-
-    from carromlab.rules.outcome import VariantRules
-
+    serves ``variant``, as its game declares it (:attr:`Game.rules_class`), imported without
+    JAX. The command line reads the names of a variant's values from it before anything is
+    computed. None where the game declares none (the value is then checked after the
+    run)."""
     game = get_game(variant)
-    where = getattr(game.analysis, "__module__", None)
-    if where is None:
+    if game.rules_class is None:
         return None
-    module = sys.modules.get(where) or importlib.import_module(where)
-    for info in pkgutil.iter_modules(getattr(module, "__path__", [])):
-        name = f"{where}.{info.name}"
-        spec = importlib.util.find_spec(name)
-        try:
-            source = open(spec.origin, encoding="utf-8").read() if spec and spec.origin else ""
-        except OSError:
-            continue
-        if "VariantRules" in source:
-            importlib.import_module(name)
+    return game.rules_class(game.check_variant(variant))
 
-    def subclasses(cls):
-        for sub in cls.__subclasses__():
-            yield sub
-            yield from subclasses(sub)
 
-    found = [c for c in subclasses(VariantRules) if variant in (tuple(c.variants) or (c.variant,))]
-    found.sort(key=lambda c: not c.__module__.startswith(where))  # the game's own first
-    return found[0] if found else None
+def bench_scenario(name: str) -> ShotScenario | None:
+    """The kernel benchmark's scenario ``name``, from the game that provides it (None: no
+    game does)."""
+    for game in GAMES.values():
+        if name in game.bench_scenarios:
+            return game.bench_scenarios[name]()
+    return None
+
+
+def bench_scenario_names() -> list[str]:
+    """Every game's benchmark scenarios, in the games' order."""
+    return [n for g in GAMES.values() for n in g.bench_scenarios]
 
 
 __all__ = [
     "GAMES",
     "STANDARD",
+    "ConfigFactory",
     "Game",
     "Option",
+    "OptionValue",
+    "PlayerFactory",
+    "ShotScenario",
+    "bench_scenario",
+    "bench_scenario_names",
     "builtin_modules",
     "game_names",
     "get_game",

@@ -166,17 +166,14 @@ def searched_break(
     return float(shot["placement"]), float(shot["angle"]), float(shot["speed"])
 
 
-#: Games whose break is a stroke like any other of their turn state: the game's player knows
-#: the break from the game's state (Carrooka: the game's first stroke, from the break line at
-#: the red).
-PLAIN_BREAKS = ("carrooka",)
-
-
 def break_turn(variant: str):
-    """The turn state of a board's break for ``variant``: its default turn, breaking (or, for
-    :data:`PLAIN_BREAKS`, the default turn as it is)."""
+    """The turn state of a board's break for ``variant``: its default turn, breaking (or,
+    for a game whose break is a stroke like any other, its ``Game.plain_break``, the default
+    turn as it is)."""
+    from carromlab.registry import get_game
+
     turn = analysis_for(variant).default_turn()
-    if variant in PLAIN_BREAKS:
+    if get_game(variant).plain_break:
         return turn
     if not hasattr(turn, "is_break"):
         raise CarromlabError(f"{variant!r} has no break in its turn state")
@@ -184,7 +181,6 @@ def break_turn(variant: str):
 
 
 __all__ = [
-    "PLAIN_BREAKS",
     "SEARCH",
     "break_key",
     "break_table_path",

@@ -127,17 +127,25 @@ GAME_SETS: dict[str, GameSet] = {
 }
 
 
+def add_game_set(game_set: GameSet) -> None:
+    """Add (or replace) the set of a game that brings its own (a game registered outside the
+    package: :func:`carromlab.registry.register_game` pushes its sets down here)."""
+    GAME_SETS[game_set.variant] = game_set
+
+
+def remove_game_set(variant: str) -> None:
+    """Remove a set added with :func:`add_game_set` (nothing if there is none)."""
+    GAME_SETS.pop(variant, None)
+
+
 def game_set(variant: str) -> GameSet:
-    """The game set of ``variant``; a clear error naming the known variants otherwise."""
+    """The game set of ``variant``; a clear error naming the known variants otherwise.
+
+    The built-in games' sets are the table above; a game registered from elsewhere brings
+    its own, added when it is registered. This module never looks games up (equipment
+    knows no game)."""
     from carromlab.errors import CarromlabError
 
-    if variant not in GAME_SETS:
-        # A game outside this table brings its set with its description; the games register
-        # on first use of the registry, which this loads by name (a plug-in hook, not a layer
-        # import: equipment knows no game).
-        import importlib
-
-        importlib.import_module("carromlab.registry").game_names()
     try:
         return GAME_SETS[variant]
     except KeyError:

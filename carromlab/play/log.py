@@ -13,17 +13,28 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+import numpy as np
 import pandas as pd
 
 from carromlab.errors import CarromlabError
+from carromlab.rules.interfaces import GameState
 
-if TYPE_CHECKING:
-    from carromlab.play.loop import GameRecord
+if TYPE_CHECKING:  # pragma: no cover
+    from carromlab.analysis.players import Player
+    from carromlab.play.loop import GameRecord, Row, Skills
+    from carromlab.rules.interfaces import GameConfig
+
+#: A run's configuration as JSON (the values of any JSON type).
+Config = Mapping[str, object]
+#: A row as the log stores it: its column names and its fields as pandas writes them to CSV.
+CsvRow = tuple[list[str], list[str]]
+#: The database's games, ``{game: (game row, [board rows])}``.
+DbGames = dict[int, tuple[CsvRow, list[CsvRow]]]
 
 #: The log's database, and the files a log folder may hold beside it (anything else there
 #: is foreign and the folder is refused): its exports, its configuration, the temporary names
@@ -66,12 +77,28 @@ CREATE TABLE IF NOT EXISTS boards (
 """
 
 
-def game_row(rec: GameRecord) -> dict:
+@runtime_checkable
+class BoardsState(GameState, Protocol):
+    """A game state that keeps scores per side and counts its boards: what :func:`game_row`
+    reads of a record whose driver builds no row of its own."""
+
+    @property
+    def scores(self) -> Sequence[int]: ...
+
+    @property
+    def boards_played(self) -> int: ...
+
+
+def game_row(rec: GameRecord) -> Row:
     """One row for a finished game: winner (side; -1 for a draw or an unfinished game),
     scores per side, boards, strokes, the truncated strokes."""
     if rec.row is not None:
         return dict(rec.row)
     st = rec.state
+    if not isinstance(st, BoardsState):
+        raise CarromlabError(
+            f"a {type(st).__name__} keeps no scores and boards: its driver must build the row"
+        )
     return {
         "game": int(rec.strokes["game"].iloc[0]) if len(rec.strokes) else -1,
         "winner": -1 if st.winner is None else int(st.winner),
@@ -133,7 +160,7 @@ class GameLog:
     One process writes a folder at a time.
     """
 
-    def __init__(self, folder, config: dict):
+    def __init__(self, folder: str | os.PathLike[str], config: Config):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.config = json.loads(json.dumps(config, default=str))
@@ -176,7 +203,7 @@ class GameLog:
 
     # ------------------------------------------------------------------ claiming
 
-    def _claim(self, config: dict, legacy: bool) -> None:
+    def _claim(self, config: Config, legacy: bool) -> None:
         """Create the database: its configuration and, from a folder's CSVs, their rows."""
         games, boards = _legacy_rows(self.folder) if legacy else ([], {})
         with closing(_connect(self.db)) as con, _transaction(con):
@@ -228,12 +255,18 @@ class GameLog:
         export the CSVs (see the class)."""
         row = game_row(rec)
         columns, fields = _csv_fields(pd.DataFrame([row]))
-        game = int(row["game"])
-        bcols, brows = _csv_fields(rec.boards) if len(rec.boards) else (None, [])
+        index = row["game"]
+        if not isinstance(index, (int, np.integer)):
+            raise CarromlabError(f"a game row's game is a whole number, not {index!r}")
+        game = int(index)
+        bcols: list[str] | None = None
+        brows: list[list[str]] = []
+        if len(rec.boards):
+            bcols, brows = _csv_fields(rec.boards)
         with closing(_connect(self.db)) as con, _transaction(con):
             _insert(con, game, columns, fields[0], bcols, brows)
         self._rows.pop(game, None)  # a game added again moves to the end, as in the database
-        self._rows[game] = ((columns, fields[0]), [(bcols, r) for r in brows])
+        self._rows[game] = ((columns, fields[0]), [(bcols or [], r) for r in brows])
         now = time.monotonic()
         if len(self._rows) <= EXPORT_EVERY_GAME_UP_TO or now - self._exported >= EXPORT_INTERVAL_S:
             self.export_csv()
@@ -273,7 +306,7 @@ def _connect(path: Path) -> sqlite3.Connection:
 
 
 @contextmanager
-def _transaction(con: sqlite3.Connection):
+def _transaction(con: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     con.execute("BEGIN IMMEDIATE")
     try:
         yield con
@@ -283,7 +316,7 @@ def _transaction(con: sqlite3.Connection):
     con.execute("COMMIT")
 
 
-def _held_config(db: Path) -> dict | None:
+def _held_config(db: Path) -> dict[str, Any] | None:
     """The configuration a database holds; None without a database (or an empty one, left
     by a process killed while creating it)."""
     if not db.exists():
@@ -297,10 +330,20 @@ def _held_config(db: Path) -> dict | None:
         raise CarromlabError(
             f"{db} cannot be read as a game log ({e}); delete it to rebuild the log from the CSVs"
         ) from None
-    return json.loads(got[0]) if got else None
+    if not got:
+        return None
+    config: dict[str, Any] = json.loads(got[0])  # a JSON object
+    return config
 
 
-def _insert(con, game: int, columns, row, board_columns, board_rows) -> None:
+def _insert(
+    con: sqlite3.Connection,
+    game: int,
+    columns: list[str],
+    row: list[str],
+    board_columns: list[str] | None,
+    board_rows: list[list[str]],
+) -> None:
     con.execute("DELETE FROM boards WHERE game = ?", (game,))
     con.executemany(
         "INSERT INTO boards (game, board, row) VALUES (?, ?, ?)",
@@ -320,11 +363,11 @@ def _insert(con, game: int, columns, row, board_columns, board_rows) -> None:
     )
 
 
-def _db_games(db: Path) -> dict:
+def _db_games(db: Path) -> DbGames:
     """``{game: (game row, [board rows])}`` in the order the games were committed (boards in
     their game's order), each row a ``(columns, fields)`` pair."""
     with closing(_connect(db)) as con:
-        games = {
+        games: dict[int, tuple[CsvRow, list[CsvRow], list[str]]] = {
             game: ((json.loads(columns), json.loads(row)), [], bcols and json.loads(bcols))
             for game, columns, row, bcols in con.execute(
                 "SELECT game, columns, row, board_columns FROM games ORDER BY seq"
@@ -336,7 +379,7 @@ def _db_games(db: Path) -> dict:
     return {g: (row, boards) for g, (row, boards, _) in games.items()}
 
 
-def _flatten(games: dict) -> tuple[list, list]:
+def _flatten(games: DbGames) -> tuple[list[CsvRow], list[CsvRow]]:
     """(board rows, game rows) of :func:`_db_games`."""
     return [b for _, bs in games.values() for b in bs], [row for row, _ in games.values()]
 
@@ -351,7 +394,7 @@ def _csv_fields(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     return columns, [r for r in reader]
 
 
-def _render(rows: list) -> str:
+def _render(rows: Sequence[CsvRow]) -> str:
     """CSV text of ``(columns, fields)`` rows: the columns in order of first appearance, a
     field a row lacks empty."""
     columns: list[str] = []
@@ -374,7 +417,7 @@ def _render(rows: list) -> str:
     return out.getvalue()
 
 
-def _frame(rows: list) -> pd.DataFrame:
+def _frame(rows: Sequence[CsvRow]) -> pd.DataFrame:
     return pd.read_csv(io.StringIO(_render(rows))) if rows else pd.DataFrame()
 
 
@@ -399,7 +442,9 @@ def _as_game(field: str) -> int | None:
         return None
 
 
-def _legacy_rows(folder: Path) -> tuple[list, dict]:
+def _legacy_rows(
+    folder: Path,
+) -> tuple[list[tuple[int, list[str], list[str]]], dict[int, tuple[list[str], list[list[str]]]]]:
     """The rows of a folder's CSVs: ``[(game, columns, fields)]`` in file order (a game
     twice: its last row) and ``{game: (board columns, [fields])}``, the board rows of the
     games that have a row: a game's last run of them (a run ends where the game changes or
@@ -415,11 +460,12 @@ def _legacy_rows(folder: Path) -> tuple[list, dict]:
                 games.pop(g, None)
                 games[g] = r
     bcols, brows = _read_csv_rows(folder / "boards.csv")
-    runs: dict[int, list] = {}
+    runs: dict[int, list[list[str]]] = {}
     if "game" in bcols:
         at = bcols.index("game")
         index = bcols.index("board") if "board" in bcols else None
-        last, last_board = None, None
+        last: int | None = None
+        last_board: int | None = None
         for r in brows:
             g = _as_game(r[at])
             if g is None or g not in games:
@@ -478,15 +524,15 @@ def _refuse_foreign(folder: Path) -> None:
     )
 
 
-def read_log(folder) -> tuple[pd.DataFrame, pd.DataFrame]:
+def read_log(folder: str | os.PathLike[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(boards, games) of a :class:`GameLog` folder: from ``log.sqlite`` when there is one,
     else from the CSVs (a line cut short dropped, and the boards of a game without its row;
     see :class:`GameLog`). Reading changes nothing in the folder."""
-    folder = Path(folder)
-    if _held_config(folder / DB) is not None:
-        boards, games = _flatten(_db_games(folder / DB))
+    path = Path(folder)
+    if _held_config(path / DB) is not None:
+        boards, games = _flatten(_db_games(path / DB))
     else:
-        rows, runs = _legacy_rows(folder)
+        rows, runs = _legacy_rows(path)
         games = [(columns, r) for _, columns, r in rows]
         boards = [(runs[g][0], r) for g, _, _ in rows if g in runs for r in runs[g][1]]
     return _frame(boards), _frame(games)
@@ -496,15 +542,15 @@ def read_log(folder) -> tuple[pd.DataFrame, pd.DataFrame]:
 VERSION_KEYS = ("carromlab", "jax", "numpy", "pandas", "device")
 
 
-def _settings(config: dict) -> dict:
+def _settings(config: Config) -> dict[str, object]:
     return {k: v for k, v in config.items() if k not in VERSION_KEYS}
 
 
 _ABSENT = object()
 
 
-def _flat(d: dict, prefix: str = "") -> dict:
-    out = {}
+def _flat(d: Mapping[str, object], prefix: str = "") -> dict[str, object]:
+    out: dict[str, object] = {}
     for k, v in d.items():
         if isinstance(v, dict) and v:
             out.update(_flat(v, f"{prefix}{k}."))
@@ -513,12 +559,12 @@ def _flat(d: dict, prefix: str = "") -> dict:
     return out
 
 
-def differences(here: dict, there: dict, shown: int = 3) -> str:
+def differences(here: Config, there: Config, shown: int = 3) -> str:
     """``key: value here, value there`` for the settings that differ (nested keys dotted)."""
     a, b = _flat(_settings(here)), _flat(_settings(there))
     keys = [k for k in sorted(set(a) | set(b)) if a.get(k, _ABSENT) != b.get(k, _ABSENT)]
 
-    def show(v) -> str:
+    def show(v: object) -> str:
         if v is _ABSENT:
             return "absent"
         s = json.dumps(v, default=str)
@@ -529,7 +575,7 @@ def differences(here: dict, there: dict, shown: int = 3) -> str:
     return "; ".join(parts[:shown] + ([f"and {more} more"] if more > 0 else []))
 
 
-def kernel_meta(meta: dict, hand_set=None) -> dict:
+def kernel_meta(meta: Config, hand_set: float | None = None) -> dict[str, object]:
     """``meta`` with the kernel's contact model and the hand-set size the games use."""
     from carromlab.physics.simulate import DEFAULT_CONTACTS
     from carromlab.shots import HAND_SET
@@ -542,7 +588,14 @@ def kernel_meta(meta: dict, hand_set=None) -> dict:
 
 
 def play_logged(
-    folder, meta: dict, policies, config, skill, seed: int, games: int, **options
+    folder: str | os.PathLike[str],
+    meta: Config,
+    policies: Sequence[Player],
+    config: GameConfig,
+    skill: Skills,
+    seed: int,
+    games: int,
+    **options: Any,
 ) -> tuple[GameLog, list[int]]:
     """Play games ``0..games-1`` into the :class:`GameLog` ``folder`` (run metadata
     ``meta``), skipping those already there; the tables are written as parquet at the end.

@@ -12,34 +12,52 @@ Many games are played together (:func:`play_games`): every round, the pending as
 game in play (players' screens and the strokes' executions) go to the driver's evaluator
 (the kernel, :class:`~carromlab.analysis.asks.Evaluator`) as one batch; each game's numbers
 stay its own. The loop knows no game: it finds the driver of a rule configuration in the
-registry (:func:`driver_for`).
+registry (:func:`driver_for`), by the configuration's ``variant``; a configuration is always
+given (the loop has no default game).
+
+Types: the loop carries three things of each game's own type without looking inside, typed
+``Any`` for that reason: a driver's record of a game in play (``GameInPlay.state``: the game
+machine's state, or KOOBA's driver record), what the player on strike sees and the rules'
+turn state (``view``, ``turn``), and the asks and answers that pass between a driver's plans
+and its evaluator (the kernel's :class:`~carromlab.analysis.asks.Ask`, KOOBA's throws).
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import pandas as pd
 
 from carromlab.analysis.asks import Evaluator
-from carromlab.analysis.players import Plan, decided
+from carromlab.analysis.players import Decision, Plan, Player, decided
 from carromlab.errors import CarromlabError
+from carromlab.rules.interfaces import GameConfig, GameState
 from carromlab.shots import Skill
 from carromlab.shots import skill as skill_named
+
+if TYPE_CHECKING:  # pragma: no cover
+    from carromlab.physics.params import Physics
+    from carromlab.play.drivers import Driver
+
+#: A row of a tidy table (a stroke's, a board's, a game's): column -> value.
+Row = dict[str, object]
+#: One skill for every seat, or one per seat (a :class:`~carromlab.shots.Skill` or its name).
+Skills = str | Skill | Sequence[str | Skill]
 
 
 @dataclass
 class GameRecord:
     """One game: its final state, one row per stroke and one row per board."""
 
-    state: object
+    state: GameState
     strokes: pd.DataFrame
     boards: pd.DataFrame
     #: The game's row (:func:`game_row`), when the variant's driver builds its own.
-    row: dict | None = None
+    row: Row | None = None
 
 
 @dataclass
@@ -58,47 +76,56 @@ class GameInPlay:
     view: Any = None  #: what the player on strike sees
     turn: Any = None  #: the rules' turn state of the stroke
     stroke_seed: int = 0  #: the stroke's seed (:func:`stroke_seed`)
-    note: dict | None = None  #: what the player's decision noted (Carrooka'd options)
-    policies: Any = None  #: the seats' players (a driver may ask another seat, e.g. to place)
-    strokes: list[dict] = field(default_factory=list)  #: one row per executed stroke
-    boards: list[dict] = field(default_factory=list)  #: one row per finished board
+    note: Row | None = None  #: what the player's decision noted (Carrooka'd options)
+    #: the seats' players (a driver may ask another seat, e.g. to place)
+    policies: Sequence[Player] | None = None
+    strokes: list[Row] = field(default_factory=list)  #: one row per executed stroke
+    boards: list[Row] = field(default_factory=list)  #: one row per finished board
 
 
-def _seat_skills(skill, n_seats: int) -> list[Skill]:
-    one = isinstance(skill, (str, Skill))
-    names = [skill] * n_seats if one else list(skill)
+class AskEvaluator(Protocol):
+    """What answers a driver's asks, one batch a round: the kernel's
+    :class:`~carromlab.analysis.asks.Evaluator`, or a driver's own (``Driver.evaluator``)."""
+
+    shots_run: int
+
+    def answer(self, asks: list[Any]) -> Sequence[Any]: ...
+
+
+def _seat_skills(skill: Skills, n_seats: int) -> list[Skill]:
+    names: list[str | Skill] = [skill] * n_seats if isinstance(skill, (str, Skill)) else list(skill)
     if len(names) != n_seats:
         raise CarromlabError(f"give one skill or one per seat ({n_seats}), not {len(names)}")
     return [s if isinstance(s, Skill) else skill_named(s) for s in names]
 
 
 def play_games(
-    policies,
-    config=None,
-    skill="club",
+    policies: Sequence[Player],
+    config: GameConfig,
+    skill: Skills = "club",
     seed: int = 0,
-    games=1,
+    games: int | Iterable[int] = 1,
     slots: int = 256,
     max_strokes: int = 5000,
-    on_stroke=None,
-    on_game=None,
+    on_stroke: Callable[[Any], object] | None = None,
+    on_game: Callable[[GameRecord], object] | None = None,
     progress: bool = False,
     lanes: int = 64,
-    physics=None,
-    stats: dict | None = None,
-    driver=None,
+    physics: Physics | None = None,
+    stats: dict[str, int] | None = None,
+    driver: Driver | None = None,
     hand_set: float | None = None,
 ) -> list[GameRecord]:
     """Play many games at once; ``games`` is a count or an iterable of game indices.
 
-    ``config`` is the game's rule configuration (any registered game's; None: the ICF laws'
-    defaults); its game's driver plays it, or ``driver`` when given. ``policies`` has one policy
+    ``config`` is the game's rule configuration (any registered game's); its game's driver
+    plays it, or ``driver`` when given. ``policies`` has one policy
     per seat; ``skill`` is one skill or one per seat (the execution noise of the real strokes;
     a policy's own estimates use its own skill). Up to ``slots`` games are in play together:
     every round, the pending asks of all of them (policy screens, the strokes' executions) go
     to the kernel as one batch; a finished game's slot takes the next game. A game depends
     only on ``seed`` and its index, never on the others. ``on_stroke(state)`` is called after
-    every stroke, ``on_game(record)`` when a game ends (in the order games end). Returns the
+    every stroke (with the driver's record of the game), ``on_game(record)`` when a game ends (in the order games end). Returns the
     records in the order of ``games``; a ``stats`` dict receives the number of simulated
     shots (``shots``) and rounds (``rounds``). ``hand_set``: how far the pieces of a
     position set by hand (each board's opening) move per shot (m; ``None``:
@@ -111,7 +138,8 @@ def play_games(
         raise CarromlabError(f"give one policy per seat ({driver.n_seats}), not {len(policies)}")
     skills = _seat_skills(skill, driver.n_seats)
     order = list(range(int(games))) if isinstance(games, (int, np.integer)) else list(games)
-    make_evaluator = getattr(driver, "evaluator", None)
+    make_evaluator: Callable[..., AskEvaluator] | None = getattr(driver, "evaluator", None)
+    evaluator: AskEvaluator
     if make_evaluator is not None:  # a game with its own kernel (KOOBA's throws)
         evaluator = make_evaluator(seed=seed, lanes=lanes, physics=physics)
     else:
@@ -128,15 +156,17 @@ def play_games(
             g = waiting.popleft()
             rng = np.random.default_rng(np.random.SeedSequence([seed, g]))
             active.append(GameInPlay(g, driver.new_state(g), rng))
+        pending: list[list[Any]] = []
         for gm in active:
             if gm.asks is None:
                 _start(driver, gm, policies, skills, seed)
-        flat = evaluator.answer([a for gm in active for a in gm.asks])
+            pending.append(_asks(gm))
+        flat = evaluator.answer([a for asks in pending for a in asks])
         rounds += 1
         still = []
         at = 0
-        for gm in active:
-            answers, at = flat[at : at + len(gm.asks)], at + len(gm.asks)
+        for gm, asks in zip(active, pending):
+            answers, at = flat[at : at + len(asks)], at + len(asks)
             if not gm.executing:
                 _advance(driver, gm, answers if gm.many else answers[0], policies, skills, seed)
             else:
@@ -161,13 +191,13 @@ def play_games(
 
 
 def play_game(
-    policies,
-    config=None,
-    skill="club",
+    policies: Sequence[Player],
+    config: GameConfig,
+    skill: Skills = "club",
     seed: int = 0,
     game: int = 0,
     max_strokes: int = 5000,
-    on_stroke=None,
+    on_stroke: Callable[[Any], object] | None = None,
 ) -> GameRecord:
     """Play one game (see :func:`play_games`; the same game as there, stroke for stroke)."""
     return play_games(
@@ -180,23 +210,42 @@ def stroke_seed(seed: int, game: int, k: int) -> int:
     return int(np.random.SeedSequence([seed, game, k]).generate_state(1)[0] >> 1)
 
 
-def _start(driver, gm: GameInPlay, policies, skills, seed: int) -> None:
+def _asks(gm: GameInPlay) -> list[Any]:
+    if gm.asks is None:  # pragma: no cover - every game in play has asks after _start
+        raise RuntimeError(f"game {gm.index} has no asks")
+    return gm.asks
+
+
+def _start(
+    driver: Driver, gm: GameInPlay, policies: Sequence[Player], skills: list[Skill], seed: int
+) -> None:
     gm.stroke_seed = stroke_seed(seed, gm.index, gm.k)
     gm.plan = driver.plan(gm, policies)
     gm.executing = False
     _advance(driver, gm, None, policies, skills, seed)
 
 
-def _advance(driver, gm: GameInPlay, answer, policies, skills, seed: int) -> None:
+def _advance(
+    driver: Driver,
+    gm: GameInPlay,
+    answer: Any,
+    policies: Sequence[Player],
+    skills: list[Skill],
+    seed: int,
+) -> None:
     """Send the answer to the plan; queue its next asks (a plan may yield one ask or a list),
     or the execution of its decision (a driver may instead restart the stroke)."""
+    plan = gm.plan
+    if plan is None:  # pragma: no cover - _start sets the plan before the first answer
+        raise RuntimeError(f"game {gm.index} has no plan")
     try:
-        nxt = next(gm.plan) if answer is None else gm.plan.send(answer)
+        nxt = next(plan) if answer is None else plan.send(answer)
         gm.many = isinstance(nxt, (list, tuple))
         gm.asks = list(nxt) if gm.many else [nxt]
     except StopIteration as stop:
         gm.plan = None
-        ask = driver.execution(gm, decided(stop.value), skills)
+        decision: Decision = decided(stop.value)
+        ask = driver.execution(gm, decision, skills)
         if ask is None:  # the decision changed whose stroke it is: plan again
             _start(driver, gm, policies, skills, seed)
             return
@@ -205,16 +254,13 @@ def _advance(driver, gm: GameInPlay, answer, policies, skills, seed: int) -> Non
         gm.executing = True
 
 
-def driver_for(config):
-    """The driver of a rule configuration: its game's (found by the configuration's
-    ``variant`` in the registry); an ICF configuration when ``config`` is None."""
+def driver_for(config: GameConfig) -> Driver:
+    """The driver of a rule configuration: its game's, found by the configuration's
+    ``variant`` in the registry."""
     from carromlab.registry import get_game
 
-    if config is None:
-        game = get_game("icf")
-        config = game.make_config()
     variant = getattr(config, "variant", None)
-    if variant is None:
+    if not isinstance(variant, str):
         raise CarromlabError(f"whole games are not available for {type(config).__name__}")
     game = get_game(variant)
     if game.driver is None:

@@ -55,6 +55,12 @@ def _driver(config):
     return CarromsDriver(config)
 
 
+def _rules_class(variant: str):
+    from carromlab.games.carroms.rules import CarromsRules
+
+    return CarromsRules
+
+
 def _opening():
     from carromlab.games.carroms.setups import carroms_opening
 
@@ -67,14 +73,19 @@ GAME = register_game(
         title="Carroms (Carrom Company)",
         variants=("carroms",),
         family="checker",
+        order=2,
         positions={"carroms-opening": _opening},
         default_position={"carroms": "carroms-opening"},
         analysis=_analysis,
+        rules_class=_rules_class,
         config=_config,
         options=(Option("target", 30, "Points that win the game.", minimum=1),),
         players={"greedy": _greedy, "greedy-break": _greedy_break, "random": _random},
         driver=_driver,
         default_grid=("-0.15:0.15:11", "30:150:61", "2.0"),
         default_placement=0.0,
+        points_notes={
+            "carroms": "own ring +1, the black +5, opponent's ring −1, forfeited ring −1"
+        },
     )
 )

@@ -78,6 +78,12 @@ def _shot_turn(options):
     return CarrookaTurn(options.get("nominate") or "red")
 
 
+def _rules_class(variant: str):
+    from carromlab.games.carrooka.rules import CarrookaRules
+
+    return CarrookaRules
+
+
 def _setup(name: str):
     def make():
         from carromlab.games.carrooka import setups
@@ -93,12 +99,14 @@ GAME = register_game(
         title="Carrooka",
         variants=("carrooka",),
         family="carrooka",
+        order=1,
         positions={
             "carrooka-opening": _setup("carrooka_opening"),
             "carrooka-midgame": _setup("carrooka_midgame"),
         },
         default_position={"carrooka": "carrooka-opening"},
         analysis=_analysis,
+        rules_class=_rules_class,
         config=_config,
         options=(
             Option("bonus", True, "The bonus shot after a foul.", "bonus_shot"),
@@ -135,5 +143,8 @@ GAME = register_game(
         ),
         shot_position=_shot_position,
         shot_turn=_shot_turn,
+        # the break is the game's first stroke, from the break line at the red
+        plain_break=True,
+        points_notes={"carrooka": "legal pots score red 1, yellow 2 … black 7; a foul 0"},
     )
 )

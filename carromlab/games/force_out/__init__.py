@@ -70,6 +70,16 @@ def _driver(config):
     return players.ForceOutDriver(config)
 
 
+def _rules_class(variant: str):
+    if variant == "circle-scores":
+        from carromlab.games.force_out.circle_scores import CircleScoresRules
+
+        return CircleScoresRules
+    from carromlab.games.force_out.rules import ForceOutRules
+
+    return ForceOutRules
+
+
 def _setup(name: str, *args):
     def make():
         from carromlab.games.force_out import setups
@@ -85,6 +95,7 @@ GAME = register_game(
         title="Force Out, Fast Play Force Out and Circle Scores (Carrom Company)",
         variants=VARIANTS,
         family="crokinole",
+        order=3,
         positions={
             "force-out-opening": _setup("force_out_opening"),
             "force-out-fast-opening": _setup("force_out_opening", "force-out-fast"),
@@ -96,6 +107,7 @@ GAME = register_game(
             "circle-scores": "circle-scores-opening",
         },
         analysis=_analysis,
+        rules_class=_rules_class,
         config=_config,
         options=(
             Option(
@@ -117,5 +129,9 @@ GAME = register_game(
         driver=_driver,
         default_grid=("-130:-50:9", "30:150:61", "2.0"),
         default_placement=-90.0,
+        points_notes={
+            "force-out": "opponent's ring forced out +5, own ring forced out −5, ring brought back −5",
+            "force-out-fast": "opponent's ring forced out +5, own ring forced out −5, ring brought back −5",
+        },
     )
 )

@@ -86,12 +86,46 @@ def _midgame():
     return midgame_position()
 
 
+def _rules_class(variant: str):
+    from carromlab.games.icf.rules import IcfRules
+
+    return IcfRules
+
+
+def _bench(name: str):
+    def make():
+        import math
+
+        from carromlab.games.icf.midgame import (
+            BASELINE_Y,
+            CUT_POCKET,
+            CUT_STRIKER_X,
+            CUT_TARGET,
+            ghost_aim,
+        )
+        from carromlab.registry import ShotScenario
+        from carromlab.shots import Shot, chain, jitter_angle, jitter_placement, jitter_speed
+
+        if name == "break":  # the rosette; from mid-baseline at 5 m/s straight at the queen
+            noise = chain(jitter_placement(0.001), jitter_angle(0.005), jitter_speed(0.01))
+            return ShotScenario(_opening(), Shot(0.0, BASELINE_Y, math.pi / 2, 5.0), noise)
+        # the mid-game position: from the baseline, w1 cut into the north-east pocket at 2 m/s
+        pos = _midgame()
+        t = pos.by_id(CUT_TARGET)
+        angle = ghost_aim(pos.board, CUT_STRIKER_X, BASELINE_Y, t.x, t.y, CUT_POCKET)
+        noise = chain(jitter_placement(0.001), jitter_angle(0.01), jitter_speed(0.02))
+        return ShotScenario(pos, Shot(CUT_STRIKER_X, BASELINE_Y, angle, 2.0), noise)
+
+    return make
+
+
 GAME = register_game(
     Game(
         name="icf",
         title="Carrom (ICF laws)",
         variants=("icf", "icf-doubles"),
         family="icf",
+        order=0,
         positions={
             "icf-opening": _opening,
             "icf-doubles-opening": lambda: _opening("icf-doubles"),
@@ -100,6 +134,7 @@ GAME = register_game(
         # the mid-game position is a singles game's; doubles analyses its opening (the break)
         default_position={"icf": "icf-midgame", "icf-doubles": "icf-doubles-opening"},
         analysis=_analysis,
+        rules_class=_rules_class,
         config=_config,
         options=(
             Option(
@@ -121,5 +156,10 @@ GAME = register_game(
         driver=_driver,
         default_grid=("-0.18:0.18:13", "30:150:61", "2.0"),
         default_placement=0.0,
+        points_notes={
+            "icf": "own coin +1, opponent's coin −1, queen covered +3, striker pocketed −1",
+            "icf-doubles": "own coin +1, opponent's coin −1, queen covered +3, striker pocketed −1",
+        },
+        bench_scenarios={"break": _bench("break"), "cut": _bench("cut")},
     )
 )

@@ -55,6 +55,7 @@ GAME = register_game(
         title="KOOBA",
         variants=("kooba",),
         family="kooba",
+        order=6,
         positions={
             "kooba-opening": _opening(),
             "kooba-opening-2p": _opening(2),

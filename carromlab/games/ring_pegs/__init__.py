@@ -51,6 +51,12 @@ def _driver(config):
     return RingPegsDriver(config)
 
 
+def _rules_class(variant: str):
+    from carromlab.games.ring_pegs.rules import RingPegsRules
+
+    return RingPegsRules
+
+
 def _opening():
     from carromlab.games.ring_pegs.setups import ring_pegs_opening
 
@@ -63,9 +69,11 @@ GAME = register_game(
         title="Ring Pegs (Carrom Company)",
         variants=("ring-pegs",),
         family="crokinole",
+        order=5,
         positions={"ring-pegs-opening": _opening},
         default_position={"ring-pegs": "ring-pegs-opening"},
         analysis=_analysis,
+        rules_class=_rules_class,
         config=_config,
         options=(
             Option(
