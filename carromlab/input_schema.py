@@ -494,7 +494,7 @@ def radians_warning(text: str, what: str, values) -> str | None:
 #: The execution-skill presets by name (``carromlab.shots.SKILLS`` and ``THROW_SKILLS``;
 #: tests/test_cli_units.py keeps them equal), here so that a name is checked before JAX loads.
 SKILL_NAMES = ("novice", "club", "expert", "pro", "exact")
-#: The kernel's contact models (``carromlab.physics.simulate.CONTACT_MODELS``), likewise.
+#: The kernel's contact models (``carromlab.physics.kernel.CONTACT_MODELS``), likewise.
 CONTACT_MODEL_NAMES = ("sequential", "cluster")
 
 

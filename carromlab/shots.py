@@ -16,7 +16,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from carromlab.physics.simulate import Discs
+from carromlab.physics.kernel import Discs
 
 
 @jax.tree_util.register_dataclass

@@ -109,7 +109,7 @@ def main(argv=None) -> int:
     from carromlab.bench.runner import scenario_template
     from carromlab.bench.scenarios import scenario
     from carromlab.physics import Physics
-    from carromlab.physics.simulate import make_batch_simulator
+    from carromlab.physics.kernel import make_batch_simulator
     from carromlab.shots import noisy_shots, place_shooter, shot_keys
 
     sc = scenario("break")

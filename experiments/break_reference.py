@@ -54,8 +54,8 @@ def main(argv=None) -> int:
     from carromlab.bench.runner import scenario_template
     from carromlab.bench.scenarios import scenario
     from carromlab.physics import Physics
+    from carromlab.physics.kernel import make_batch_simulator
     from carromlab.physics.reference import simulate_reference
-    from carromlab.physics.simulate import make_batch_simulator
     from carromlab.shots import noisy_shots, place_shooter, shot_keys
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
@@ -67,7 +67,7 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     if a.float64:
         jax.config.update("jax_enable_x64", True)
-    from carromlab.physics.simulate import CLUSTER_STEPS
+    from carromlab.physics.kernel import CLUSTER_STEPS
 
     steps = a.cluster_steps or CLUSTER_STEPS
     if a.n < 1:

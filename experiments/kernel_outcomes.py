@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     from carromlab.analysis.runner import ShotRunner
     from carromlab.analysis.variants import analysis_for
     from carromlab.bench.validation import CASES, MAX_EVENTS, kernel_shots, prepare
-    from carromlab.physics.simulate import make_batch_simulator
+    from carromlab.physics.kernel import make_batch_simulator
     from carromlab.shots import Shot, place_shooter
 
     cases = [c for c in CASES if not args.cases or c.name in args.cases.split(",")]

@@ -40,7 +40,7 @@ import pandas as pd
 import carromlab as cl
 from carromlab.games.icf.midgame import CUT_POCKET, CUT_STRIKER_X, CUT_TARGET, ghost_aim
 from carromlab.games.icf.striker import baseline_y
-from carromlab.physics.simulate import make_simulator
+from carromlab.physics.kernel import make_simulator
 from carromlab.plot.shotmap import default_norm
 from carromlab.shots import noisy_shots, place_shooter, shot_keys
 

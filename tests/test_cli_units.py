@@ -121,7 +121,7 @@ def test_every_bad_name_is_refused_in_one_line_before_jax_is_imported(tmp_path):
 
 
 def test_the_checks_names_lists_are_the_libraries():
-    from carromlab.physics.simulate import CONTACT_MODELS
+    from carromlab.physics.kernel import CONTACT_MODELS
     from carromlab.shots import SKILLS, THROW_SKILLS
 
     assert schema.SKILL_NAMES == tuple(SKILLS) == tuple(THROW_SKILLS)

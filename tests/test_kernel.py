@@ -1,4 +1,4 @@
-"""The event-driven JAX kernel (``carromlab.physics.simulate``): closed-form two-body checks,
+"""The event-driven JAX kernel (``carromlab.physics.kernel``): closed-form two-body checks,
 captures, grazing contacts, invariants on random shots, agreement with the float64 reference
 simulator, every board family, determinism.
 
@@ -41,8 +41,8 @@ from scipy.optimize import brentq, minimize_scalar
 
 from carromlab.equipment import COLOURS, CarrookaBoard, CheckerBoard, CrokinoleBoard, IcfBoard
 from carromlab.physics import Physics, Pieces, Table
+from carromlab.physics.kernel import Discs, make_batch_simulator, make_simulator
 from carromlab.physics.reference import simulate_reference
-from carromlab.physics.simulate import Discs, make_batch_simulator, make_simulator
 from carromlab.position import Piece, Position
 from carromlab.registry import standard_position
 
@@ -541,7 +541,7 @@ X64_SCRIPT = textwrap.dedent(
     sys.path.insert(0, sys.argv[1])
     import test_kernel as tk
     from carromlab.physics import Physics
-    from carromlab.physics.simulate import Discs, make_batch_simulator
+    from carromlab.physics.kernel import Discs, make_batch_simulator
 
     discs = [Discs.from_pieces(p) for _, _, p in tk.x64_cases()]
     assert discs[0].x.dtype == jnp.float64
@@ -1123,7 +1123,7 @@ def test_lane_simulator_matches_the_batch_simulator(key):
     """The refilling lanes give every shot the outcome the plain batch gives it (discrete
     outcomes equal, positions within float32 rounding), with more shots than lanes and
     fewer."""
-    from carromlab.physics.simulate import make_lane_simulator
+    from carromlab.physics.kernel import make_lane_simulator
 
     n, _ = SHAPES[key]
     shots = property_shots()[key]

@@ -14,8 +14,8 @@ from disc_helpers import make_pieces
 
 from carromlab.equipment import IcfBoard
 from carromlab.physics import Physics, Table
+from carromlab.physics.kernel import Discs, make_simulator
 from carromlab.physics.reference import simulate_reference
-from carromlab.physics.simulate import Discs, make_simulator
 
 COIN = (0.0155, 0.00525, "coin")
 STRIKER = (0.02065, 0.015, "striker")

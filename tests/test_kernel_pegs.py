@@ -37,7 +37,7 @@ from disc_helpers import make_pieces, open_table
 from carromlab.equipment import CrokinoleBoard
 from carromlab.games.ring_pegs.setups import ring_pegs_opening
 from carromlab.physics import Physics, Pieces, Table
-from carromlab.physics.simulate import CONTACT_TOL, Discs, make_simulator
+from carromlab.physics.kernel import CONTACT_TOL, Discs, make_simulator
 from carromlab.shots import Shot, place_shooter
 
 BOARD = CrokinoleBoard()

@@ -13,8 +13,8 @@ from disc_helpers import make_pieces
 from carromlab.equipment import CarrookaBoard
 from carromlab.equipment.geometry import Layout
 from carromlab.physics import Physics, Table
+from carromlab.physics.kernel import Discs, make_simulator
 from carromlab.physics.reference import simulate_reference
-from carromlab.physics.simulate import Discs, make_simulator
 
 BOARD = CarrookaBoard()
 STRIKER = (BOARD.striker_diameter / 2, BOARD.striker_mass, "striker")

@@ -19,7 +19,7 @@ from disc_helpers import make_pieces
 
 from carromlab.equipment import IcfBoard
 from carromlab.physics import Physics, Table
-from carromlab.physics.simulate import (
+from carromlab.physics.kernel import (
     Discs,
     EventLoop,
     KernelState,
@@ -134,11 +134,11 @@ def test_init_solves_only_the_moving_rows_with_the_full_rows_numbers():
     assert contacts > 12  # the cases do meet: the rows compared are not all inf
 
 
-def test_pair_rows_padding_changes_no_time(monkeypatch):
+def test_pair_rows_padding_changes_no_time():
     """The pair rows are computed with the discs padded to a multiple of ``PAIR_WIDTH`` (whole
     vectors on a CPU): the times must be those of the unpadded rows (width 1), on a full
     board of 20 discs with many moving (both-moving quartics, touching pairs, dead discs)."""
-    from carromlab.physics import simulate
+    from carromlab.physics.kernel import PAIR_WIDTH, machine_for, make_spec
 
     rng = np.random.default_rng(11)
     n = 20
@@ -160,15 +160,15 @@ def test_pair_rows_padding_changes_no_time(monkeypatch):
         cases.append(discs)
 
     def times(width):
-        monkeypatch.setattr(simulate, "PAIR_WIDTH", width)
-        machine = make_machine(Table.from_layout(ICF.layout), n, MAX_EVENTS)
+        spec = make_spec(Table.from_layout(ICF.layout), n, MAX_EVENTS, pair_width=width)
+        machine = machine_for(spec)
         run = jax.jit(
             lambda d: machine(d, PHYS).stages.event_times(d.x, d.y, d.vx, d.vy, d.alive)[0]
         )
         return [np.asarray(run(d)) for d in cases]
 
-    assert simulate.PAIR_WIDTH > 1 and n % simulate.PAIR_WIDTH  # the padding is exercised
-    padded, plain = times(simulate.PAIR_WIDTH), times(1)
+    assert PAIR_WIDTH > 1 and n % PAIR_WIDTH  # the padding is exercised
+    padded, plain = times(PAIR_WIDTH), times(1)
     met = 0
     for a, b in zip(padded, plain, strict=True):
         np.testing.assert_array_equal(np.isfinite(a), np.isfinite(b))

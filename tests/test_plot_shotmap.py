@@ -21,7 +21,7 @@ from matplotlib.lines import Line2D
 from carromlab.bench.runner import scenario_template
 from carromlab.bench.scenarios import scenario
 from carromlab.physics import Physics
-from carromlab.physics.simulate import make_simulator
+from carromlab.physics.kernel import make_simulator
 from carromlab.plot.shotmap import (
     POINTS_LIMIT,
     POINTS_NOTES,

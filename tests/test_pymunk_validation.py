@@ -33,7 +33,7 @@ from carromlab.bench.validation import (
 from carromlab.equipment import CarrookaBoard, CrokinoleBoard, IcfBoard
 from carromlab.equipment.geometry import Layout
 from carromlab.physics import Physics, Table
-from carromlab.physics.simulate import Discs, make_simulator
+from carromlab.physics.kernel import Discs, make_simulator
 
 ICF = IcfBoard()
 CROK = CrokinoleBoard()

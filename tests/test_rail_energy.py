@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from carromlab.equipment import CarrookaBoard
 from carromlab.equipment.geometry import Layout
 from carromlab.physics import Physics, Table
+from carromlab.physics.kernel import Discs, make_simulator, rail_bounce
 from carromlab.physics.reference import simulate_reference
-from carromlab.physics.simulate import Discs, make_simulator, rail_bounce
 
 DTYPE = jnp.result_type(float)  # float32 unless JAX_ENABLE_X64
 EPS = float(jnp.finfo(DTYPE).eps)

@@ -27,7 +27,7 @@ from carromlab.analysis.variants import analysis_for
 from carromlab.errors import CarromlabError
 from carromlab.physics import Physics
 from carromlab.physics.devices import compute_devices, map_chunks
-from carromlab.physics.simulate import Discs, lane_simulator_for
+from carromlab.physics.kernel import Discs, lane_simulator_for
 from carromlab.physics.table import Pieces
 from carromlab.shots import Shot, check_hand_set, hand_set_plan_for, place_shooter, set_by_hand
 
@@ -92,7 +92,7 @@ class Evaluator:
     ``capacity`` discs (the shooter included).
 
     The kernel runs shots in ``lanes`` lanes that refill as shots come to rest
-    (:func:`~carromlab.physics.simulate.make_lane_simulator`), at most ``block`` shots a call;
+    (:func:`~carromlab.physics.kernel.make_lane_simulator`), at most ``block`` shots a call;
     a call's queue is padded (with dead discs, which cost next to nothing) to a power of two,
     so few shapes are compiled; the blocks run on every core's device
     (:mod:`~carromlab.physics.devices`). A shot's numbers depend only on its ask and key, for

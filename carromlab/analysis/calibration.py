@@ -47,7 +47,7 @@ from carromlab.analysis.variants import analysis_for
 from carromlab.equipment import CrokinoleBoard, IcfBoard
 from carromlab.errors import CarromlabError
 from carromlab.physics import Physics
-from carromlab.physics.simulate import Discs, batch_simulator_for, make_simulator
+from carromlab.physics.kernel import Discs, batch_simulator_for, make_simulator
 from carromlab.physics.table import Pieces, Table
 from carromlab.position import Position
 from carromlab.shots import (

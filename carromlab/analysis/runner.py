@@ -14,7 +14,7 @@ chunk is computed whole by the same program, so the results are the same, bit fo
 any number of cores (tests/test_devices.py).
 
 Inside a chunk the shots run in refilling lanes by default
-(:func:`~carromlab.physics.simulate.make_lane_simulator`: a lane whose shot has come to rest
+(:func:`~carromlab.physics.kernel.make_lane_simulator`: a lane whose shot has come to rest
 takes the next one), so a chunk costs its shots' mean event count rather than its longest
 shot's; ``lanes=0`` runs the plain batch simulator. Both give the same outcomes, bit for bit.
 """
@@ -34,13 +34,13 @@ from carromlab.errors import CarromlabError
 from carromlab.input_schema import check_run
 from carromlab.physics import Physics
 from carromlab.physics.devices import compute_devices, map_chunks
-from carromlab.physics.priors import PhysicsPrior
-from carromlab.physics.simulate import (
+from carromlab.physics.kernel import (
     DEFAULT_CONTACTS,
     Discs,
     batch_simulator_for,
     lane_simulator_for,
 )
+from carromlab.physics.priors import PhysicsPrior
 from carromlab.physics.table import Pieces, Table
 from carromlab.shots import Shot, hand_set_plan_for, place_shooter, set_by_hand
 
@@ -72,7 +72,7 @@ class ShotRunner:
     (later in a game) share one compiled kernel; outcomes are trimmed back to the real discs.
     ``physics`` is a :class:`Physics` or a :class:`~carromlab.physics.priors.PhysicsPrior`
     (parameters drawn per shot; each chunk then carries the draws). ``contacts``: the
-    kernel's contact model (:data:`~carromlab.physics.simulate.CONTACT_MODELS`).
+    kernel's contact model (:data:`~carromlab.physics.kernel.CONTACT_MODELS`).
     ``hand_set``: when the position is set by hand (an opening), how far its pieces move per
     shot (m; ``None``: :data:`~carromlab.shots.HAND_SET`, 0: off); drawn from each shot's key.
     """

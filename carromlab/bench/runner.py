@@ -11,7 +11,7 @@ import numpy as np
 
 from carromlab.bench.scenarios import scenario as get_scenario
 from carromlab.physics.devices import usable_cores
-from carromlab.physics.simulate import DEFAULT_CONTACTS, Discs
+from carromlab.physics.kernel import DEFAULT_CONTACTS, Discs
 from carromlab.physics.table import Pieces, Table
 
 #: The peer's fixed setting for speed comparisons (``bench --peer pymunk``): a 1 ms step, one

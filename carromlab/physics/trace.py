@@ -1,4 +1,4 @@
-"""Exact paths from a recorded :class:`~carromlab.physics.simulate.Trace`, for drawing."""
+"""Exact paths from a recorded :class:`~carromlab.physics.kernel.Trace`, for drawing."""
 
 from __future__ import annotations
 

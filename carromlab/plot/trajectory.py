@@ -1,6 +1,6 @@
 """Drawing recorded shots: exact paths on the board, and animations.
 
-A :class:`~carromlab.physics.simulate.Trace` (from ``make_simulator(..., record=True)``) holds
+A :class:`~carromlab.physics.kernel.Trace` (from ``make_simulator(..., record=True)``) holds
 the state just after every event; between two rows every disc slides straight, decelerating
 at ``deceleration`` (``Physics().deceleration``, mu * g) until it stops. Disc 0 is the shooting
 piece (the striker); discs 1.. are ``position.pieces`` in order.

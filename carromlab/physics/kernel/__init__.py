@@ -65,7 +65,14 @@ from carromlab.physics.kernel.state import (
     ShotOutcome,
     Trace,
 )
-from carromlab.physics.kernel.step import EventLoop, Stages, event_loop, make_machine
+from carromlab.physics.kernel.step import (
+    EventLoop,
+    Machine,
+    Stages,
+    event_loop,
+    machine_for,
+    make_machine,
+)
 
 __all__ = [
     "CLOSING_SPEED",
@@ -91,6 +98,7 @@ __all__ = [
     "KernelSpec",
     "KernelState",
     "Kinematics",
+    "Machine",
     "Pending",
     "ShotOutcome",
     "Stages",
@@ -102,6 +110,7 @@ __all__ = [
     "first_min",
     "kernel_compiler_options",
     "lane_simulator_for",
+    "machine_for",
     "make_batch_simulator",
     "make_lane_simulator",
     "make_machine",

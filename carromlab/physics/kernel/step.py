@@ -49,7 +49,14 @@ from carromlab.physics.kernel.detect import (
     pair_rows,
 )
 from carromlab.physics.kernel.resolve import advance, resolve_disc, resolve_pair
-from carromlab.physics.kernel.spec import Constants, KernelSpec, bind, make_spec
+from carromlab.physics.kernel.spec import (
+    CLUSTER_STEPS,
+    DEFAULT_CONTACTS,
+    Constants,
+    KernelSpec,
+    bind,
+    make_spec,
+)
 from carromlab.physics.kernel.state import (
     Discs,
     Event,
@@ -258,27 +265,27 @@ def event_loop(spec: KernelSpec, c: Constants) -> EventLoop:
 Machine = Callable[[Discs, Physics], EventLoop]
 
 
+def machine_for(spec: KernelSpec) -> Machine:
+    """``machine(discs, physics) -> EventLoop`` of a built spec: the discs and ``physics``
+    are traced, bound per shot (:func:`~carromlab.physics.kernel.spec.bind`)."""
+
+    def machine(d: Discs, physics: Physics) -> EventLoop:
+        return event_loop(spec, bind(spec, d, physics))
+
+    return machine
+
+
 def make_machine(
     table: Table,
     n_pieces: int,
     max_events: int = 512,
     record: bool = False,
-    contacts: str | None = None,
-    cluster_steps: int | None = None,
-    spec: KernelSpec | None = None,
+    contacts: str = DEFAULT_CONTACTS,
+    cluster_steps: int = CLUSTER_STEPS,
 ) -> Machine:
     """``machine(discs, physics) -> EventLoop``: one shot's event loop, in pieces, so that
     drivers other than one ``while_loop`` can run it. The table's geometry, the disc count,
     the event cap, ``record``, the contact model and the cluster steps are static (one
-    :class:`KernelSpec`, built here unless ``spec`` is given); the discs and ``physics`` are
-    traced (bound per shot: :func:`~carromlab.physics.kernel.spec.bind`)."""
-    if spec is None:
-        extra = {"contacts": contacts} if contacts is not None else {}
-        extra |= {"cluster_steps": cluster_steps} if cluster_steps is not None else {}
-        spec = make_spec(table, n_pieces, max_events, record, **extra)
-    fixed = spec
-
-    def machine(d: Discs, physics: Physics) -> EventLoop:
-        return event_loop(fixed, bind(fixed, d, physics))
-
-    return machine
+    :class:`KernelSpec`: :func:`~carromlab.physics.kernel.spec.make_spec`); the discs and
+    ``physics`` are traced (:func:`machine_for`)."""
+    return machine_for(make_spec(table, n_pieces, max_events, record, contacts, cluster_steps))
