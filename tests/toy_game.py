@@ -1,23 +1,36 @@
+# mypy: disallow-untyped-defs, disallow-incomplete-defs, disallow-untyped-calls
+# mypy: check-untyped-defs, disallow-any-generics, warn-return-any, strict-equality
 """A toy game defined outside the package: "Pot Three" on the ICF board. Three neutral coins
 lie in a row; players take turns (a pot keeps the turn), a coin down is a point, a striker
 down costs a point, and the game ends when the coins are gone or after ``max_strokes``.
 
 It touches no file of the package: its rules, machine, player, driver, set-up and piece set
-live here, and :func:`register` adds it to the registry (tests/test_toy_game.py)."""
+live here, and :func:`register` adds it to the registry (tests/test_toy_game.py). It is
+written against the typed contract (the registry's ``Game``, ``rules/interfaces.py``'s
+``GameMachine``, the game loop's ``TurnedDriver``) and checked by mypy with the strict flags
+above (tests/test_typing.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
 
+from carromlab.analysis.players import Player
 from carromlab.analysis.policies import Greedy, RandomLegal
 from carromlab.analysis.variants import VariantAnalysis
 from carromlab.equipment import IcfBoard
+from carromlab.equipment.base import Board
 from carromlab.equipment.sets import GameSet, KindRule
+from carromlab.errors import CarromlabError
+from carromlab.play.drivers import Driver, TurnedDriver
+from carromlab.play.loop import GameInPlay, Row
 from carromlab.position import Piece, Position
 from carromlab.registry import Game, Option, register_game
-from carromlab.rules.interfaces import StrokeOutcome
+from carromlab.rules.interfaces import GameConfig, GameMachine, StrokeOutcome
 from carromlab.rules.outcome import VariantRules, check_discs, outcome_field
 
 VARIANT = "pot-three"
@@ -35,18 +48,23 @@ class PotScoring:
     foul: float = -1.0
 
 
-def evaluate(capture, position, turn=None, scoring=None) -> dict:
-    scoring = scoring or PotScoring()
-    capture = np.atleast_2d(np.asarray(capture))
-    check_discs(capture, position.pieces, position)
+def evaluate(
+    capture: ArrayLike,
+    position: Position,
+    turn: PotTurn | None = None,
+    scoring: PotScoring | None = None,
+) -> dict[str, np.ndarray]:
+    weights = scoring or PotScoring()
+    discs = np.atleast_2d(np.asarray(capture))
+    check_discs(discs, position.pieces, position)
     pockets = len(position.board.layout.captures)
-    potted = ((capture[:, 1:] >= 0) & (capture[:, 1:] < pockets)).sum(axis=1)
-    foul = capture[:, 0] >= 0
+    potted = ((discs[:, 1:] >= 0) & (discs[:, 1:] < pockets)).sum(axis=1)
+    foul = discs[:, 0] >= 0
     return {
         "continues": (potted > 0) & ~foul,
         "foul": foul,
         "potted": potted.astype(np.int64),
-        "points": np.where(foul, scoring.foul, scoring.coin * potted).astype(float),
+        "points": np.where(foul, weights.foul, weights.coin * potted).astype(float),
     }
 
 
@@ -58,15 +76,23 @@ class PotRules(VariantRules):
     probabilities = ("continues", "foul")
     means = ("potted", "points")
 
-    def evaluate(self, position, outcome_arrays, turn=None, scoring=None):
+    def evaluate(
+        self,
+        position: Position,
+        outcome_arrays: object,
+        turn: PotTurn | None = None,
+        scoring: PotScoring | None = None,
+    ) -> dict[str, np.ndarray]:
         return evaluate(outcome_field(outcome_arrays, "capture"), position, turn, scoring)
 
 
-def shot_y(board) -> float:
+def shot_y(board: Board) -> float:
+    if not isinstance(board, IcfBoard):
+        raise CarromlabError(f"pot-three is played on the ICF board, not {board.family!r}")
     return -board.half + 0.09
 
 
-def intervals(board) -> list[tuple[float, float]]:
+def intervals(board: Board) -> list[tuple[float, float]]:
     return [(-0.2, 0.2)]
 
 
@@ -94,7 +120,7 @@ class PotState:
     strokes: int = 0
     over: bool = False
     winner: int | None = None
-    history: tuple = field(default=(), repr=False)
+    history: tuple[dict[str, int], ...] = field(default=(), repr=False)
 
     def turn_state(self) -> PotTurn:
         return PotTurn(f"p{self.player}")
@@ -104,7 +130,12 @@ def new_game(config: PotConfig | None = None) -> PotState:
     return PotState(opening((config or PotConfig()).board))
 
 
-def apply(state: PotState, outcome: StrokeOutcome, config: PotConfig | None = None, rng=None):
+def apply(
+    state: PotState,
+    outcome: StrokeOutcome,
+    config: PotConfig | None = None,
+    rng: np.random.Generator | None = None,
+) -> PotState:
     config = config or PotConfig()
     row = evaluate(outcome.capture[None], state.position)
     down = [p.id for p, c in zip(state.position.pieces, outcome.capture[1:]) if c >= 0]
@@ -137,36 +168,64 @@ def apply(state: PotState, outcome: StrokeOutcome, config: PotConfig | None = No
     )
 
 
+#: The machine is this module: its ``new_game`` and ``apply`` are a GameMachine's, checked by
+#: mypy through this name (a module conforms to a Protocol by what it holds).
+def _machine() -> GameMachine[PotConfig | None, PotState]:
+    import toy_game
+
+    return toy_game
+
+
 class PotGreedy(Greedy):
-    def targets(self, position, turn):
+    def targets(self, position: Position, turn: object) -> list[str]:
         return [p.id for p in position.pieces]
 
 
-def _driver(config):
-    from carromlab.play.drivers import TurnedDriver
+class PotDriver(TurnedDriver):
+    capacity = 4
+    board_type = IcfBoard
 
-    class PotDriver(TurnedDriver):
-        capacity = 4
-        board_type = IcfBoard
+    def __init__(self, config: PotConfig) -> None:
+        super().__init__(config)
+        self.pot_config = config
+        self.machine = _machine()
 
-        def new_state(self, g: int):
-            return new_game(self.config)
+    def new_state(self, g: int) -> PotState:
+        return self.machine.new_game(self.pot_config)
 
-        def _apply(self, gm, outcome) -> dict:
-            gm.state = apply(gm.state, outcome, self.config)
-            return dict(gm.state.history[-1])
+    def _apply(self, gm: GameInPlay, outcome: StrokeOutcome) -> Row:
+        state: PotState = self.machine.apply(gm.state, outcome, self.pot_config)
+        gm.state = state
+        return dict(state.history[-1])
 
-        def _extra(self, st, strokes) -> dict:
-            return {"potted": self._total(strokes, "potted")}
+    def _extra(self, st: PotState, strokes: pd.DataFrame) -> Row:
+        return {"potted": self._total(strokes, "potted")}
 
+
+# Any: each option is one of PotConfig's fields, of that field's own type
+def _config(variant: str, /, **options: Any) -> GameConfig:
+    return PotConfig(**options)
+
+
+def _driver(config: GameConfig) -> Driver:
+    if not isinstance(config, PotConfig):
+        raise CarromlabError(f"pot-three plays a PotConfig, not {type(config).__name__}")
     return PotDriver(config)
 
 
-def _random(skill="club", variant=None):
+def _analysis(variant: str) -> VariantAnalysis:
+    return VariantAnalysis(variant, PotRules(), "striker", shot_y, intervals)
+
+
+def _rules_class(variant: str) -> type[VariantRules]:
+    return PotRules
+
+
+def _random(skill: str = "club", variant: str | None = None) -> Player:
     return RandomLegal()
 
 
-def _greedy(skill="club", variant=None):
+def _greedy(skill: str = "club", variant: str | None = None) -> Player:
     return PotGreedy(skill=skill, capacity=4, break_shot=None, max_candidates=8, random_extra=4)
 
 
@@ -177,8 +236,9 @@ GAME = Game(
     family="icf",
     positions={"pot-three-opening": opening},
     default_position={VARIANT: "pot-three-opening"},
-    analysis=lambda v: VariantAnalysis(v, PotRules(), "striker", shot_y, intervals),
-    config=lambda v, **o: PotConfig(**o),
+    analysis=_analysis,
+    rules_class=_rules_class,
+    config=_config,
     options=(Option("max-strokes", 30, "pot-three: strokes before the game ends.", minimum=1),),
     players={"random": _random, "greedy": _greedy},
     driver=_driver,

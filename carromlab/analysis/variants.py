@@ -12,17 +12,28 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from carromlab.errors import CarromlabError
 
 #: MAX_SPEED: speeds above it (15 m/s) are refused as absurd: a hard flick is 4-6 m/s
 #: (docs/equipment.md). It lives with the command line's and the sweeps' bounds.
 from carromlab.input_schema import MAX_SPEED
+
+if TYPE_CHECKING:  # pragma: no cover
+    from carromlab.equipment.base import Board
+    from carromlab.position import Position
+    from carromlab.registry import Noise
+    from carromlab.rules.outcome import VariantRules
+    from carromlab.shots import Shot, Skill
+
+#: Shot origins: x and y arrays (m).
+Origins = tuple[NDArray[np.float64], NDArray[np.float64]]
 
 
 @dataclass(frozen=True)
@@ -31,27 +42,29 @@ class VariantAnalysis:
     piece may be placed (a line ``y = shot_y`` with legal x intervals)."""
 
     variant: str
-    rules: Any
+    rules: VariantRules
     shooter_kind: str
-    shot_y: Callable[[Any], float]
-    placement_intervals: Callable[[Any], list[tuple[float, float]]]
+    shot_y: Callable[[Board], float]
+    placement_intervals: Callable[[Board], list[tuple[float, float]]]
     #: The shot's origin (x, y arrays) for placements (None: on the line ``y = shot_y``).
-    origin_of: Callable[[Any, np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None
+    origin_of: Callable[[Position, NDArray[np.float64]], Origins] | None = None
     #: Which origins (x, y) are legal in a position (None: free placements on the line).
-    legal_origin_of: Callable[[Any, np.ndarray, np.ndarray], np.ndarray] | None = None
+    legal_origin_of: (
+        Callable[[Position, NDArray[np.float64], NDArray[np.float64]], NDArray[np.bool_]] | None
+    ) = None
     #: The position the kernel simulates (None: the position itself).
-    table_of: Callable[[Any], Any] | None = None
+    table_of: Callable[[Position], Position] | None = None
     #: Whether the shooter is placed by hand (a skill's placement noise applies) or lies
     #: where it stopped (Carrooka: no placement noise).
     hand_placed: bool = True
     #: The variant's own skill presets by name (the crokinole side's, calibrated to the open
     #: twenty: carromlab/calibration_presets.py), or None: the carrom presets (shots.SKILLS).
-    skills: Any = dataclasses.field(default=None, compare=False)
+    skills: Mapping[str, Skill] | None = dataclasses.field(default=None, compare=False)
     #: Refuse an illegal shot origin (x, y) with the game's own message (None: the generic
     #: check against :meth:`legal_origin`).
-    check_origin: Callable[[Any, float, float], None] | None = None
+    check_origin: Callable[[Position, float, float], None] | None = None
 
-    def preset(self, skill):
+    def preset(self, skill: Skill) -> Skill:
         """``skill`` as this variant plays it: a named carrom preset (``SKILLS[name]``) becomes
         the variant's preset of that name; any other :class:`~carromlab.shots.Skill` (one made
         by hand, or ``SKILLS`` changed) is used as it is."""
@@ -61,67 +74,72 @@ class VariantAnalysis:
             return self.skills[skill.name]
         return skill
 
-    def noise(self, skill):
+    def noise(self, skill: Skill) -> Noise:
         """The execution-noise function of ``skill`` (a :class:`~carromlab.shots.Skill`, see
         :meth:`preset`) for this variant's shots."""
         skill = self.preset(skill)
         if not self.hand_placed:
             skill = dataclasses.replace(skill, placement=0.0)
-        return skill.noise()
+        noise: Noise = skill.noise()
+        return noise
 
-    def origin(self, position, placement) -> tuple[np.ndarray, np.ndarray]:
+    def origin(self, position: Position, placement: ArrayLike) -> Origins:
         """The origins (x, y) of shots with these placements in ``position``."""
         p = np.atleast_1d(np.asarray(placement, dtype=float))
         if self.origin_of is not None:
             return self.origin_of(position, p)
         return p, np.full(p.shape, self.shot_y(position.board))
 
-    def legal_origin(self, position, x, y) -> np.ndarray:
+    def legal_origin(self, position: Position, x: ArrayLike, y: ArrayLike) -> NDArray[np.bool_]:
         """Which shot origins (x, y) are legal and on no piece (touching is allowed)."""
-        x = np.atleast_1d(np.asarray(x, dtype=float))
-        y = np.atleast_1d(np.asarray(y, dtype=float))
+        xs = np.atleast_1d(np.asarray(x, dtype=float))
+        ys = np.atleast_1d(np.asarray(y, dtype=float))
         if self.legal_origin_of is not None:
-            return self.legal_origin_of(position, x, y)
-        return self.free_placement(position, x) & (np.abs(y - self.shot_y(position.board)) < 1e-9)
+            return self.legal_origin_of(position, xs, ys)
+        on_line = np.abs(ys - self.shot_y(position.board)) < 1e-9
+        return self.free_placement(position, xs) & on_line
 
-    def table_position(self, position):
+    def table_position(self, position: Position) -> Position:
         """The position as the kernel sees it (disc 0, the shooter, is added to it); it keeps
         the position's ``set_by_hand``."""
         if self.table_of is None:
             return position
         return self.table_of(position).replace(set_by_hand=position.set_by_hand)
 
-    def default_turn(self):
-        return self.rules.turn_type()
+    def default_turn(self) -> object:
+        """The variant's default turn state (a new ``rules.turn_type``; None without one)."""
+        turn_type = self.rules.turn_type
+        return None if turn_type is None else turn_type()
 
-    def legal_placement(self, board, x) -> np.ndarray:
-        x = np.asarray(x, dtype=float)
-        ok = np.zeros(x.shape, dtype=bool)
+    def legal_placement(self, board: Board, x: ArrayLike) -> NDArray[np.bool_]:
+        xs = np.asarray(x, dtype=float)
+        ok = np.zeros(xs.shape, dtype=np.bool_)
         for lo, hi in self.placement_intervals(board):
-            ok |= (x >= lo - 1e-12) & (x <= hi + 1e-12)
+            ok |= (xs >= lo - 1e-12) & (xs <= hi + 1e-12)
         return ok
 
-    def free_placement(self, position, x) -> np.ndarray:
+    def free_placement(self, position: Position, x: ArrayLike) -> NDArray[np.bool_]:
         """Which shooter placements ``x`` on the shooting line are legal and on no piece
         (touching is allowed)."""
-        x = np.atleast_1d(np.asarray(x, dtype=float))
+        xs = np.atleast_1d(np.asarray(x, dtype=float))
         board = position.board
-        ok = self.legal_placement(board, x)
+        ok = self.legal_placement(board, xs)
         specs = board.piece_specs()
         r = specs[self.shooter_kind].radius
         y0 = self.shot_y(board)
         for p in position.pieces:
-            ok &= np.hypot(p.x - x, p.y - y0) >= r + specs[p.kind].radius
+            ok &= np.hypot(p.x - xs, p.y - y0) >= r + specs[p.kind].radius
         return ok
 
-    def project_placement(self, board, x) -> np.ndarray:
+    def project_placement(self, board: Board, x: ArrayLike) -> NDArray[np.float64]:
         """The nearest legal placement to each x."""
-        x = np.asarray(x, dtype=float)
-        cands = np.stack([np.clip(x, lo, hi) for lo, hi in self.placement_intervals(board)])
-        pick = np.argmin(np.abs(cands - x), axis=0)
-        return np.take_along_axis(cands, pick[None], axis=0)[0]
+        xs = np.asarray(x, dtype=float)
+        cands = np.stack([np.clip(xs, lo, hi) for lo, hi in self.placement_intervals(board)])
+        pick = np.argmin(np.abs(cands - xs), axis=0)
+        nearest: NDArray[np.float64] = np.take_along_axis(cands, pick[None], axis=0)[0]
+        return nearest
 
-    def check_shot(self, position, shot) -> None:
+    def check_shot(self, position: Position, shot: Shot) -> None:
         """Refuse a shot that cannot be played, with one clear line."""
         check_speed_angle(float(shot.speed), float(shot.angle))
         if self.check_origin is not None:
