@@ -18,14 +18,18 @@ when nothing happens before the disc stops).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import jax
 import jax.numpy as jnp
 
 INF = jnp.inf
 NEWTON_STEPS = 3
+#: Every argument and result: a traced array (scalar under the kernel's vmaps).
+F = jax.Array
 
 
-def time_for_path(s, v, a):
+def time_for_path(s: F, v: F, a: F) -> F:
     """Time to slide path length ``s`` from speed ``v`` at deceleration ``a`` (inf if never)."""
     rem = v * v - 2.0 * a * s
     ok = (s >= 0) & (rem >= 0) & jnp.isfinite(s)
@@ -33,11 +37,11 @@ def time_for_path(s, v, a):
     return jnp.where(ok, jnp.where(s > 0, tau, 0.0), INF)
 
 
-def stop_path(v, a):
+def stop_path(v: F, a: F) -> F:
     return v * v / (2.0 * a)
 
 
-def first_circle_entry(px, py, ux, uy, cx, cy, radius):
+def first_circle_entry(px: F, py: F, ux: F, uy: F, cx: F, cy: F, radius: F) -> tuple[F, F]:
     """Path lengths (s1, s2) where a ray from (px, py) along (ux, uy) enters / leaves a circle.
 
     Returns (inf, inf) when the line misses it.
@@ -51,7 +55,7 @@ def first_circle_entry(px, py, ux, uy, cx, cy, radius):
     return jnp.where(hit, -b - root, INF), jnp.where(hit, -b + root, INF)
 
 
-def path_to_disc(px, py, ux, uy, cx, cy, reach):
+def path_to_disc(px: F, py: F, ux: F, uy: F, cx: F, cy: F, reach: F) -> F:
     """Path length until the moving centre comes within ``reach`` of (cx, cy) while
     approaching; 0 if it is already there and approaching; inf if never."""
     s1, _ = first_circle_entry(px, py, ux, uy, cx, cy, reach)
@@ -59,7 +63,7 @@ def path_to_disc(px, py, ux, uy, cx, cy, reach):
     return jnp.where(approaching, jnp.maximum(s1, 0.0), INF)
 
 
-def path_to_segment(px, py, ux, uy, radius, seg, tol):
+def path_to_segment(px: F, py: F, ux: F, uy: F, radius: F, seg: F, tol: F) -> F:
     """Path length until a disc of ``radius`` touches the straight cushion ``seg``
     (x0, y0, x1, y1; inward normal on the left), approaching it; inf if never."""
     x0, y0, x1, y1 = seg[0], seg[1], seg[2], seg[3]
@@ -76,7 +80,7 @@ def path_to_segment(px, py, ux, uy, radius, seg, tol):
     return jnp.where(on & (un < 0), s, INF)
 
 
-def path_inside_rail(px, py, ux, uy, radius, rail):
+def path_inside_rail(px: F, py: F, ux: F, uy: F, radius: F, rail: F) -> F:
     """Path length until a disc inside a circular rail (cx, cy, R) touches it."""
     dx, dy = px - rail[0], py - rail[1]
     reach = rail[2] - radius
@@ -85,7 +89,7 @@ def path_inside_rail(px, py, ux, uy, radius, rail):
     return jnp.maximum(-b + jnp.sqrt(jnp.maximum(b * b - c, 0.0)), 0.0)
 
 
-def path_to_capture(px, py, ux, uy, v, a, cap):
+def path_to_capture(px: F, py: F, ux: F, uy: F, v: F, a: F, cap: F) -> F:
     """Path length until the disc's centre is inside a capture circle (x, y, r, skip) at a
     speed at most ``skip``; inf if it never is."""
     s1, s2 = first_circle_entry(px, py, ux, uy, cap[0], cap[1], cap[2])
@@ -96,7 +100,7 @@ def path_to_capture(px, py, ux, uy, v, a, cap):
     return jnp.where(ok, s, INF)
 
 
-def path_to_leave_circle(px, py, ux, uy, radius):
+def path_to_leave_circle(px: F, py: F, ux: F, uy: F, radius: F) -> F:
     """Path length until the centre leaves a circle of ``radius`` about the origin."""
     b = px * ux + py * uy
     c = px * px + py * py - radius * radius
@@ -106,7 +110,7 @@ def path_to_leave_circle(px, py, ux, uy, radius):
 # --------------------------------------------------------------------------- pairs
 
 
-def _quartic(d0x, d0y, wx, wy, ax, ay, reach):
+def _quartic(d0x: F, d0y: F, wx: F, wy: F, ax: F, ay: F, reach: F) -> tuple[F, F, F, F, F]:
     """Coefficients (c4..c0) of |D0 + W t + A t^2 / 2|^2 - reach^2."""
     c4 = 0.25 * (ax * ax + ay * ay)
     c3 = wx * ax + wy * ay
@@ -116,18 +120,18 @@ def _quartic(d0x, d0y, wx, wy, ax, ay, reach):
     return c4, c3, c2, c1, c0
 
 
-def _poly(c, t):
+def _poly(c: Sequence[F], t: F) -> tuple[F, F]:
     c4, c3, c2, c1, c0 = c
     f = (((c4 * t + c3) * t + c2) * t + c1) * t + c0
     df = ((4.0 * c4 * t + 3.0 * c3) * t + 2.0 * c2) * t + c1
     return f, df
 
 
-def _curvature_floor(c, lo, hi):
+def _curvature_floor(c: Sequence[F], lo: F, hi: F) -> F:
     """min of f'' = 12 c4 t^2 + 6 c3 t + 2 c2 over [lo, hi] (c4 >= 0: a convex parabola)."""
     c4, c3, c2, _, _ = c
 
-    def f2(t):
+    def f2(t: F) -> F:
         return (12.0 * c4 * t + 6.0 * c3) * t + 2.0 * c2
 
     vertex = jnp.clip(-c3 / jnp.where(c4 > 0, 4.0 * c4, 1.0), lo, hi)
@@ -135,7 +139,9 @@ def _curvature_floor(c, lo, hi):
     return jnp.minimum(jnp.minimum(f2(lo), f2(hi)), f2(vertex))
 
 
-def pair_time_moving(d0x, d0y, wx, wy, ax, ay, reach, horizon, start, tol_f):
+def pair_time_moving(
+    d0x: F, d0y: F, wx: F, wy: F, ax: F, ay: F, reach: F, horizon: F, start: F, tol_f: F
+) -> tuple[F, F]:
     """First time in [start, horizon] when two moving discs touch: the first root of the
     quartic f(t) = |D0 + W t + A t^2 / 2|^2 - reach^2.
 
@@ -149,7 +155,7 @@ def pair_time_moving(d0x, d0y, wx, wy, ax, ay, reach, horizon, start, tol_f):
     c = _quartic(d0x, d0y, wx, wy, ax, ay, reach)
     m = _curvature_floor(c, start, horizon)  # valid on every [t, horizon] inside
 
-    def newton(_, t):
+    def newton(_: int, t: F) -> F:
         # t < 0: no contact before the horizon (found at an earlier step)
         f, df = _poly(c, t)
         disc = df * df - 2.0 * m * f

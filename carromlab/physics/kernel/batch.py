@@ -11,12 +11,15 @@ on one device.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
+from typing import Any
 
 import jax
 import jax.numpy as jnp
 
+from carromlab.equipment.geometry import Layout
 from carromlab.physics.kernel.cluster import ClusterHits, ClusterOutput, solve_cluster_hits
 from carromlab.physics.kernel.spec import (
     CLUSTER_STEPS,
@@ -24,10 +27,19 @@ from carromlab.physics.kernel.spec import (
     SOLVE_LANES,
     kernel_compiler_options,
 )
-from carromlab.physics.kernel.state import Discs, ShotOutcome
-from carromlab.physics.kernel.step import make_machine
+from carromlab.physics.kernel.state import Discs, KernelState, ShotOutcome, Trace
+from carromlab.physics.kernel.step import EventLoop, Machine, make_machine
 from carromlab.physics.params import Physics
 from carromlab.physics.table import Table
+
+#: A pytree of arrays (a batch's leading axis first): discs, physics, states, outcomes.
+PyTree = Any
+#: One shot's event loop from its lane inputs: ``loop_of(discs)`` or ``loop_of(discs, physics)``.
+LoopOf = Callable[..., EventLoop]
+#: A jitted simulator: ``simulate(discs, physics)`` -> the outcome (and trace) pytree.
+Simulator = Callable[[Discs, Physics], Any]
+#: The lane simulator's carry: (lane inputs, lane states, lane shot ids, next shot, outcomes).
+LaneCarry = tuple[tuple[PyTree, ...], KernelState, jax.Array, jax.Array, PyTree]
 
 
 def make_simulator(
@@ -37,7 +49,7 @@ def make_simulator(
     record: bool = False,
     contacts: str = DEFAULT_CONTACTS,
     cluster_steps: int = CLUSTER_STEPS,
-):
+) -> Simulator:
     """Build ``simulate(discs, physics) -> ShotOutcome`` for one shot on ``table``.
 
     With ``record=True`` it returns ``(ShotOutcome, Trace)``: the state after every event, for
@@ -47,37 +59,43 @@ def make_simulator(
     """
     machine = make_machine(table, n_pieces, max_events, record, contacts, cluster_steps)
 
-    def simulate(d: Discs, physics: Physics):
+    def simulate(d: Discs, physics: Physics) -> ShotOutcome | tuple[ShotOutcome, Trace]:
         loop = machine(d, physics)
         return loop.finish(jax.lax.while_loop(loop.running, loop.apply, loop.init()))
 
     return simulate
 
 
-def _take(tree, ids):
+def _take(tree: PyTree, ids: jax.Array) -> PyTree:
     return jax.tree_util.tree_map(lambda a: a[ids], tree)
 
 
-def _put(tree, ids, new):
+def _put(tree: PyTree, ids: jax.Array, new: PyTree) -> PyTree:
     return jax.tree_util.tree_map(lambda a, b: a.at[ids].set(b, mode="drop"), tree, new)
 
 
-def _where(mask, new, old):
+def _where(mask: jax.Array, new: PyTree, old: PyTree) -> PyTree:
     """``new`` where ``mask`` (one flag per shot, the leading axis), else ``old``."""
 
-    def pick(a, b):
+    def pick(a: jax.Array, b: jax.Array) -> jax.Array:
         return jnp.where(mask.reshape(mask.shape + (1,) * (a.ndim - 1)), a, b)
 
     return jax.tree_util.tree_map(pick, new, old)
 
 
-def run_where(f, need, consts, state, lanes: int = SOLVE_LANES):
+def run_where(
+    f: Callable[..., PyTree],
+    need: jax.Array,
+    consts: tuple[PyTree, ...],
+    state: PyTree,
+    lanes: int = SOLVE_LANES,
+) -> PyTree:
     """``f(*consts, state) -> state`` (over a batch: leading axis) for the shots where
     ``need``, at most ``lanes`` of them at a time, gathered together; the other shots keep
     their ``state``. Nothing runs when no shot needs it."""
     b = need.shape[0]
 
-    def body(c):
+    def body(c: tuple[jax.Array, PyTree]) -> tuple[jax.Array, PyTree]:
         need, st = c
         (ids,) = jnp.nonzero(need, size=lanes, fill_value=b)
         sid = jnp.minimum(ids, b - 1)  # (a missing one repeats the last shot; dropped below)
@@ -88,13 +106,13 @@ def run_where(f, need, consts, state, lanes: int = SOLVE_LANES):
 
 
 def apply_batch(
-    loop_of,
-    lanes_in,
-    states,
+    loop_of: LoopOf,
+    lanes_in: tuple[PyTree, ...],
+    states: KernelState,
     contacts: str,
     lanes: int = SOLVE_LANES,
     cluster_steps: int = CLUSTER_STEPS,
-):
+) -> KernelState:
     """One event for every running shot of a batch: ``loop_of(*lane)`` is one shot's
     :class:`EventLoop` for one element of ``lanes_in`` (a tuple of pytrees with the batch's
     leading axis, such as ``(discs,)`` or ``(discs, physics)``), ``states`` the batch's
@@ -105,7 +123,7 @@ def apply_batch(
     :func:`make_lane_simulator`, the one place where the event loop is batched."""
     k = len(lanes_in)
 
-    def stage(name):
+    def stage(name: str) -> Callable[..., Any]:
         return jax.vmap(lambda *a: getattr(loop_of(*a[:k]).stages, name)(*a[k:]))
 
     go = jax.vmap(lambda *a: loop_of(*a[:k]).running(a[k]))(*lanes_in, states)
@@ -138,7 +156,8 @@ def apply_batch(
         )
         new = replace(new, pair_t=times[0], disc_t=times[1], disc_k=times[2])
     new = stage("close")(*lanes_in, new, pend)
-    return _where(go, new, states)
+    result: KernelState = _where(go, new, states)
+    return result
 
 
 def make_batch_simulator(
@@ -150,7 +169,7 @@ def make_batch_simulator(
     solve_lanes: int = SOLVE_LANES,
     record: bool = False,
     cluster_steps: int = CLUSTER_STEPS,
-):
+) -> Simulator:
     """``simulate(discs, physics)`` over a batch of shots (leading axis of every Discs array);
     batched (:func:`apply_batch`) and jitted here. With ``per_shot_physics`` every field of
     ``physics`` has the batch's leading axis too (one set of parameters per shot:
@@ -161,14 +180,11 @@ def make_batch_simulator(
         table, n_pieces, max_events, record=record, contacts=contacts, cluster_steps=cluster_steps
     )
 
-    def simulate(discs: Discs, physics: Physics):
-        if per_shot_physics:
-            lanes_in, loop_of = (discs, physics), machine
-        else:
-            lanes_in, loop_of = (discs,), lambda d: machine(d, physics)
+    def simulate(discs: Discs, physics: Physics) -> PyTree:
+        lanes_in, loop_of = lane_inputs(machine, discs, physics, per_shot_physics)
         ss = jax.vmap(lambda *a: loop_of(*a).init())(*lanes_in)
 
-        def running(ss):
+        def running(ss: KernelState) -> jax.Array:
             return jax.vmap(lambda *a: loop_of(*a[:-1]).running(a[-1]))(*lanes_in, ss).any()
 
         ss = jax.lax.while_loop(
@@ -190,7 +206,7 @@ def make_lane_simulator(
     contacts: str = DEFAULT_CONTACTS,
     per_shot_physics: bool = False,
     cluster_steps: int = CLUSTER_STEPS,
-):
+) -> Simulator:
     """``simulate(discs, physics)`` over a queue of shots (leading axis) with ``lanes`` of
     them in flight at once; jitted, returns a ``ShotOutcome`` per shot like
     :func:`make_batch_simulator` (``per_shot_physics`` as there).
@@ -206,21 +222,18 @@ def make_lane_simulator(
         table, n_pieces, max_events, contacts=contacts, cluster_steps=cluster_steps
     )
 
-    def run(discs: Discs, physics: Physics) -> ShotOutcome:
+    def run(discs: Discs, physics: Physics) -> PyTree:
         q = discs.x.shape[0]
         n_lanes = min(lanes, q)
         per_harvest = max(1, n_lanes // 4)
-        if per_shot_physics:
-            queue_in, loop_of = (discs, physics), machine
-        else:
-            queue_in, loop_of = (discs,), lambda d: machine(d, physics)
+        queue_in, loop_of = lane_inputs(machine, discs, physics, per_shot_physics)
         lane_in = _take(queue_in, jnp.arange(n_lanes))
         lane_s = init_many(loop_of, lane_in)
         shape = jax.eval_shape(partial(finish_many, loop_of), lane_in, lane_s)
         out = jax.tree_util.tree_map(lambda sd: jnp.zeros((q, *sd.shape[1:]), sd.dtype), shape)
         carry = (lane_in, lane_s, jnp.arange(n_lanes), jnp.asarray(n_lanes), out)
 
-        def outer_body(c):
+        def outer_body(c: LaneCarry) -> LaneCarry:
             lane_in, lane_s, lane_id, nxt, out = c
             lane_s = jax.lax.fori_loop(
                 0,
@@ -234,29 +247,50 @@ def make_lane_simulator(
             go = (n_fin >= per_harvest) | ((n_fin > 0) & ~running.any())
             c = (lane_in, lane_s, lane_id, nxt, out)
             reap = partial(harvest, loop_of, queue_in, per_harvest, finished=finished)
-            return jax.lax.cond(go, reap, lambda c: c, c)
+            after: LaneCarry = jax.lax.cond(go, reap, lambda c: c, c)
+            return after
 
         return jax.lax.while_loop(lambda c: (c[2] >= 0).any(), outer_body, carry)[4]
 
     return jax.jit(run, compiler_options=kernel_compiler_options())
 
 
-def init_many(loop_of, lane):
+def lane_inputs(
+    machine: Machine, discs: Discs, physics: Physics, per_shot_physics: bool
+) -> tuple[tuple[PyTree, ...], LoopOf]:
+    """What a batch maps over and one shot's loop from it: ``(discs, physics)`` and the machine
+    itself when every shot has its own physics, else ``(discs,)`` with ``physics`` bound."""
+    if per_shot_physics:
+        return (discs, physics), machine
+
+    def loop_of(d: Discs) -> EventLoop:
+        return machine(d, physics)
+
+    return (discs,), loop_of
+
+
+def init_many(loop_of: LoopOf, lane: tuple[PyTree, ...]) -> KernelState:
     """The start states of a lane's shots."""
     return jax.vmap(lambda *a: loop_of(*a).init())(*lane)
 
 
-def finish_many(loop_of, lane, s):
+def finish_many(loop_of: LoopOf, lane: tuple[PyTree, ...], s: KernelState) -> PyTree:
     """The outcomes of a lane's shots."""
     return jax.vmap(lambda *a: loop_of(*a[:-1]).finish(a[-1]))(*lane, s)
 
 
-def running_many(loop_of, lane, s):
+def running_many(loop_of: LoopOf, lane: tuple[PyTree, ...], s: KernelState) -> jax.Array:
     """Which of a lane's shots have an event left."""
     return jax.vmap(lambda *a: loop_of(*a[:-1]).running(a[-1]))(*lane, s)
 
 
-def harvest(loop_of, queue_in, per_harvest: int, carry, finished):
+def harvest(
+    loop_of: LoopOf,
+    queue_in: tuple[PyTree, ...],
+    per_harvest: int,
+    carry: LaneCarry,
+    finished: jax.Array,
+) -> LaneCarry:
     """Up to ``per_harvest`` finished lanes hand their outcomes back (into ``out`` at their
     shots' places) and take the queue's next shots (``nxt`` on); a lane left without a shot
     gets id -1. ``carry``: (lane inputs, lane states, lane shot ids, next shot, out)."""
@@ -281,12 +315,12 @@ def harvest(loop_of, queue_in, per_harvest: int, carry, finished):
 
 @functools.lru_cache(maxsize=32)
 def batch_simulator_for(
-    layout,
+    layout: Layout,
     n_pieces: int,
     max_events: int = 512,
     per_shot_physics: bool = False,
     contacts: str = DEFAULT_CONTACTS,
-):
+) -> Simulator:
     """:func:`make_batch_simulator` for a board layout (hashable), cached: every caller with
     the same layout, disc count and cap shares one jitted (and so once-compiled) simulator."""
     table = Table.from_layout(layout)
@@ -295,14 +329,14 @@ def batch_simulator_for(
 
 @functools.lru_cache(maxsize=32)
 def lane_simulator_for(
-    layout,
+    layout: Layout,
     n_pieces: int,
     max_events: int = 512,
     lanes: int = 64,
     contacts: str = DEFAULT_CONTACTS,
     per_shot_physics: bool = False,
     steps: int = 1,
-):
+) -> Simulator:
     """:func:`make_lane_simulator` for a board layout, cached like :func:`batch_simulator_for`."""
     return make_lane_simulator(
         Table.from_layout(layout),

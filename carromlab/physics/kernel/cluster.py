@@ -15,7 +15,9 @@ shape a batch solves in.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any, cast
 
 import jax
 import jax.numpy as jnp
@@ -93,6 +95,10 @@ class ClusterOutput:
     solved: jax.Array
 
 
+#: The solve loop's carry: velocities (N, L), overlaps and impulse measures (N, N, L), steps.
+SolveCarry = tuple[jax.Array, jax.Array, jax.Array, jax.Array, jax.Array]
+
+
 @dataclass(frozen=True)
 class ContactSystem:
     """The cluster's contacts as a linear system over dense pair arrays (N, N, L): row i,
@@ -115,27 +121,31 @@ class ContactSystem:
     h: jax.Array
     solve: jax.Array
 
-    def closing(self, vx, vy):
+    def closing(self, vx: jax.Array, vy: jax.Array) -> jax.Array:
         """Each contact's closing speed."""
         return closing_speed(self.nx, self.ny, vx, vy)
 
-    def contact_map(self, vx, vy, de, on):
+    def contact_map(
+        self, vx: jax.Array, vy: jax.Array, de: jax.Array, on: jax.Array
+    ) -> tuple[jax.Array, jax.Array, jax.Array]:
         """d/dt of (vx, vy, overlap) under the engaged contacts ``on`` (zero elsewhere)."""
         w = jnp.where(on, self.closing(vx, vy), 0.0)
         f = de + self.eta * w
         return -self.inv * (f * self.nx).sum(axis=1), -self.inv * (f * self.ny).sum(axis=1), w
 
-    def engaged(self, vx, vy, de):
+    def engaged(self, vx: jax.Array, vy: jax.Array, de: jax.Array) -> jax.Array:
         """The contacts compressed or closing."""
         return self.edge & ((de > 0) | (self.closing(vx, vy) > CLOSING_SPEED))
 
 
-def closing_speed(nx, ny, vx, vy):
+def closing_speed(nx: jax.Array, ny: jax.Array, vx: jax.Array, vy: jax.Array) -> jax.Array:
     """How fast each pair (i, j) closes along the unit vectors ``nx``, ``ny`` from i to j."""
     return (vx[:, None] - vx[None, :]) * nx + (vy[:, None] - vy[None, :]) * ny
 
 
-def find_cluster(c: ClusterInput, tol):
+def find_cluster(
+    c: ClusterInput, tol: jax.Array
+) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array, jax.Array]:
     """The discs touching the struck pair, connected (``reach``, (N, L)), the contacts among
     them (``edge``, (N, N, L)) and the line-of-centres geometry ``dx``, ``dy``, ``dist``."""
     n = c.x.shape[0]
@@ -146,7 +156,7 @@ def find_cluster(c: ClusterInput, tol):
     live = c.alive[:, None] & c.alive[None, :] & ~(c.static[:, None] & c.static[None, :])
     adj = (gap <= 2 * tol) & live & ~jnp.eye(n, dtype=bool)[:, :, None]
 
-    def grow(g):
+    def grow(g: tuple[jax.Array, jax.Array]) -> tuple[jax.Array, jax.Array]:
         reach, _ = g
         new = reach | (adj & reach[None, :]).any(axis=1)
         return new, (new != reach).any()
@@ -177,12 +187,15 @@ def contact_system(c: ClusterInput, steps: int) -> ContactSystem:
     return ContactSystem(edge=edge, nx=nx, ny=ny, inv=inv, eta=eta, h=h, solve=solve)
 
 
-def taylor(xs, t, lift=0):
+def taylor(xs: Sequence[jax.Array], t: jax.Array, lift: int = 0) -> jax.Array:
     """sum_p t^(p+lift) / (p+lift)! xs[p]: the Taylor polynomial of the terms ``xs``."""
-    return sum(t ** (p + lift) / math.factorial(p + lift) * x for p, x in enumerate(xs))
+    out: Any = 0  # (a Python 0 to start the sum, as the terms below are added to it)
+    for p, x in enumerate(xs):
+        out = out + t ** (p + lift) / math.factorial(p + lift) * x
+    return cast(jax.Array, out)
 
 
-def taylor_step(cs: ContactSystem, g):
+def taylor_step(cs: ContactSystem, g: SolveCarry) -> SolveCarry:
     """One step of ``cs.h``. While the set of engaged contacts holds the system is linear with
     constant coefficients, so a fourth-order Runge-Kutta step is its fourth-order Taylor
     polynomial: four applications of the contact map give the state anywhere in the step. A
@@ -193,7 +206,7 @@ def taylor_step(cs: ContactSystem, g):
     vx, vy, de, imp, k = g
     h, eta = cs.h, cs.eta
     on = cs.engaged(vx, vy, de)
-    terms = [(vx, vy, de)]
+    terms: list[tuple[jax.Array, jax.Array, jax.Array]] = [(vx, vy, de)]
     for _ in range(4):
         terms.append(cs.contact_map(*terms[-1], on))
     vxs, vys, des = zip(*terms, strict=True)
@@ -205,12 +218,16 @@ def taylor_step(cs: ContactSystem, g):
     nvx = nvx + cs.inv * (pull * cs.nx).sum(axis=1)
     nvy = nvy + cs.inv * (pull * cs.ny).sum(axis=1)
     imp = imp + 0.5 * h * (de + jnp.maximum(nde, 0.0))
-    tiny = 1e-6 * jnp.max(jnp.abs(nde), axis=(0, 1)) if vx.dtype == jnp.float32 else 0.0
+    tiny: jax.Array | float = 0.0
+    if vx.dtype == jnp.float32:
+        tiny = 1e-6 * jnp.max(jnp.abs(nde), axis=(0, 1))
     nde = jnp.where(on & (nde > tiny), nde, 0.0)
     return nvx, nvy, nde, imp, k + 1
 
 
-def solve_clusters(c: ClusterInput, steps: int = CLUSTER_STEPS):
+def solve_clusters(
+    c: ClusterInput, steps: int = CLUSTER_STEPS
+) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
     """The cluster contact model for L shots at once (the module's docstring), written over
     dense pair arrays (N, N, L) with the shots on the last axis, so that every operation runs
     along the shots (about twice as fast on a CPU as shots first); a row sum in place of a
@@ -222,7 +239,7 @@ def solve_clusters(c: ClusterInput, steps: int = CLUSTER_STEPS):
     for a contact that pushed) and whether a cluster was solved (L,)."""
     cs = contact_system(c, steps)
 
-    def go(g):
+    def go(g: SolveCarry) -> jax.Array:
         vx, vy, de, _, k = g
         return cs.engaged(vx, vy, de).any() & (k < CLUSTER_MAX_STEPS)
 

@@ -42,14 +42,18 @@ def speed_dir(vx: jax.Array, vy: jax.Array) -> tuple[jax.Array, jax.Array, jax.A
     return v, vx / safe, vy / safe
 
 
-def kinematics(c: Constants, x, y, vx, vy, alive) -> Kinematics:
+def kinematics(
+    c: Constants, x: jax.Array, y: jax.Array, vx: jax.Array, vy: jax.Array, alive: jax.Array
+) -> Kinematics:
     """Positions, speeds and unit directions of every disc (shared by the solvers)."""
     v, ux, uy = speed_dir(vx, vy)
     moving = alive & (v > 0) & ~c.discs.static
     return Kinematics(x=x, y=y, vx=vx, vy=vy, v=v, ux=ux, uy=uy, alive=alive, moving=moving)
 
 
-def disc_event(spec: KernelSpec, c: Constants, i, kin: Kinematics) -> tuple[jax.Array, jax.Array]:
+def disc_event(
+    spec: KernelSpec, c: Constants, i: jax.Array, kin: Kinematics
+) -> tuple[jax.Array, jax.Array]:
     """(time, code) of disc i's next one-disc event: codes [captures | ditch | walls]."""
     px, py, r = kin.x[i], kin.y[i], c.discs.radius[i]
     v, ux, uy = kin.v[i], kin.ux[i], kin.uy[i]
@@ -105,7 +109,14 @@ class PairRows:
     wy: jax.Array
 
 
-def both_moving_time(c: Constants, p: PairRows, dist, dw, touching, closing):
+def both_moving_time(
+    c: Constants,
+    p: PairRows,
+    dist: jax.Array,
+    dw: jax.Array,
+    touching: jax.Array,
+    closing: jax.Array,
+) -> tuple[jax.Array, jax.Array]:
     """The pair's contact time while both discs move (the quartic on [start, first stop]);
     also returns the first stop (``horizon``: 0 where a disc is at rest)."""
     a, tol = c.a, c.tol
@@ -131,7 +142,7 @@ def both_moving_time(c: Constants, p: PairRows, dist, dw, touching, closing):
     return t_mm, horizon
 
 
-def tail_time(c: Constants, p: PairRows, horizon):
+def tail_time(c: Constants, p: PairRows, horizon: jax.Array) -> jax.Array:
     """The pair's contact time from t0 on, when at most one of them moves (t0 = the first stop
     when both move, else now): a moving disc against a still one, closed form in path
     length."""
@@ -140,7 +151,9 @@ def tail_time(c: Constants, p: PairRows, horizon):
     t0 = jnp.where(mi & mj, horizon, 0.0)
     i_moves_on = mi & (stop_i >= stop_j)  # else j moves on (or nobody)
 
-    def at(px, py, ux, uy, v, stop):  # position and speed at t0 along a Coulomb path
+    def at(
+        px: jax.Array, py: jax.Array, ux: jax.Array, uy: jax.Array, v: jax.Array, stop: jax.Array
+    ) -> tuple[jax.Array, jax.Array, jax.Array]:  # position and speed at t0 on a Coulomb path
         tau = jnp.minimum(t0, stop)
         s_ = v * tau - 0.5 * a * tau * tau
         return px + ux * s_, py + uy * s_, jnp.maximum(v - a * tau, 0.0)
@@ -154,7 +167,7 @@ def tail_time(c: Constants, p: PairRows, horizon):
     return t0 + ev.time_for_path(s_m, jnp.where(i_moves_on, vi0, vj0), a)
 
 
-def pair_rows(spec: KernelSpec, c: Constants, ids, kin: Kinematics) -> jax.Array:
+def pair_rows(spec: KernelSpec, c: Constants, ids: jax.Array, kin: Kinematics) -> jax.Array:
     """Time to the next contact of each disc ``ids[r]`` with every disc j: (R, N) (relative,
     inf if none). Row r broadcasts disc ``ids[r]``'s values (R, 1) against every disc's
     (1, N'), the discs padded to N', a multiple of ``spec.pair_width`` (copies of disc 0, cut
@@ -164,10 +177,10 @@ def pair_rows(spec: KernelSpec, c: Constants, ids, kin: Kinematics) -> jax.Array
     n, tol = spec.n, c.tol
     width = -(-n // spec.pair_width) * spec.pair_width
 
-    def mine(a):  # disc ids[r]'s value, (R, 1)
+    def mine(a: jax.Array) -> jax.Array:  # disc ids[r]'s value, (R, 1)
         return a[ids][:, None]
 
-    def theirs(a):  # every disc's value, (1, N'); the padding repeats disc 0's
+    def theirs(a: jax.Array) -> jax.Array:  # every disc's value, (1, N'); padding: disc 0's
         return jnp.concatenate([a, jnp.broadcast_to(a[:1], (width - n,))])[None, :]
 
     x, y, vx, vy = theirs(kin.x), theirs(kin.y), theirs(kin.vx), theirs(kin.vy)
@@ -206,7 +219,15 @@ def pair_rows(spec: KernelSpec, c: Constants, ids, kin: Kinematics) -> jax.Array
     return jnp.where(valid, t, ev.INF)[:, :n]
 
 
-def event_times(spec: KernelSpec, c: Constants, x, y, vx, vy, alive):
+def event_times(
+    spec: KernelSpec,
+    c: Constants,
+    x: jax.Array,
+    y: jax.Array,
+    vx: jax.Array,
+    vy: jax.Array,
+    alive: jax.Array,
+) -> tuple[jax.Array, jax.Array, jax.Array]:
     """Every pair row and one-disc event from scratch: (pair_t, disc_t, disc_k)."""
     kin = kinematics(c, x, y, vx, vy, alive)
     full = pair_rows(spec, c, jnp.asarray(np.arange(spec.n)), kin)
@@ -224,7 +245,7 @@ def moving_pair_times(spec: KernelSpec, c: Constants, kin: Kinematics) -> jax.Ar
     slots = jnp.asarray(spec.slot)
     idx = np.arange(n)
 
-    def body(carry):
+    def body(carry: tuple[jax.Array, jax.Array]) -> tuple[jax.Array, jax.Array]:
         todo, pair_t = carry
         (ids,) = jnp.nonzero(todo, size=ROWS_PER_PASS, fill_value=n)
         sid = jnp.minimum(ids, n - 1)

@@ -78,7 +78,9 @@ def resolve_pair(
     return replace(s, vx=vx, vy=vy), hit_pair
 
 
-def rail_bounce(vn, vt, e, graze):
+def rail_bounce(
+    vn: jax.Array, vt: jax.Array, e: jax.Array, graze: jax.Array | float
+) -> tuple[jax.Array, jax.Array]:
     """A bounce off a circular rail, in the rail's frame: ``vn`` the normal velocity in
     (negative: towards the rail), ``vt`` the speed along it (>= 0). Returns ``(dv, scale)``:
     the velocity out is ``(v + dv n) * scale`` (``n`` the rail's unit normal into the
@@ -102,7 +104,9 @@ def rail_bounce(vn, vt, e, graze):
     return out - vn, scale
 
 
-def wall_normal(c: Constants, s: KernelState, k, wk) -> tuple[jax.Array, jax.Array]:
+def wall_normal(
+    c: Constants, s: KernelState, k: jax.Array, wk: jax.Array
+) -> tuple[jax.Array, jax.Array]:
     """The unit normal into the surface of wall ``wk`` at disc ``k``: a segment's left
     normal, a rail's towards its centre, a post's away from it."""
     x, y = s.x, s.y
@@ -117,7 +121,9 @@ def wall_normal(c: Constants, s: KernelState, k, wk) -> tuple[jax.Array, jax.Arr
     return wnx, wny
 
 
-def bounce(c: Constants, s: KernelState, e: Event, is_wall, wk):
+def bounce(
+    c: Constants, s: KernelState, e: Event, is_wall: jax.Array, wk: jax.Array
+) -> tuple[jax.Array, jax.Array, jax.Array]:
     """Disc k off wall ``wk``: its normal velocity reflected with the wall's restitution
     (circular rails: :func:`rail_bounce`, the grazing floor ``Physics.rail_graze`` that never
     adds energy). Returns the new (vx, vy) and whether a wall contact happened."""

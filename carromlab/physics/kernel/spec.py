@@ -21,6 +21,7 @@ Every step of the loop is a module-level function ``f(spec, c, state)`` over the
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -68,7 +69,7 @@ SOLVE_LANES = 32
 #: XLA options for the kernel's compiled programs on a CPU: vectors of 512 bits where the CPU
 #: has them (AVX-512; elsewhere the widest it has). Outcomes are the same bit for bit; the
 #: break ran 5-10 % faster on a 2-core AMD EPYC (docs/benchmarks.md). Not used on a GPU.
-CPU_COMPILER_OPTIONS = {"xla_cpu_prefer_vector_width": 512}
+CPU_COMPILER_OPTIONS: dict[str, Any] = {"xla_cpu_prefer_vector_width": 512}
 #: Wall kinds in :attr:`KernelSpec.wall_kind`.
 SEGMENT, RAIL, POST = 0, 1, 2
 
@@ -252,6 +253,6 @@ def bind(spec: KernelSpec, d: Discs, physics: Physics) -> Constants:
     )
 
 
-def kernel_compiler_options() -> dict | None:
+def kernel_compiler_options() -> dict[str, Any] | None:
     """:data:`CPU_COMPILER_OPTIONS` when JAX's default backend is the CPU, else None."""
     return CPU_COMPILER_OPTIONS if jax.default_backend() == "cpu" else None

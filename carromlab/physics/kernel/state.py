@@ -20,6 +20,7 @@ from functools import partial
 import jax
 import jax.numpy as jnp
 import numpy as np
+from numpy.typing import DTypeLike
 
 from carromlab.physics.params import STRIKER_MATERIALS
 from carromlab.physics.table import Pieces
@@ -45,11 +46,11 @@ class Discs:
     static: jax.Array
 
     @classmethod
-    def from_pieces(cls, pieces: Pieces, dtype=None) -> Discs:
+    def from_pieces(cls, pieces: Pieces, dtype: DTypeLike | None = None) -> Discs:
         return cls(**{k: jnp.asarray(v) for k, v in cls.arrays(pieces, dtype).items()})
 
     @staticmethod
-    def arrays(pieces: Pieces, dtype=None) -> dict[str, np.ndarray]:
+    def arrays(pieces: Pieces, dtype: DTypeLike | None = None) -> dict[str, np.ndarray]:
         """The fields of :meth:`from_pieces` as numpy arrays (cheap to build many of)."""
         dtype = np.dtype(dtype or jnp.result_type(float))
         f = partial(np.asarray, dtype=dtype)

@@ -28,12 +28,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import jax
 import jax.numpy as jnp
 
 from carromlab.physics.kernel.cluster import (
+    ClusterInput,
+    ClusterOutput,
     cluster_input,
     cluster_output,
     solve_one,
@@ -70,9 +72,16 @@ from carromlab.physics.kernel.tally import finish, new_trace, record_row, tally
 from carromlab.physics.params import Physics
 from carromlab.physics.table import Table
 
+T = TypeVar("T")
+
 
 def start_state(
-    spec: KernelSpec, c: Constants, kin: Kinematics, pair_t, disc_t, disc_k
+    spec: KernelSpec,
+    c: Constants,
+    kin: Kinematics,
+    pair_t: jax.Array,
+    disc_t: jax.Array,
+    disc_k: jax.Array,
 ) -> KernelState:
     """The state at the start with its cached times: the discs where they are, nothing
     captured, nothing touched."""
@@ -185,7 +194,7 @@ def close(spec: KernelSpec, c: Constants, s: KernelState, p: Pending) -> KernelS
     return replace(s, n_events=s.n_events + (~e.finished).astype(jnp.int32), done=e.finished)
 
 
-def at_most_once(run, todo, operand):
+def at_most_once(run: Callable[[T], T], todo: jax.Array, operand: T) -> T:
     """``run(operand)`` when ``todo``, else ``operand`` unchanged: a while loop of at most one
     pass, so under vmap a batch pays for ``run`` only at the events where some shot needs it
     (a ``cond`` would run it for every shot at every event)."""
@@ -220,12 +229,12 @@ class Stages(NamedTuple):
     s``; when ``pending.solved``, every cached time anew from ``event_times(x, y, vx, vy,
     alive) -> (pair_t, disc_t, disc_k)``; ``close(s, pending) -> s``."""
 
-    head: Callable
-    cluster_input: Callable
-    cluster_output: Callable
-    tail: Callable
-    event_times: Callable
-    close: Callable
+    head: Callable[[KernelState], tuple[KernelState, Pending]]
+    cluster_input: Callable[[KernelState, Pending], ClusterInput]
+    cluster_output: Callable[[KernelState, Pending, ClusterOutput], tuple[KernelState, Pending]]
+    tail: Callable[[KernelState, Pending], KernelState]
+    event_times: Callable[..., tuple[jax.Array, jax.Array, jax.Array]]
+    close: Callable[[KernelState, Pending], KernelState]
 
 
 class EventLoop(NamedTuple):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+import jax
 import jax.numpy as jnp
 
 from carromlab.physics.kernel.spec import KernelSpec
@@ -23,7 +24,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from carromlab.physics.kernel.cluster import ClusterHits
 
 
-def tally(s: KernelState, e: Event, hit_pair, hit_wall, wk) -> KernelState:
+def tally(
+    s: KernelState, e: Event, hit_pair: jax.Array, hit_wall: jax.Array, wk: jax.Array
+) -> KernelState:
     """Counts the contacts (per disc, pairs, walls) and keeps the shooter's (disc 0) first
     contact, first piece and where it was then."""
     i, j = e.i, e.j
@@ -68,7 +71,9 @@ def tally_cluster(s: KernelState, hits: ClusterHits) -> KernelState:
     )
 
 
-def new_trace(spec: KernelSpec, x, y, vx, vy, alive) -> Trace:
+def new_trace(
+    spec: KernelSpec, x: jax.Array, y: jax.Array, vx: jax.Array, vy: jax.Array, alive: jax.Array
+) -> Trace:
     """An empty :class:`Trace` with row 0, the start, written: ``max_events + 2`` rows (the
     start, at most ``max_events`` events, the rest)."""
     rows, n, dt_ = spec.max_events + 2, spec.n, x.dtype
