@@ -1,0 +1,3 @@
+from carromlab.cli import main
+
+main()
