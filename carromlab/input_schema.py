@@ -41,8 +41,13 @@ The bounds, and why:
   finite, at most 5 m from the centre (the position schema's longest length), ``--slide``
   not negative; board points may carry a length unit (``5cm,-25cm``), and the command
   refuses one off its board, naming the board's size.
-- names (skills, contact models): :data:`SKILL_NAMES`, :data:`CONTACT_MODEL_NAMES`, so that
-  a misspelt one is refused (with the closest names, :func:`check_name`) before JAX loads.
+- names (skills, contact models, devices): :data:`SKILL_NAMES`, :data:`CONTACT_MODEL_NAMES`,
+  :data:`DEVICE_NAMES`, so that a misspelt one is refused (with the closest names,
+  :func:`check_name`) before JAX loads.
+- how a number is written: in ASCII (:func:`check_ascii`), digits 0-9 only, with the degree
+  sign of a unit the one character beyond ASCII. Python's ``float`` and ``int`` read any
+  Unicode digit ("６５", "٦٥"), pydantic's lax parsing of the typed options reads none; so one
+  rule for every number: ASCII, as a TOML sweep and a JSON position write numbers anyway.
 - counts: ``--chunk`` 1 to 2**20 shots (memory of a kernel batch), ``--slots`` 1 to 65,536
   games at once, ``--lanes`` 0 to 65,536, ``--cores`` and ``--workers`` 1 to 1,024, ``--dpi``
   10 to 2,400, ``--iterations`` 0 to 1,000; every other count (``--games``,
@@ -61,6 +66,7 @@ from __future__ import annotations
 import math
 import re
 import sys
+import unicodedata
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -372,7 +378,28 @@ _HINTS = {
     ("length", "angle"): "a placement takes m, cm or mm on a line, deg or rad on a circle "
     "(a plain number is metres on a line, degrees on a circle)",
 }
-_NUMBER_AND_UNIT = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(\S+?)\s*$")
+_NUMBER_AND_UNIT = re.compile(
+    r"^\s*([-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)\s*(\S+?)\s*$", re.ASCII
+)
+#: The whitespace a number may carry around it (ASCII only: ``str.strip`` would also take an
+#: ideographic or a no-break space).
+_SPACE = " \t\n\r\f\v"
+
+
+def check_ascii(text: str, what: str) -> None:
+    """Refuse a number for ``--what`` that is not written in ASCII (the degree sign of a unit
+    apart): one rule for every number carromlab reads. Python's ``float("６５")`` is 65.0,
+    while the typed options (pydantic) refuse any digit beyond 0-9; a full-width or
+    Arabic-Indic digit is refused here, naming it."""
+    odd = next((c for c in str(text) if not c.isascii() and c != "°"), None)
+    if odd is None:
+        return
+    name = unicodedata.name(odd, f"U+{ord(odd):04X}")
+    kind = "digit" if unicodedata.category(odd) == "Nd" else "character"
+    raise CarromlabError(
+        f"{flag(what)} {show(text)}: numbers take ASCII digits 0-9 only, not the {kind} "
+        f"{odd!r} ({name})"
+    )
 
 
 class Quantity(float):
@@ -403,7 +430,8 @@ def split_unit(text: str, what: str) -> Quantity:
     """One number, plain or with a unit of the kinds ``--what`` takes (``65.9deg``,
     ``1.15rad``, ``12cm``), converted to its kind's own unit. ValueError if ``text`` is no
     number at all; one :class:`CarromlabError` line for a unit the option does not take."""
-    text = str(text).strip()
+    text = str(text).strip(_SPACE)
+    check_ascii(text, what)
     try:
         return Quantity(float(text), None, text)
     except ValueError:
@@ -496,6 +524,8 @@ def radians_warning(text: str, what: str, values) -> str | None:
 SKILL_NAMES = ("novice", "club", "expert", "pro", "exact")
 #: The kernel's contact models (``carromlab.physics.kernel.CONTACT_MODELS``), likewise.
 CONTACT_MODEL_NAMES = ("sequential", "cluster")
+#: The devices a command may run on (``--device``): JAX's platform, chosen before JAX loads.
+DEVICE_NAMES = ("auto", "cpu", "gpu")
 
 
 def closest(name: str, names, n: int = 3) -> list[str]:
@@ -555,6 +585,7 @@ def parse_grid_spec(text: str, what: str, limit: Limit | None = None) -> Grid:
     replaces the option's range (a command that checks the values against the board)."""
     limit = limit or GRIDS.get(what, FINITE)
     where = f"{flag(what)} {show(text)}"
+    check_ascii(text, what)  # COUNT too
     if not text.strip():
         raise CarromlabError(
             f"{where}: must not be empty (START:STOP:COUNT or a comma-separated list)"
@@ -600,6 +631,7 @@ def parse_pair(text: str, what: str, limit: Limit = POINT) -> tuple[float, float
     command line; one line naming ``--what`` if it is not two finite numbers within 5 m of
     the centre (``limit``). Whether the point lies on the board is the command's check (it
     knows the board)."""
+    check_ascii(text, what)
     try:
         x, y = (split_unit(v, what) for v in str(text).split(","))
     except ValueError as e:

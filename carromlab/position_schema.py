@@ -16,8 +16,12 @@ that names the field and shows the offending value, shortened:
    in the ranges below, whole numbers for counts, null only where the dataclass allows it
    (ICF's ``pocket_skip_speed``);
 4. the position itself, with ``check`` (``Position.validate``: kinds, owners, counts, ids,
-   pieces on the surface and clear of pockets, pegs and each other, and a shooter that fits on
-   the surface where its shots start, ``position.shooter_problem``).
+   pieces on the surface and clear of pockets, pegs and each other, a shooter that fits on
+   the surface where its shots start, ``position.shooter_problem``, and a square board's
+   shooting lines on the shooter's own half, ``position.line_problem``).
+
+A command that plays a position of a given variant refuses one of another variant
+(:func:`check_variant`).
 
 Steps 2 and 3 are also a JSON Schema (:func:`json_schema`, committed as
 ``docs/position.schema.json``; ``python -m carromlab.position_schema [PATH]`` writes it);
@@ -395,6 +399,13 @@ def parse(data: Any) -> Parsed:
         model.description,
         model.set_by_hand,
     )
+
+
+def check_variant(found: str, wanted: str, label: str) -> None:
+    """Refuse a position of variant ``found`` (``label``: its name or file) where a command
+    plays ``wanted``: one line naming both."""
+    if wanted and found != wanted:
+        raise PositionError(f"position {label!r} is for variant {found!r}, not {wanted!r}")
 
 
 # ---------------------------------------------------------------------- one line per refusal

@@ -17,7 +17,7 @@ import pytest
 from cli_run import run
 
 import carromlab.analysis
-from carromlab import cli
+from carromlab.cli import shots, tables
 from carromlab.registry import rules_class, standard_names
 
 
@@ -155,12 +155,12 @@ SUMMARY = {
 
 
 def _stand_in_map(monkeypatch, summary):
-    monkeypatch.setattr(cli, "run_shotmap", lambda *a, **k: dict(summary))
+    monkeypatch.setattr(shots, "run_shotmap", lambda *a, **k: dict(summary))
 
 
 def test_demo_prints_its_summary_as_a_short_table(capsys, columns80, monkeypatch, tmp_path):
     _stand_in_map(monkeypatch, SUMMARY)
-    monkeypatch.setattr(cli, "_draw_to", lambda pos, output, **k: output)
+    monkeypatch.setattr(shots, "draw_to", lambda pos, output, **k: output)
     code, out, _ = run(capsys, "demo", "--out", str(tmp_path))
     assert code == 0 and widest(out.split("wrote 13")[0]) <= 80
     assert "{" not in out and "'" not in out
@@ -170,10 +170,10 @@ def test_demo_prints_its_summary_as_a_short_table(capsys, columns80, monkeypatch
 
 
 def test_a_long_map_says_its_size_and_time_before_it_starts(capsys, monkeypatch, tmp_path):
-    line = cli._map_size_line(4096, 2000, cores=2)
+    line = tables.map_size_line(4096, 2000, cores=2)
     assert line.startswith("shot map: 4,096 cells x 2,000 shots = 8,192,000 shots: about ")
     assert "on this machine (2 cores at 400-5,000 shots/s" in line
-    assert cli._map_size_line(13 * 5, 8, cores=2) is None  # a short map says nothing
+    assert tables.map_size_line(13 * 5, 8, cores=2) is None  # a short map says nothing
     _stand_in_map(monkeypatch, SUMMARY)
     monkeypatch.setenv("CARROMLAB_CORES", "2")
     grid = ["--placements=-0.18:0.18:64", "--angles", "30:150:64", "--n", "2000"]

@@ -24,6 +24,7 @@ from cli_run import run
 
 from carromlab import cli
 from carromlab import input_schema as schema
+from carromlab.cli import checks, shots
 from carromlab.errors import CarromlabError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -149,7 +150,7 @@ def test_value_names_are_the_columns_of_a_real_map():
     ids = tuple(p.id for p in pos.pieces if p.kind != "striker")
     df = shot_map(pos, [0.0], [90.0], [2.0], n=1, pieces=ids, per_pocket=True)
     columns = {c for c in df.columns if not c.endswith(("_lo", "_hi"))}
-    names = set(cli._value_names("icf", pos, per_pocket=True))
+    names = set(checks.value_names("icf", pos, per_pocket=True))
     assert names == columns - {"placement", "angle", "speed", "n"}
 
 
@@ -264,7 +265,7 @@ def _stop_map(monkeypatch, summary=None):
         got.update(placements=placements, angles=angles, speeds=speeds)
         return summary or {"out": "x", "cells": 1, "shots": 1, "value": "points"}
 
-    monkeypatch.setattr(cli, "run_shotmap", stand_in)
+    monkeypatch.setattr(shots, "run_shotmap", stand_in)
     return got
 
 

@@ -1,13 +1,32 @@
-"""The ``carromlab`` command line (being split into modules)."""
+"""The ``carromlab`` command line: a thin shell over the API (README.md, "Use").
 
-from carromlab.cli.app import *  # noqa: F403
-from carromlab.cli.app import (  # noqa: F401
-    _draw_to,
-    _map_size_line,
-    _value_names,
-    app,
-    check_out_path,
-    equipment_markdown,
-    main,
-    run_shotmap,
-)
+One module per group of commands, each a thin wrapper over the library (parse, check, call,
+print), registered on the one typer app of :mod:`carromlab.cli.app`:
+
+- ``app``: the app, :func:`main` (one ``error: ...`` line for bad input, exit 2), what every
+  command shares (numeric options' check, output paths, exit codes, truncation lines,
+  console, device) and ``version``;
+- ``checks``: the checks that need the registry (variant, position, a game's own options,
+  skill, policy, ``--value``); the others live beside their schemas
+  (``carromlab.input_schema``, ``carromlab.input_checks``, ``carromlab.position_schema``,
+  ``carromlab.sweeps.schema``);
+- ``positions``: ``games``, ``positions list|show|write``, ``validate``, ``draw``,
+  ``equipment``;
+- ``shots``: ``estimate``, ``shotmap`` (``run_shotmap``), ``best``, ``demo``; ``tables``:
+  what they print;
+- ``play``: ``play``; ``bench``: ``bench``; ``sweep``: ``sweep``.
+
+Importing this package registers every command; ``python -m carromlab`` and
+``python -m carromlab.cli`` run :func:`main`.
+"""
+
+# the commands, registered on the app in the order `carromlab --help` lists them
+# isort: off
+from carromlab.cli import positions, shots, play, sweep, bench  # noqa: F401
+
+# isort: on
+from carromlab.cli.app import TRUNCATED_EXIT, app, main
+from carromlab.cli.positions import equipment_markdown
+from carromlab.input_checks import check_out_path
+
+__all__ = ["TRUNCATED_EXIT", "app", "check_out_path", "equipment_markdown", "main"]

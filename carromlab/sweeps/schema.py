@@ -391,6 +391,28 @@ def check_size(tasks: int, n: int, source: str, what: str) -> None:
         )
 
 
+# ---------------------------------------------------------------------- how a sweep is run
+
+
+def check_run_options(
+    executor: str,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    job_size: int = 16,
+    chunk: int = 4096,
+) -> None:
+    """The options of a sweep's run (``carromlab sweep``'s ``--executor``, ``--workers``,
+    ``--scheduler``, ``--job-size`` and ``--chunk``), checked before the file is read or the
+    folder made: the counts against the shared bounds (``input_schema.check_flags``), the
+    executor by name, ``--scheduler`` only for dask. They change the speed, never a number
+    of the table, so they are not part of the sweep file."""
+    from carromlab.input_schema import check_flags
+    from carromlab.sweeps.executors import check_executor
+
+    check_flags(workers=workers, job_size=job_size, chunk=chunk)
+    check_executor(executor, workers, scheduler)
+
+
 # ---------------------------------------------------------------------- JSON Schema
 
 

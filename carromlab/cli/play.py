@@ -1,0 +1,136 @@
+"""``carromlab play``: whole games between a game's players, logged to a folder that a rerun
+resumes (:mod:`carromlab.play.log`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from carromlab.cli.app import (
+    GAME_OPTIONS,
+    STRICT_HELP,
+    VARIANT_HELP,
+    app,
+    check,
+    check_out,
+    out_path,
+    report_truncation,
+)
+from carromlab.cli.checks import (
+    check_policy,
+    check_skill,
+    game_option_help,
+    play_options,
+    variant_game,
+)
+from carromlab.errors import CarromlabError
+
+
+def check_play_folder(out: Path) -> None:
+    """Refuse a play folder whose ``config.json`` (the run's configuration, which a rerun is
+    compared with) is not a whole JSON object: cut short, emptied or not JSON. The log would
+    otherwise stop with a traceback, or play on beside a file no rerun can read."""
+    path = out / "config.json"
+    if not path.is_file():
+        return
+    try:
+        config = json.loads(path.read_bytes())
+    except OSError as e:
+        raise CarromlabError(f"{path}: cannot read it ({e.strerror or e})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        why = e.msg if isinstance(e, json.JSONDecodeError) else "not UTF-8"
+        raise CarromlabError(
+            f"{path} is not valid JSON ({why}; cut short?): the run's configuration cannot "
+            "be read; restore it, or use a new folder"
+        ) from None
+    if not isinstance(config, dict):
+        raise CarromlabError(
+            f"{path} holds JSON that is not an object: not a run's configuration; restore "
+            "it, or use a new folder"
+        )
+
+
+@app.command(context_settings=GAME_OPTIONS, epilog=game_option_help("options"))
+def play(
+    ctx: typer.Context,
+    variant: str = typer.Option("icf", help=VARIANT_HELP),
+    games: int = typer.Option(1, help="Number of games."),
+    policy: str = typer.Option(
+        "greedy",
+        help="A player of the game: greedy or random; ICF, Carroms and Carrooka also "
+        "greedy-break (the searched break); ICF also greedy-race (Greedy racing twice the "
+        "candidates), lookahead and lookahead-race (the lookahead on that racing search).",
+    ),
+    skill: str = typer.Option("club", help="Execution skill of every seat."),
+    seed: int = typer.Option(0, help="Root PRNG seed."),
+    slots: int = typer.Option(256, help="Games in play at once (one kernel batch)."),
+    out: Path = typer.Option(
+        Path("out/play"),
+        help="Folder for games.parquet (and boards).",
+        parser=out_path(),
+        metavar="PATH",
+    ),
+    strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
+) -> None:
+    """Play whole games between the game's players; one row per game (and, for carrom, one
+    per board). Each game's own rule options follow the shared ones (see below).
+
+    Each finished game is one transaction in OUT/log.sqlite (its board rows and its game row
+    together), exported to OUT/games.csv and OUT/boards.csv as it goes, so a killed run
+    resumes where it stopped when rerun with the same options; at the end the tables are
+    written as parquet with the run's configuration. The last line counts the strokes that
+    hit the event cap (truncated).
+    """
+    check_out(out)
+    check_play_folder(out)
+    check(games=games, seed=seed, slots=slots)
+    game = variant_game(variant)  # the names first, before JAX loads
+    options = play_options(game, variant, ctx.args)
+    if game.driver is None or not game.players:
+        raise CarromlabError(f"whole games are not available for {variant!r}")
+    check_policy(game, variant, policy)
+    check_skill(skill)
+    config = game.make_config(variant, **options)
+    chooser = game.make_player(policy, skill=skill, variant=variant)
+
+    from carromlab.analysis.estimate import run_metadata
+    from carromlab.play import GameLog, driver_for, play_logged
+    from carromlab.play.log import kernel_meta
+
+    meta = run_metadata(
+        kind="play",
+        variant=variant,
+        policy=policy,
+        policy_detail=repr(chooser),
+        skill=skill,
+        rules={k: v for k, v in vars(config).items() if k != "board"},
+        seed=seed,
+    )
+    done = GameLog(out, kernel_meta(meta)).done()
+    if len(done & set(range(games))):
+        typer.echo(f"resuming: {len(done & set(range(games)))} of {games} games already in {out}")
+    log, _ = play_logged(
+        out,
+        meta,
+        [chooser] * driver_for(config).n_seats,
+        config,
+        skill,
+        seed,
+        games,
+        slots=slots,
+        progress=True,
+    )
+    boards_df, games_df = log.frames()
+    games_df = games_df[games_df["game"] < games]
+    if not len(boards_df):
+        typer.echo(f"wrote {len(games_df)} games to {out}")
+    else:
+        typer.echo(f"wrote {len(boards_df)} boards and {len(games_df)} games to {out}")
+    from carromlab.analysis.truncation import truncation
+
+    cut = truncation(games_df)
+    if cut is not None:
+        typer.echo(f"truncated: {cut.counts()}")
+    report_truncation(cut, strict)

@@ -1,0 +1,70 @@
+"""``carromlab sweep``: every task of a sweep file, written to its folder task by task
+(:mod:`carromlab.sweeps`); a rerun computes only the missing tasks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from carromlab.cli.app import (
+    STRICT_HELP,
+    app,
+    check,
+    check_out,
+    lines,
+    out_path,
+    report_truncation,
+    select_device,
+)
+
+
+@app.command()
+def sweep(
+    config: Path = typer.Argument(..., help="The sweep's TOML file (docs/sweeps.md)."),
+    out: Path = typer.Option(
+        ...,
+        help="The sweep's folder: shards, then results.parquet.",
+        parser=out_path(),
+        metavar="PATH",
+    ),
+    executor: str = typer.Option("local", help="local, processes (spawned) or dask."),
+    workers: int = typer.Option(None, help="processes / dask: workers (default: cores)."),
+    scheduler: str = typer.Option(
+        None, help="dask: a scheduler address (tcp://host:8786); default a LocalCluster."
+    ),
+    job_size: int = typer.Option(16, help="Tasks at most per job (speed, not results)."),
+    chunk: int = typer.Option(4096, help="Shots per kernel batch (speed, not results)."),
+    device: str = typer.Option("auto", help="auto, cpu or gpu."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
+    strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
+) -> None:
+    """Run a sweep: every task of CONFIG, written to OUT task by task; a rerun computes only
+    the missing tasks. Any executor, worker count, job size, chunk or device count gives the
+    same table. The summary counts the table's shots and the truncated ones."""
+    check_out(out)
+    check(workers=workers, job_size=job_size, chunk=chunk)
+    select_device(device)
+    # the run's options before the file is read (importing the sweeps loads JAX: the device
+    # is chosen first)
+    from carromlab.sweeps.schema import check_run_options
+
+    check_run_options(executor, workers, scheduler, job_size, chunk)
+    from carromlab.analysis.truncation import truncation
+    from carromlab.sweeps import load_sweep, run_sweep
+
+    sw = load_sweep(config)
+    stats: dict = {}
+    df = run_sweep(sw, out, executor, workers, scheduler, job_size, chunk, not as_json, stats)
+    cut = truncation(df)
+    summary = {
+        "sweep": sw.name,
+        "digest": sw.digest,
+        **stats,
+        "rows": len(df),
+        **({"shots": cut.total, **cut.as_dict()} if cut is not None else {}),
+        "results": str(out / "results.parquet"),
+    }
+    typer.echo(json.dumps(summary) if as_json else lines(summary))
+    report_truncation(cut, strict)

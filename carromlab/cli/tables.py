@@ -1,0 +1,241 @@
+"""What the shot commands print: an estimate's table (the pot rate, foul risk and points
+first), a shot map's summary, best's shots with units, and the line that gives a long shot
+map's size before it starts."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+
+from carromlab.cli.app import console
+from carromlab.input_checks import fixed_origin, line_origin
+
+#: An estimate's first rows: the pot rate, the foul risk and the points, each the first of
+#: these quantities the variant's rules give.
+HEADLINE = (
+    ("pot rate", ("potted", "continues")),
+    ("foul risk", ("foul", "penalty")),
+    ("points", ("points",)),
+)
+
+#: The kernel's names for the shooting disc (disc 0) in a table of captures.
+SHOOTERS = ("striker", "shooter")
+
+
+def estimate_cells(r) -> tuple[str, str]:
+    """An estimate and its interval for the terminal: probabilities in per cent, means with
+    three decimals."""
+    if r.kind == "probability":
+        return f"{100 * r.estimate:.1f} %", f"[{100 * r.lo:.1f}, {100 * r.hi:.1f}] %"
+    return f"{r.estimate:.3f}", f"[{r.lo:.3f}, {r.hi:.3f}]"
+
+
+def print_estimate(df, show_all: bool = False) -> None:
+    """An estimate as a table: the pot rate, foul risk and points first (each with its 95 %
+    interval) and the pieces most often pocketed; every quantity with ``show_all``."""
+    from rich.table import Table
+
+    config = df.attrs.get("config", {})
+    rows = {r.quantity: r for r in df.itertuples()}
+    n = int(df["n"].max()) if len(df) else 0
+    skill = config.get("skill", {})
+    skill = skill.get("name", "") if isinstance(skill, dict) else str(skill)
+    where = config.get("position") or config.get("variant") or ""
+    title = ", ".join(x for x in (where, skill, f"{n:,} shots") if x)
+    table = Table("", "estimate", "95% interval", title=title, title_justify="left")
+    if show_all:
+        shown = df[
+            (df["kind"] == "mean")
+            | (df["estimate"] > 0)
+            | ~df["quantity"].str.startswith("capture:")
+        ]
+        for r in shown.itertuples():
+            table.add_row(r.quantity, *estimate_cells(r))
+        console().print(table)
+        return
+    used = set()
+    for label, names in HEADLINE:
+        name = next((q for q in names if q in rows), None)
+        if name is not None:
+            used.add(name)
+            table.add_row(
+                f"{label} ({name})" if name != label else label, *estimate_cells(rows[name])
+            )
+    piece = df["quantity"].str.slice(8)
+    pots = df[
+        df["quantity"].str.startswith("capture:")
+        & ~piece.str.contains(":")
+        & ~piece.isin(SHOOTERS)  # the shooter pocketed is a foul, counted above
+        & (df["estimate"] > 0)
+    ].nlargest(3, "estimate")
+    for r in pots.itertuples():
+        used.add(r.quantity)
+        table.add_row(f"{r.quantity[8:]} pocketed", *estimate_cells(r))
+    if not used:  # a game with other quantities (KOOBA's tags): all of them
+        for r in df.itertuples():
+            table.add_row(r.quantity, *estimate_cells(r))
+        console().print(table)
+        return
+    rest = len(df) - len(used)
+    if rest > 0:
+        table.caption = f"{rest} more quantities: --all (or --json)"
+        table.caption_justify = "left"
+    console().print(table)
+
+
+def value_text(value: str, v: float, interval) -> tuple[str, str]:
+    """A value and its interval for the terminal: a probability (``p_...``) in per cent,
+    a mean with three decimals."""
+    if value.startswith("p_"):
+        return f"{100 * v:.1f} %", f"[{100 * interval[0]:.1f}, {100 * interval[1]:.1f}] %"
+    return f"{v:.3f}", f"[{interval[0]:.3f}, {interval[1]:.3f}]"
+
+
+def cell_words(best: dict, value: str, placement_unit: str | None) -> str:
+    """A shot map's best cell in words with units (placement, aim, speed, or the spot the
+    shooter lies on)."""
+    parts = []
+    for k, v in best.items():
+        if k == value:
+            continue
+        if isinstance(v, (list, tuple)) and len(v) == 2:
+            parts.append(f"{k} at ({v[0]:.3f}, {v[1]:.3f}) m")
+        elif k == "placement":
+            unit = placement_unit or ""
+            parts.append(f"placement {v:.3f} m" if unit == "m" else f"placement {v:.1f} {unit}")
+        elif k == "angle":
+            parts.append(f"angle {v:.1f} deg")
+        elif k == "speed":
+            parts.append(f"speed {v:.2f} m/s")
+        elif k in ("aim_x", "aim_y"):
+            parts.append(f"{k.replace('_', ' ')} {v:.3f} m")
+        else:
+            parts.append(f"{k} {v:g}" if isinstance(v, (int, float)) else f"{k} {v}")
+    return ", ".join(parts)
+
+
+def print_summary(
+    summary: dict, as_json: bool = False, placement_unit: str | None = None, title="shot map"
+) -> None:
+    """A map's summary: JSON, or a short table (folder, size, truncated shots, the best cell
+    with units and its value with the interval)."""
+    if as_json:
+        typer.echo(json.dumps(summary, default=str))
+        return
+    from rich import box
+    from rich.table import Table
+
+    table = Table(
+        show_header=False, box=box.SIMPLE, title=title, title_justify="left", pad_edge=False
+    )
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column(overflow="fold")
+    value = summary.get("value")
+    for k, v in summary.items():
+        if k in ("value", "best_interval", "p_truncated"):
+            continue
+        if k == "best" and isinstance(v, dict):
+            table.add_row("best cell", cell_words(v, value, placement_unit))
+            if value in v:
+                interval = summary.get("best_interval") or (v[value], v[value])
+                table.add_row(value, " ".join(value_text(value, v[value], interval)))
+        elif k == "truncated":
+            shots = summary.get("shots") or 0
+            share = f" ({100 * v / shots:.2f} %)" if shots else ""
+            table.add_row("truncated", f"{v:,} shots{share}")
+        elif isinstance(v, int) and not isinstance(v, bool):
+            table.add_row(k, f"{v:,}")
+        else:
+            table.add_row(k, str(v))
+    console().print(table)
+
+
+def with_origin(summary: dict, va, pos) -> dict:
+    """A shot map's summary where the shooter lies on the board (a Carrooka striker): its
+    spot (``striker``: [x, y] m) instead of the placement, which played no part."""
+    spot = fixed_origin(va, pos) if va is not None and pos is not None else None
+    if spot is None or "best" not in summary:
+        return summary
+    best = {k: v for k, v in summary["best"].items() if k != "placement"}
+    summary = dict(summary)
+    summary["best"] = {va.shooter_kind: [round(spot[0], 6), round(spot[1], 6)], **best}
+    return summary
+
+
+def print_best(df, value: str, va, pos) -> None:
+    """best's shots as a table with units and sensible rounding: the placement in metres
+    (to the mm) on a line or in degrees on a circle (or, where the shooter lies on the
+    board, its spot in the title), the aim in degrees, the speed in m/s, the value with its
+    95 % interval (a probability in per cent)."""
+    from rich import box
+    from rich.table import Table
+
+    spot = fixed_origin(va, pos)
+    line = line_origin(va)
+    title = f"best {value} in {pos.name or pos.variant}"
+    if spot is not None:
+        title += f", from the {va.shooter_kind} at ({spot[0]:.3f}, {spot[1]:.3f}) m"
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    heads = ["#"]
+    heads += [] if spot is not None else ["placement\n(m)" if line else "placement\n(deg)"]
+    heads += ["angle\n(deg)", "speed\n(m/s)", value, "95% interval", "n"]
+    heads += ["p_truncated"] if "p_truncated" in df.columns else []
+    for head in heads:
+        table.add_column(head, justify="right", no_wrap=True)
+    for r in df.to_dict("records"):
+        row = [str(int(r["rank"]))]
+        if spot is None:
+            row.append(f"{r['placement']:.3f}" if line else f"{r['placement']:.1f}")
+        row += [f"{r['angle']:.1f}", f"{r['speed']:.2f}"]
+        estimate, interval = value_text(value, r[value], (r[f"{value}_lo"], r[f"{value}_hi"]))
+        row += [estimate, interval, f"{int(r['n']):,}"]
+        if "p_truncated" in df.columns:
+            row.append(f"{100 * r['p_truncated']:.2f} %")
+        table.add_row(*row)
+    out = console()
+    out.print(title, highlight=False)
+    out.print(table)
+
+
+# ---------------------------------------------------------------------- a long map's size
+
+#: Shot-map shots a second on one CPU core, slow to fast: a Carrooka map of fast shots all
+#: round (the README's, 129,600 shots in about 5 minutes on 2 cores: about 200 a core) to
+#: ICF breaks (docs/benchmarks.md: 5,130 shots/s on 2 cores, about 2,500 a core).
+MAP_RATE_PER_CORE = (200, 2_500)
+#: A map whose slow estimate passes this many seconds says its size before it starts.
+ANNOUNCE_AFTER_S = 60
+
+
+def machine_cores() -> int:
+    """The cores a run uses: ``CARROMLAB_CORES`` (ASCII digits) or every core."""
+    import os
+
+    env = os.environ.get("CARROMLAB_CORES", "")
+    ok = env.isascii() and env.isdigit() and int(env) > 0
+    return int(env) if ok else (os.cpu_count() or 1)
+
+
+def duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def map_size_line(cells: int, n: int, cores: int | None = None) -> str | None:
+    """One line giving a long shot map's size and time before it starts (None for a short
+    one): the shots, and the time at :data:`MAP_RATE_PER_CORE` on this machine's cores."""
+    n_cores = cores or machine_cores()
+    shots = cells * n
+    slow, fast = (shots / (rate * n_cores) for rate in MAP_RATE_PER_CORE)
+    if slow < ANNOUNCE_AFTER_S:
+        return None
+    lo, hi = (rate * n_cores for rate in MAP_RATE_PER_CORE)
+    return (
+        f"shot map: {cells:,} cells x {n:,} shots = {shots:,} shots: about "
+        f"{duration(fast)} to {duration(slow)} on this machine ({n_cores} cores at "
+        f"{lo:,}-{hi:,} shots/s; the bar shows the rate once the kernel is compiled)"
+    )

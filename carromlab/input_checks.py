@@ -1,0 +1,271 @@
+"""Checks of command input that need more than a number's bounds (those are
+:mod:`carromlab.input_schema`): an output path against the file system, board points and
+placements against the board they are played on, aims against the direction a line board
+allows. Each refusal is one :class:`CarromlabError` line naming the option and its value;
+warnings come back as lines for the caller to print.
+
+Nothing here imports the registry or JAX: a game (``shot_options``, ``family``,
+``default_grid``) and a variant's analysis hooks (``origin``, ``legal_origin``,
+``placement_intervals``, ``origin_of``, ``check_origin``, ``shooter_kind``) are taken as they
+come, so a command checks everything before the kernel loads.
+"""
+
+from __future__ import annotations
+
+import errno
+import math
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from carromlab.errors import CarromlabError
+from carromlab.input_schema import (
+    FINITE,
+    GRIDS,
+    KINDS,
+    parse_grid_spec,
+    parse_pair,
+    radians_warning,
+    shorten,
+)
+from carromlab.position_schema import show
+
+# ---------------------------------------------------------------------- output paths
+
+
+def broken_link(path: Path) -> str | None:
+    """Why ``path`` is a symbolic link that leads nowhere (a loop, or a target that does not
+    exist), or None: such a path exists for ``os.lstat`` and for nothing else, so neither a
+    folder nor a file can be made there."""
+    if not path.is_symlink():
+        return None
+    try:
+        path.stat()
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return f"{path} is a symbolic link loop"
+        return f"{path} is a dangling symbolic link (to {os.readlink(path)})"
+    return None
+
+
+def check_out_path(path: Path, kind: str = "folder", option: str = "--out") -> None:
+    """Refuse an output path that cannot be written, before any work: one line naming the
+    option and its value. ``kind``: "folder" (made with its parents when missing) or "file"
+    (written into a folder that exists). A folder counts as writable when a file can be
+    made in it (a probe, removed at once: root passes every permission check, not /proc).
+    A symbolic link on the way that leads nowhere (a loop, a missing target) is refused,
+    naming it. The empty path is refused where the option is read (``""`` is ``.`` once a
+    :class:`~pathlib.Path`); :func:`check_out_text` checks the text."""
+    shown = f"{option} {path}"
+    path = Path(path)
+
+    def writable(folder: Path, what: str) -> None:
+        if os.access(folder, os.W_OK | os.X_OK):
+            try:
+                with tempfile.TemporaryFile(dir=folder):
+                    return
+            except OSError:
+                pass
+        raise CarromlabError(f"{shown}: {what} is not writable")
+
+    try:
+        for step in (path, *path.parents):
+            why = broken_link(step)
+            if why is not None:
+                raise CarromlabError(f"{shown}: {why}")
+        if kind == "folder":
+            if path.exists():
+                if not path.is_dir():
+                    raise CarromlabError(f"{shown}: not a folder")
+                writable(path, "the folder")
+                return
+            # the nearest folder that exists must take the new ones
+            parent = next(p for p in path.absolute().parents if p.exists())
+            if not parent.is_dir():
+                raise CarromlabError(f"{shown}: {parent} is not a folder")
+            writable(parent, f"its folder {parent}")
+        elif kind == "file":
+            if path.is_dir():
+                raise CarromlabError(f"{shown}: a folder, not a file")
+            folder = path.parent
+            if not folder.exists():
+                raise CarromlabError(f"{shown}: its folder {folder} does not exist")
+            if not folder.is_dir():
+                raise CarromlabError(f"{shown}: {folder} is not a folder")
+            if path.exists() and not os.access(path, os.W_OK):
+                raise CarromlabError(f"{shown}: the file is not writable")
+            if not path.exists():
+                writable(folder, f"its folder {folder}")
+        else:
+            raise ValueError(f"kind must be 'folder' or 'file', not {kind!r}")
+    except OSError as e:  # a folder on the way that cannot be read
+        raise CarromlabError(f"{shown}: {e.strerror or e}") from None
+
+
+def check_out_text(text: str, option: str = "--out") -> Path:
+    """An output path as written on the command line: the empty text is refused (a
+    :class:`~pathlib.Path` would read it as the current folder and write there)."""
+    if str(text) == "":
+        raise CarromlabError(
+            f"{option} {show(str(text))}: an empty path; name a folder or file "
+            "(the current folder is .)"
+        )
+    return Path(text)
+
+
+# ---------------------------------------------------------------------- board points
+
+
+def board_words(board: Any, family: str) -> str:
+    """The playing surface of ``board`` in words, for a message."""
+    surface = board.layout.surface
+    if surface.shape == "circle":
+        return f"the {family} board, a circle of radius {surface.size:g} m"
+    return f"the {family} board, x and y from -{surface.size:g} to {surface.size:g} m"
+
+
+def on_board(board: Any, x: float, y: float) -> bool:
+    surface = board.layout.surface
+    if surface.shape == "circle":
+        return math.hypot(x, y) <= surface.size
+    return abs(x) <= surface.size and abs(y) <= surface.size
+
+
+def check_points(game: Any, options: dict) -> None:
+    """Refuse board points of the game's own options (``--striker X,Y``, ``--aim X,Y``,
+    ``--aims GRID``) that lie off the board, in one short line with the board's size."""
+    from carromlab.equipment import BOARDS
+
+    board = None
+    for o in game.shot_options:
+        text = options.get(o.key)
+        if KINDS.get(o.name) != ("length",) or not isinstance(text, str) or not text:
+            continue
+        board = board or BOARDS[game.family]()
+        if o.name in GRIDS:  # one axis of values, used for x and for y
+            spec = parse_grid_spec(text, o.name, FINITE)  # the board bounds them
+            off: list = [v for v in spec.values if not on_board(board, v, 0.0)]
+            shown = [f"{v:g}" for v in off]
+            what = f"{len(off):,} of {len(spec.values):,} values lie"
+        else:
+            x, y = parse_pair(text, o.name, FINITE)
+            off = [] if on_board(board, x, y) else [(x, y)]
+            shown = [f"({x:g}, {y:g}) m"]
+            what = "the point lies"
+        if off:
+            plain = not any(c.isalpha() for c in text.replace("e", "").replace("E", ""))
+            cm = "; in centimetres write the unit: 12cm" if plain else ""
+            raise CarromlabError(
+                f"--{o.name} {show(text)}: {what} off {board_words(board, game.family)}: "
+                f"{shorten(shown, 4)} (coordinates are metres from the centre{cm})"
+            )
+
+
+# ---------------------------------------------------------------------- placements and aims
+
+
+def line_origin(va: Any) -> bool:
+    """Whether a variant's shots start on a line (placement in metres: ICF, Carroms) rather
+    than on a circle (degrees: Carrooka's break line, the crokinole side)."""
+    return va.origin_of is None
+
+
+def fixed_origin(va: Any, pos: Any) -> tuple[float, float] | None:
+    """Where the shooter lies when it is played from there whatever the placement (a
+    Carrooka striker on the board), else None."""
+    xs, ys = va.origin(pos, [-1.0, 1.0])
+    if xs[0] == xs[1] and ys[0] == ys[1]:
+        return float(xs[0]), float(ys[0])
+    return None
+
+
+def check_placements(
+    what: str, text: str, values, kind: str | None, va: Any, pos: Any, game: Any
+) -> list[str]:
+    """The placement(s) against the board, once its shot origins are known: the unit
+    (metres on a line, degrees on a circle: a unit of the other kind is refused, and each
+    refusal names the board's), off the board (refused with the board's size), none legal
+    (refused with the legal intervals or the default grid). Returns the warning lines:
+    ignored placements (a Carrooka striker that lies on the board), or plain angles that
+    look like radians."""
+    variant = pos.variant
+    where = f"--{what} {text}"
+    line = line_origin(va)
+    unit = "metres along the shooter's line" if line else "degrees on the shooter's circle"
+    spot = fixed_origin(va, pos)
+    if spot is not None:
+        return [
+            f"warning: {where} is ignored: the {va.shooter_kind} lies at "
+            f"({spot[0]:.3f}, {spot[1]:.3f}) m and is played from there"
+        ]
+    warnings = []
+    if kind is not None and kind != ("length" if line else "angle"):
+        units = "m, cm or mm, or a plain number" if line else "deg or rad, or a plain number"
+        raise CarromlabError(
+            f"{where}: on the {variant} board a placement is in {unit}, not "
+            f"{'an' if kind == 'angle' else 'a'} {kind}; "
+            f"write {units}"
+        )
+    values = [float(v) for v in values]
+    if line:
+        half = pos.board.layout.surface.size
+        off = [v for v in values if abs(v) > half]
+        if off:
+            cm = "; in centimetres write the unit: 12cm" if kind is None else ""
+            lie = (
+                f"{len(off):,} of {len(values):,} placements lie"
+                if len(values) > 1
+                else f"{off[0]:g} m lies"
+            )
+            listed = f": {shorten([f'{v:g}' for v in off], 4)}" if len(values) > 1 else ""
+            raise CarromlabError(
+                f"{where}: {lie} off the {variant} board (x from -{half:g} to {half:g} m; "
+                f"placements are metres{cm}){listed}"
+            )
+    elif kind is None:
+        warning = radians_warning(text, what, values)
+        if warning:
+            warnings.append(warning)
+    if len(values) == 1 and va.check_origin is not None:
+        return warnings  # the game's own check, at the shot, says why (ICF: law 130, in metres)
+    xs, ys = va.origin(pos, values)
+    legal = va.legal_origin(pos, xs, ys)
+    if not legal.any():
+        if line:
+            spans = ", ".join(
+                f"{lo:.4f} to {hi:.4f}" for lo, hi in va.placement_intervals(pos.board)
+            )
+            legal_words = f"legal: {spans} m"
+        else:
+            grid = game.default_grid[0] if game.default_grid else "-90"
+            legal_words = f"the game's default: {grid}"
+        raise CarromlabError(
+            f"{where}: no legal {va.shooter_kind} placement in position "
+            f"{pos.name!r} ({variant} placements are {unit}; {legal_words})"
+        )
+    return warnings
+
+
+#: A forward aim from a line: strictly between these (degrees counter-clockwise from +x).
+FORWARD = (0.0, 180.0)
+
+
+def check_forward(what: str, text: str, values, va: Any, pos: Any) -> None:
+    """On a line board (ICF, Carroms) refuse aims that do not point forward, away from the
+    shooter's own baseline: the laws forbid striking a piece behind the baseline directly
+    and carromlab's rules do not judge that foul (docs/decisions.md)."""
+    if not line_origin(va):
+        return
+    back = [v for v in (float(v) for v in values) if not FORWARD[0] < v % 360 < FORWARD[1]]
+    if back:
+        if len(values) > 1:
+            count = f"{len(back):,} of {len(values):,} aims do not point forward "
+            count += f"({shorten([f'{v:g}' for v in back], 4)})"
+        else:
+            count = "the aim does not point forward"
+        raise CarromlabError(
+            f"--{what} {text}: {count}; on the {pos.variant} board an aim must lie strictly "
+            "between 0 and 180 deg: a piece behind the baseline may not be struck directly, "
+            "and the rules do not judge that foul (docs/decisions.md)"
+        )
