@@ -110,8 +110,8 @@ def players_break(variant: str, skill: str, position, turn) -> tuple | None:
     if variant == "carrooka":  # its player plans from the game's state
         from carromlab.analysis.asks import Evaluator
         from carromlab.analysis.policies import run_plan
+        from carromlab.games.carrooka.driver import CAPACITY
         from carromlab.games.carrooka.machine import new_game
-        from carromlab.games.carrooka.players import CAPACITY
 
         config = game.make_config(variant)
         plan = player.plan(new_game(config), config, 0)

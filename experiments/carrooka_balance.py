@@ -33,7 +33,7 @@ import pandas as pd
 
 from carromlab.analysis.estimate import run_metadata
 from carromlab.analysis.intervals import rate, sample_mean
-from carromlab.games.carrooka.machine import OPTIONS, CarrookaGameConfig
+from carromlab.games.carrooka.machine import OPTIONS, CarrookaConfig
 from carromlab.games.carrooka.players import CarrookaGreedy
 from carromlab.play import play_logged, read_log
 from carromlab.plot.intervals import save_study_figure
@@ -54,7 +54,7 @@ def run_arm(
     folder: Path, skill: str, rules: dict, n: int, seed: int, player: dict | None = None
 ) -> tuple[float, int]:
     """Play games ``0..n-1`` of one arm (skipping those already logged); (seconds, games)."""
-    config = CarrookaGameConfig(**rules)
+    config = CarrookaConfig(**rules)
     policy = CarrookaGreedy(skill=skill, **(player or {}))
     meta = run_metadata(
         kind="carrooka_balance",

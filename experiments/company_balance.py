@@ -37,14 +37,15 @@ SKILLS = ("novice", "club", "expert", "pro")
 
 def arms() -> dict:
     """Arm -> (variant, skill, player factory, config factory)."""
+    # the crokinole side's ring-out player: Force Out's, Fast Play's and Circle Scores'
+    from carromlab.analysis.crokinole import ForceOutGreedy
     from carromlab.analysis.policies import RACING
     from carromlab.games.carroms.machine import CarromsConfig
     from carromlab.games.carroms.players import CarromsGreedy
-    from carromlab.games.force_out.circle_scores import CircleScoresConfig
+    from carromlab.games.circle_scores.machine import CircleScoresConfig
     from carromlab.games.force_out.machine import ForceOutConfig
-    from carromlab.games.force_out.players import ForceOutGreedy
+    from carromlab.games.ring_pegs.machine import RingPegsConfig
     from carromlab.games.ring_pegs.players import RingPegsGreedy
-    from carromlab.games.ring_pegs.rules import RingPegsConfig
 
     out = {
         "force-out": ("club", ForceOutGreedy(), ForceOutConfig()),
@@ -53,8 +54,8 @@ def arms() -> dict:
         # the stronger player: both play the searched break of their seat (greedy-break)
         "carroms-break": ("club", CarromsGreedy(break_shot="search"), CarromsConfig()),
         # the stronger player: racing twice the candidates (the ICF greedy-race's budget)
-        "force-out-race": ("club", ForceOutGreedy(**RACING), ForceOutConfig()),
-        "force-out-fast-race": ("club", ForceOutGreedy(**RACING), ForceOutConfig(fast=True)),
+        "force-out-race": ("club", ForceOutGreedy(budget=RACING), ForceOutConfig()),
+        "force-out-fast-race": ("club", ForceOutGreedy(budget=RACING), ForceOutConfig(fast=True)),
         "circle-scores": ("club", ForceOutGreedy(), CircleScoresConfig()),
     }
     for s in SKILLS:

@@ -27,23 +27,24 @@ from carromlab.analysis.estimate import run_metadata
 from carromlab.analysis.intervals import sample_mean
 from carromlab.analysis.policies import RACING, Greedy
 from carromlab.analysis.runner import ShotRunner
+from carromlab.analysis.search import SearchBudget
 from carromlab.analysis.variants import analysis_for
-from carromlab.games.icf.machine import IcfGameConfig
+from carromlab.games.icf.machine import IcfConfig
 from carromlab.games.icf.players import icf_lookahead
 from carromlab.play import play_games
 from carromlab.play.drivers import one_shot
 from carromlab.shots import skill as skill_named
 
 OUT = Path("data/studies/decisions")
-RACE = {"rounds": RACING["rounds"]}
+RACE = SearchBudget(rounds=RACING.rounds)
 
 
 def players(skill: str) -> dict:
     return {
         "greedy": Greedy(skill=skill),
-        "greedy-big": Greedy(skill=skill, n_screen=6, keep=8, n_eval=32),
-        "race": Greedy(skill=skill, **RACE),
-        "race-wide": Greedy(skill=skill, **RACING),
+        "greedy-big": Greedy(skill=skill, budget=SearchBudget(n_screen=6, keep=8, n_eval=32)),
+        "race": Greedy(skill=skill, budget=RACE),
+        "race-wide": Greedy(skill=skill, budget=RACING),
         "lookahead": icf_lookahead(skill=skill),
     }
 
@@ -52,7 +53,7 @@ def positions(games: int, seed: int, skill: str) -> list:
     """(view, turn) of every non-break decision of greedy single boards."""
     seen = []
 
-    @dataclass
+    @dataclass(frozen=True, repr=False)
     class Recording(Greedy):
         def plan(self, position, turn=None, seed: int = 0):
             if not getattr(turn, "is_break", False):
@@ -61,7 +62,7 @@ def positions(games: int, seed: int, skill: str) -> list:
 
     play_games(
         [Recording(skill=skill), Recording(skill=skill)],
-        IcfGameConfig(max_boards=1),
+        IcfConfig(max_boards=1),
         skill=skill,
         games=games,
         seed=seed,

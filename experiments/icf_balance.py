@@ -32,7 +32,7 @@ from carromlab.analysis.intervals import rate as _rate
 from carromlab.analysis.intervals import sample_mean as _mean
 from carromlab.analysis.policies import RACING, Greedy
 from carromlab.bench.runner import machine_name
-from carromlab.games.icf.machine import IcfGameConfig
+from carromlab.games.icf.machine import IcfConfig
 from carromlab.games.icf.players import icf_lookahead
 from carromlab.games.icf.rules import IcfScoring
 from carromlab.play import play_logged, read_log
@@ -91,7 +91,7 @@ def policy_for(settings: dict, player: str = "greedy"):
     if player == "greedy-break":
         return Greedy(skill=settings["skill"], scoring=scoring, break_shot="search")
     if player == "greedy-race":
-        return Greedy(skill=settings["skill"], scoring=scoring, break_shot="search", **RACING)
+        return Greedy(skill=settings["skill"], scoring=scoring, break_shot="search", budget=RACING)
     return Greedy(skill=settings["skill"], scoring=scoring)
 
 
@@ -100,7 +100,7 @@ def run_arm(
 ) -> tuple[float, int]:
     """Play games ``0..n-1`` of one arm (skipping those already logged); (seconds taken,
     games played now)."""
-    config = IcfGameConfig(**settings["rules"])
+    config = IcfConfig(**settings["rules"])
     policy = policy_for(settings, player)
     meta = run_metadata(
         kind="icf_balance",

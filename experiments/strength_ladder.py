@@ -34,7 +34,8 @@ import pandas as pd
 from carromlab.analysis.estimate import run_metadata
 from carromlab.analysis.policies import Greedy, RandomLegal
 from carromlab.analysis.ratings import fit_bradley_terry, pairwise_table
-from carromlab.games.icf.machine import IcfGameConfig
+from carromlab.analysis.search import SearchBudget
+from carromlab.games.icf.machine import IcfConfig
 from carromlab.games.icf.players import icf_lookahead
 from carromlab.play import play_logged, read_log
 from carromlab.registry import get_game
@@ -52,7 +53,8 @@ def players(skill: str) -> dict:
     return {
         "random": RandomLegal(),
         "greedy-cheap": Greedy(
-            skill=skill, max_candidates=16, random_extra=4, n_screen=2, keep=3, n_eval=8
+            skill=skill,
+            budget=SearchBudget(n_screen=2, keep=3, n_eval=8, max_candidates=16, random_extra=4),
         ),
         "greedy": Greedy(skill=skill),
         "greedy-break": Greedy(skill=skill, break_shot="search"),
@@ -68,7 +70,7 @@ def extras(skill: str) -> dict:
     :data:`~carromlab.analysis.policies.RACING`), and the lookahead on that racing search
     (``lookahead-race``: :data:`~carromlab.analysis.lookahead.LOOKAHEAD_RACING`)."""
     return {
-        "greedy-big": Greedy(skill=skill, n_screen=6, keep=8, n_eval=32),
+        "greedy-big": Greedy(skill=skill, budget=SearchBudget(n_screen=6, keep=8, n_eval=32)),
         "greedy-race": ICF.make_player("greedy-race", skill),
         "lookahead-noleave": icf_lookahead(skill=skill, break_shot="search", leave_weight=0.0),
         "lookahead-race": ICF.make_player("lookahead-race", skill),
@@ -81,7 +83,7 @@ def pair_folder(out: Path, a: str, b: str, breaker: str) -> Path:
 
 def play_pair(out: Path, a: str, b: str, pool: dict, skill: str, boards: int, seed: int):
     """Both halves of one pairing; (seconds, boards played now)."""
-    config = IcfGameConfig(max_boards=1)
+    config = IcfConfig(max_boards=1)
     t0, played = time.perf_counter(), 0
     for first, second in ((a, b), (b, a)):
         meta = run_metadata(

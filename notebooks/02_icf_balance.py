@@ -36,7 +36,8 @@ import pandas as pd
 from IPython.display import display
 
 import carromlab as cl
-from carromlab.games.icf.machine import IcfGameConfig
+from carromlab.analysis.search import SearchBudget
+from carromlab.games.icf.machine import IcfConfig
 
 # %% [markdown]
 # ## Settings
@@ -50,9 +51,8 @@ QUICK = os.environ.get("CARROMLAB_QUICK") == "1"
 SEED = 0
 if QUICK:
     N_BOARDS = 2
-    PLAYER = cl.Greedy(
-        skill="club", n_screen=2, keep=2, n_eval=4, max_candidates=12, random_extra=2
-    )
+    QUICK_BUDGET = SearchBudget(n_screen=2, keep=2, n_eval=4, max_candidates=12, random_extra=2)
+    PLAYER = cl.Greedy(skill="club", budget=QUICK_BUDGET)
 else:
     N_BOARDS = 8
     PLAYER = cl.Greedy(skill="club")
@@ -68,7 +68,7 @@ print(f"QUICK = {QUICK}: {N_BOARDS} boards; studies from {STUDIES}")
 # depends only on the seed and its index.
 
 # %%
-config = IcfGameConfig(max_boards=1)
+config = IcfConfig(max_boards=1)
 records = cl.play_games([PLAYER, PLAYER], config, skill="club", seed=SEED, games=N_BOARDS)
 boards = pd.concat([r.boards for r in records], ignore_index=True)
 display(boards)

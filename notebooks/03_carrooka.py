@@ -42,7 +42,8 @@ import pandas as pd
 from IPython.display import display
 
 import carromlab as cl
-from carromlab.games.carrooka.machine import CarrookaGameConfig
+from carromlab.analysis.search import SearchBudget
+from carromlab.games.carrooka.machine import CarrookaConfig
 from carromlab.games.carrooka.nominate import nominations
 from carromlab.games.carrooka.players import CarrookaGreedy
 
@@ -58,7 +59,9 @@ QUICK = os.environ.get("CARROMLAB_QUICK") == "1"
 SEED = 0
 if QUICK:
     N, ANGLES, SPEEDS, GAMES = 16, range(60, 121, 10), [2.0, 3.0, 4.0], 2
-    PLAYER = CarrookaGreedy(n_screen=2, keep=2, n_eval=4, max_candidates=12, random_extra=2)
+    PLAYER = CarrookaGreedy(
+        budget=SearchBudget(n_screen=2, keep=2, n_eval=4, max_candidates=12, random_extra=2)
+    )
 else:
     N, ANGLES, SPEEDS, GAMES = 200, range(40, 141, 2), [1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0], 16
     PLAYER = CarrookaGreedy()
@@ -108,15 +111,13 @@ plt.show()
 # %% [markdown]
 # ## 3. Whole games
 #
-# `play_games` with a `CarrookaGameConfig` plays whole games between greedy players (player
+# `play_games` with a `CarrookaConfig` plays whole games between greedy players (player
 # 0 breaks). Each stroke row records the target (red or the nominated colour), points,
 # fouls, the bonus shot and any Carrooka'd option; each game row the scores and the points
 # of every turn.
 
 # %%
-records = cl.play_games(
-    [PLAYER, PLAYER], CarrookaGameConfig(), skill="club", seed=SEED, games=GAMES
-)
+records = cl.play_games([PLAYER, PLAYER], CarrookaConfig(), skill="club", seed=SEED, games=GAMES)
 games = pd.DataFrame([r.row for r in records])
 display(games.drop(columns=["turn_points"]))
 strokes = pd.concat([r.strokes for r in records], ignore_index=True)

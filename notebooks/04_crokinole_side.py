@@ -41,12 +41,14 @@ import pandas as pd
 from IPython.display import display
 
 import carromlab as cl
-from carromlab.games.force_out.circle_scores import CircleScoresConfig
+from carromlab.analysis.search import SearchBudget
+from carromlab.games.circle_scores.machine import CircleScoresConfig
 from carromlab.games.force_out.machine import ForceOutConfig
 from carromlab.games.force_out.players import ForceOutGreedy
 from carromlab.games.force_out.rules import ForceOutTurn
+from carromlab.games.ring_pegs.machine import RingPegsConfig, new_game
 from carromlab.games.ring_pegs.players import RingPegsGreedy
-from carromlab.games.ring_pegs.rules import RingPegsConfig, RingPegsTurn, new_game
+from carromlab.games.ring_pegs.rules import RingPegsTurn
 
 # %% [markdown]
 # ## Settings
@@ -59,8 +61,9 @@ QUICK = os.environ.get("CARROMLAB_QUICK") == "1"
 SEED = 0
 if QUICK:
     N, ARC, AIMS, GAMES = 8, [-110.0, -90.0, -70.0], range(70, 111, 10), 2
-    FORCE = ForceOutGreedy(n_screen=2, keep=2, n_eval=4, max_candidates=12, random_extra=2)
-    PEGS = RingPegsGreedy(n_screen=2, keep=2, n_eval=4, step_deg=2.0)
+    QUICK_BUDGET = SearchBudget(n_screen=2, keep=2, n_eval=4, max_candidates=12, random_extra=2)
+    FORCE = ForceOutGreedy(budget=QUICK_BUDGET)
+    PEGS = RingPegsGreedy(budget=QUICK_BUDGET, step_deg=2.0)
 else:
     N, ARC, AIMS, GAMES = 200, list(range(-130, -49, 5)), range(40, 141, 2), 8
     FORCE, PEGS = ForceOutGreedy(), RingPegsGreedy()

@@ -39,6 +39,7 @@ import pandas as pd
 from IPython.display import display
 
 import carromlab as cl
+from carromlab.analysis.search import SearchBudget
 from carromlab.games.carroms.machine import CarromsConfig
 from carromlab.games.carroms.players import CarromsGreedy
 
@@ -53,7 +54,9 @@ QUICK = os.environ.get("CARROMLAB_QUICK") == "1"
 SEED = 0
 if QUICK:
     N, PLACEMENTS, ANGLES, GAMES, TARGET = 8, [-0.1, 0.0, 0.1], range(70, 111, 10), 2, 8
-    PLAYER = CarromsGreedy(n_screen=2, keep=2, n_eval=4, max_candidates=12, random_extra=2)
+    PLAYER = CarromsGreedy(
+        budget=SearchBudget(n_screen=2, keep=2, n_eval=4, max_candidates=12, random_extra=2)
+    )
 else:
     N, PLACEMENTS, ANGLES, GAMES, TARGET = (
         200,

@@ -9,7 +9,7 @@ from carromlab.analysis.policies import RandomLegal
 from carromlab.analysis.runner import ShotRunner
 from carromlab.analysis.variants import analysis_for
 from carromlab.errors import CarromlabError
-from carromlab.games.icf.machine import IcfGameConfig
+from carromlab.games.icf.machine import IcfConfig
 from carromlab.games.icf.rules import IcfTurn
 from carromlab.play import play_games
 from carromlab.registry import standard_position
@@ -73,7 +73,7 @@ def test_an_evaluator_refuses_another_board_or_too_many_discs():
 
 
 def test_a_game_is_the_same_alone_or_among_others():
-    config = IcfGameConfig(max_boards=1)
+    config = IcfConfig(max_boards=1)
     together = play_games([RandomLegal()] * 2, config, seed=4, games=3, slots=3)
     alone = play_games([RandomLegal()] * 2, config, seed=4, games=[2], slots=1)
     assert together[2].strokes.equals(alone[0].strokes)

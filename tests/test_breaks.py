@@ -111,8 +111,9 @@ def test_carrooka_plays_the_stored_break_on_the_games_first_stroke(monkeypatch):
     the table, under the player's own foul price), and screens the strokes after it."""
     from carromlab.analysis.asks import Evaluator
     from carromlab.analysis.policies import run_plan
+    from carromlab.games.carrooka.driver import CAPACITY
     from carromlab.games.carrooka.machine import new_game
-    from carromlab.games.carrooka.players import CAPACITY, CarrookaGreedy
+    from carromlab.games.carrooka.players import CarrookaGreedy
     from carromlab.games.carrooka.rules import CarrookaScoring, CarrookaTurn
     from carromlab.registry import get_game
 

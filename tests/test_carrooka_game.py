@@ -16,7 +16,7 @@ from carromlab.equipment import COLOURS, CarrookaBoard
 from carromlab.errors import CarromlabError
 from carromlab.games.carrooka import striker as st
 from carromlab.games.carrooka.machine import (
-    CarrookaGameConfig,
+    CarrookaConfig,
     CarrookaState,
     apply_option,
     apply_stroke,
@@ -332,7 +332,7 @@ def test_tie_as_a_draw():
         CarrookaTurn("black"),
         pocket=["black"],
         first="black",
-        config=CarrookaGameConfig(tie="draw"),
+        config=CarrookaConfig(tie="draw"),
     )
     assert (s.over, s.winner, s.scores) == (True, None, (27, 27))
 
@@ -484,9 +484,9 @@ def test_foul_on_the_bonus_shot_gives_the_bonus_to_the_opponent():
 
 
 def test_no_bonus_shot_when_the_option_is_off():
-    """Rule option CarrookaGameConfig(bonus_shot=False): a foul gives the opponent no bonus,
+    """Rule option CarrookaConfig(bonus_shot=False): a foul gives the opponent no bonus,
     so their first miss passes the turn."""
-    off = CarrookaGameConfig(bonus_shot=False)
+    off = CarrookaConfig(bonus_shot=False)
     s = stroke(state(reds(3) + colours()), RED, first=None, config=off)
     assert (s.player, s.bonus) == (1, False)
     s = stroke(s, RED, first="r1", config=off)
@@ -516,7 +516,7 @@ def test_striker_inside_the_margin_line_is_left_alone():
     s = stroke(state(reds(3) + colours()), RED, pocket=["r1"], first="r1", rest=inside)
     assert s.striker == inside
     over = (0.0, -0.37)
-    keep = CarrookaGameConfig(margin_relocation=False)
+    keep = CarrookaConfig(margin_relocation=False)
     s = stroke(state(reds(3) + colours()), RED, pocket=["r1"], first="r1", rest=over, config=keep)
     assert s.striker == over
 

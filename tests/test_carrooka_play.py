@@ -11,18 +11,14 @@ import pytest
 from carromlab.analysis import estimate, shot_map
 from carromlab.analysis.asks import Ask, Evaluator
 from carromlab.analysis.runner import ShotRunner
+from carromlab.analysis.search import SearchBudget
 from carromlab.analysis.variants import analysis_for
 from carromlab.equipment.carrooka import COLOUR_VALUES
 from carromlab.errors import CarromlabError
-from carromlab.games.carrooka.machine import CarrookaGameConfig
+from carromlab.games.carrooka.driver import CAPACITY, turn_summary
+from carromlab.games.carrooka.machine import CarrookaConfig
 from carromlab.games.carrooka.nominate import nominations
-from carromlab.games.carrooka.players import (
-    CAPACITY,
-    CarrookaGreedy,
-    CarrookaRandom,
-    pot_candidates,
-    turn_summary,
-)
+from carromlab.games.carrooka.players import CarrookaGreedy, CarrookaRandom, pot_candidates
 from carromlab.games.carrooka.rules import CarrookaTurn, pucks
 from carromlab.play import play_games
 from carromlab.registry import standard_position
@@ -31,7 +27,9 @@ from carromlab.shots import SKILLS, Shot
 VA = analysis_for("carrooka")
 OPENING = standard_position("carrooka-opening")
 MID = standard_position("carrooka-midgame")
-QUICK_GREEDY = CarrookaGreedy(n_screen=2, keep=2, n_eval=4, max_candidates=12, random_extra=2)
+QUICK_GREEDY = CarrookaGreedy(
+    budget=SearchBudget(n_screen=2, keep=2, n_eval=4, max_candidates=12, random_extra=2)
+)
 
 
 def test_origins_break_line_in_hand_and_the_spot_where_the_striker_lies():
@@ -154,7 +152,7 @@ def test_random_games_keep_every_invariant_stroke_by_stroke():
 
     recs = play_games(
         [CarrookaRandom(), CarrookaRandom()],
-        CarrookaGameConfig(),
+        CarrookaConfig(),
         "club",
         seed=4,
         games=3,
@@ -173,14 +171,12 @@ def test_random_games_keep_every_invariant_stroke_by_stroke():
 def test_greedy_games_finish_and_scores_add_up_to_the_pieces_potted():
     """Whole games between (cheap) greedy players finish; each player's score is the sum of
     their stroke points, i.e. the values of the pieces they potted legally."""
-    recs = play_games([QUICK_GREEDY, QUICK_GREEDY], CarrookaGameConfig(), "club", seed=0, games=2)
+    recs = play_games([QUICK_GREEDY, QUICK_GREEDY], CarrookaConfig(), "club", seed=0, games=2)
     for rec in recs:
         _check_game(rec)
         assert rec.row["strokes"] < 400
     # a game depends on its seed and index only
-    again = play_games(
-        [QUICK_GREEDY, QUICK_GREEDY], CarrookaGameConfig(), "club", seed=0, games=[1]
-    )
+    again = play_games([QUICK_GREEDY, QUICK_GREEDY], CarrookaConfig(), "club", seed=0, games=[1])
     assert again[0].row == recs[1].row
 
 

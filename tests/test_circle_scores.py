@@ -1,5 +1,5 @@
 """Golden rule tests for Circle Scores (a fragment of the Carrom Company's rule book, seed 002;
-"Circle scores"): carromlab/games/force_out/circle_scores.py, its decisions 1-3.
+"Circle scores"): carromlab/games/circle_scores/rules.py, its decisions 1-3.
 
 The fragment: "If it [the shooting ring] comes to rest in the largest circle area, count 5
 points. A ring dislodged and coming to rest outside the circle area counts 10 points."
@@ -17,17 +17,19 @@ import pytest
 
 from carromlab.equipment.company import CrokinoleBoard
 from carromlab.errors import CarromlabError
-from carromlab.games.force_out.circle_scores import (
+from carromlab.games.circle_scores.machine import (
     CircleScoresConfig,
-    CircleScoresScoring,
     CircleScoresState,
     apply_stroke,
-    evaluate_circle_scores,
     new_game,
+)
+from carromlab.games.circle_scores.players import ForceOutRandom
+from carromlab.games.circle_scores.rules import (
+    CircleScoresScoring,
+    evaluate_circle_scores,
     object_rings,
 )
-from carromlab.games.force_out.players import ForceOutRandom
-from carromlab.games.force_out.setups import circle_scores_opening
+from carromlab.games.circle_scores.setups import circle_scores_opening
 from carromlab.play import play_games
 from carromlab.rules.crokinole import hole_code
 

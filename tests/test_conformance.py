@@ -44,7 +44,8 @@ MACHINES = {
     "carrooka": "carromlab.games.carrooka.machine",
     "carroms": "carromlab.games.carroms.machine",
     "force-out": "carromlab.games.force_out.machine",
-    "ring-pegs": "carromlab.games.ring_pegs.rules",
+    "circle-scores": "carromlab.games.circle_scores.machine",
+    "ring-pegs": "carromlab.games.ring_pegs.machine",
     "kooba": "carromlab.games.kooba.machine",
 }
 

@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pytest
 
+from carromlab.analysis.search import SearchBudget
 from carromlab.analysis.variants import analysis_for
 from carromlab.equipment.company import CrokinoleBoard
 from carromlab.games.force_out.machine import (
@@ -281,7 +282,8 @@ def test_random_games_keep_the_rings_accounted_for(fast):
 
 
 def test_greedy_games_finish():
-    player = ForceOutGreedy(n_screen=2, keep=2, n_eval=4, max_candidates=12, random_extra=2)
+    quick = SearchBudget(n_screen=2, keep=2, n_eval=4, max_candidates=12, random_extra=2)
+    player = ForceOutGreedy(budget=quick)
     for fast in (False, True):
         recs = play_games([player] * 2, ForceOutConfig(fast=fast), "club", seed=0, games=2)
         for rec in recs:

@@ -4,7 +4,7 @@ many seeds (every game index is its own random stream), singles and doubles."""
 import pytest
 
 from carromlab.analysis.policies import RandomLegal
-from carromlab.games.icf.machine import IcfGameConfig
+from carromlab.games.icf.machine import IcfConfig
 from carromlab.play import play_game, play_games
 
 
@@ -37,7 +37,7 @@ def _check_record(rec, config):
 
 @pytest.mark.parametrize("doubles, n_games", [(False, 24), (True, 8)])
 def test_random_legal_boards_stay_legal_and_end(doubles, n_games):
-    config = IcfGameConfig(doubles=doubles, max_boards=1)
+    config = IcfConfig(doubles=doubles, max_boards=1)
     seats = 4 if doubles else 2
     recs = play_games([RandomLegal()] * seats, config, seed=11, games=n_games, on_stroke=_check)
     for rec in recs:
@@ -46,7 +46,7 @@ def test_random_legal_boards_stay_legal_and_end(doubles, n_games):
 
 
 def test_a_random_legal_game_ends_by_the_laws():
-    config = IcfGameConfig()
+    config = IcfConfig()
     rec = play_game([RandomLegal()] * 2, config, seed=5, on_stroke=_check)
     _check_record(rec, config)
     scores = rec.state.scores

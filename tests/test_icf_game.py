@@ -13,8 +13,8 @@ import pytest
 from carromlab.errors import CarromlabError
 from carromlab.games.icf.machine import (
     IcfBoardState,
-    IcfGameConfig,
-    IcfGameState,
+    IcfConfig,
+    IcfState,
     apply_stroke,
     new_game,
     place_returned,
@@ -39,7 +39,7 @@ def disc(position: Position, pid: str) -> int:
     return 1 + [p.id for p in position.pieces].index(pid)
 
 
-def outcome(state: IcfGameState, pocket=(), striker=False, off=(), first="w1", kind=PIECE):
+def outcome(state: IcfState, pocket=(), striker=False, off=(), first="w1", kind=PIECE):
     """(capture, first_contact_kind, first_contact) of one stroke on the current board."""
     pos = state.board.position
     cap = np.full(1 + len(pos.pieces), ON, dtype=np.int32)
@@ -60,14 +60,14 @@ def play(state, *args, config=None, placement=None, contacts=None, final_xy=None
 
 def crafted(
     remove=(),
-    config: IcfGameConfig | None = None,
+    config: IcfConfig | None = None,
     pieces=None,
     scores=(0, 0),
     boards_played=0,
     **board,
-) -> IcfGameState:
+) -> IcfState:
     """A mid-board state (not the break) from the opening minus ``remove`` (or ``pieces``)."""
-    config = config or IcfGameConfig()
+    config = config or IcfConfig()
     g = new_game(config)
     pos = g.board.position
     if pieces is not None:
@@ -121,7 +121,7 @@ def test_new_game_is_the_opening_broken_by_seat_0_playing_white():
         False,
         None,
     )
-    d = new_game(IcfGameConfig(doubles=True))
+    d = new_game(IcfConfig(doubles=True))
     assert d.board.position.variant == "icf-doubles" and d.next_breaker == 1
 
 
@@ -155,7 +155,7 @@ def test_three_failed_break_tries_pass_the_turn_to_an_ordinary_stroke():
     g = play(g, kind=NONE, first=None)  # an ordinary miss by seat 1: no try, the turn passes
     assert (g.board.turn, g.board.is_break) == (0, False)
     # option: the next player must break instead, with fresh tries
-    cfg = IcfGameConfig(rebreak_after_failed=True)
+    cfg = IcfConfig(rebreak_after_failed=True)
     h = new_game(cfg)
     for _ in range(3):
         h = play(h, kind=NONE, first=None)
@@ -185,7 +185,7 @@ def test_nothing_pocketed_the_turn_passes_to_the_opponent():
 
 
 def test_doubles_turn_passes_to_the_right_partners_opposite():
-    cfg = IcfGameConfig(doubles=True)
+    cfg = IcfConfig(doubles=True)
     g = crafted(config=cfg)
     assert [side_of(s) for s in range(4)] == [0, 1, 0, 1] and cfg.seats == ("S", "E", "N", "W")
     seen = []
@@ -259,12 +259,12 @@ def test_opponent_coin_pays_the_opponents_due():
     b = g1.board
     assert (b.turn, b.down, b.dues) == (1, (0, 0), (0, 0)) and b.on_board(1) == 9
     assert g1.last_stroke.placed[0][:3] == ("b5", "coin", "black")
-    h = play(g, ["b5"], config=IcfGameConfig(opponent_coin_pays_due=False))
+    h = play(g, ["b5"], config=IcfConfig(opponent_coin_pays_due=False))
     assert (h.board.down, h.board.dues, h.board.on_board(1)) == ((0, 1), (0, 1), 8)
 
 
 def test_due_rule_off_the_striker_costs_nothing():
-    cfg = IcfGameConfig(due_rule=False)
+    cfg = IcfConfig(due_rule=False)
     g = crafted(remove=("w1", "w2"), down=(2, 0), config=cfg)
     g1 = play(g, striker=True)
     assert (g1.board.turn, g1.board.down, g1.board.dues) == (1, (2, 0), (0, 0))
@@ -416,11 +416,11 @@ def test_board_points_are_capped_at_12():
     nine = [f"b{k}" for k in range(1, 10)]
     g = crafted(pieces=end_position(black=nine), down=(8, 0), queen="covered", queen_side=0)
     assert play(g, ["w1"]).last_board.points == 12  # 9 + 3
-    cfg = IcfGameConfig(queen_value=5)
+    cfg = IcfConfig(queen_value=5)
     g = dataclasses.replace(g, config=cfg)
     assert play(g, ["w1"]).last_board.points == 12  # 9 + 5, capped
     # option: the loser's dues count like coins left (black covered the queen: no bonus)
-    cfg = IcfGameConfig(score_loser_dues=True)
+    cfg = IcfConfig(score_loser_dues=True)
     g = crafted(
         pieces=end_position(black=nine), down=(8, 0), queen="covered", queen_side=1, dues=(0, 2)
     )
@@ -465,7 +465,7 @@ def test_breaks_alternate_between_boards_and_the_breaker_plays_white():
 
 
 def test_doubles_breaks_rotate_to_the_right():
-    cfg = IcfGameConfig(doubles=True)
+    cfg = IcfConfig(doubles=True)
     g = crafted(pieces=end_position(), down=(8, 4), queen="covered", queen_side=0, config=cfg)
     g1 = play(g, ["w1"])
     b = g1.board
@@ -516,7 +516,7 @@ def test_game_ends_after_8_boards_and_the_tie_rule():
     )
     t2 = play(extra, ["w1"])
     assert (t2.over, t2.winner, t2.scores, t2.boards_played) == (True, 0, (27, 22), 9)
-    draw = play(dataclasses.replace(tie, config=IcfGameConfig(tie_rule="draw")), ["w1"])
+    draw = play(dataclasses.replace(tie, config=IcfConfig(tie_rule="draw")), ["w1"])
     assert (draw.over, draw.winner, draw.scores) == (True, None, (22, 22))
 
 
@@ -524,7 +524,7 @@ def test_game_ends_after_8_boards_and_the_tie_rule():
 
 
 def test_random_placement_is_seeded_inside_the_outer_circle_and_free():
-    cfg = IcfGameConfig(placement="random")
+    cfg = IcfConfig(placement="random")
     g = crafted(remove=("w1", "w2", "w3"), down=(3, 0), config=cfg)
     a = play(g, striker=True, placement=np.random.default_rng(5))
     b = play(g, striker=True, placement=np.random.default_rng(5))
@@ -564,7 +564,7 @@ def test_bad_input_is_refused():
     with pytest.raises(CarromlabError, match="capture_row has 3 entries"):
         apply_stroke(g, np.array([ON, ON, ON]), PIECE, 1)
     with pytest.raises(CarromlabError, match="placement"):
-        IcfGameConfig(placement="anywhere")
+        IcfConfig(placement="anywhere")
     with pytest.raises(CarromlabError, match="awaits a cover by side 1"):
         play(crafted(remove=("q",), queen="pending", queen_side=1))
     with pytest.raises(CarromlabError, match="colours"):
@@ -574,7 +574,7 @@ def test_bad_input_is_refused():
 # --------------------------------------------------------------------------- property
 
 
-def _random_stroke(state: IcfGameState, rng: np.random.Generator, own_p: float):
+def _random_stroke(state: IcfState, rng: np.random.Generator, own_p: float):
     """A random outcome biased to pocket the shooter's own coins (``own_p`` each), so boards
     finish; a break misses every coin now and then."""
     b = state.board
@@ -603,7 +603,7 @@ def _random_stroke(state: IcfGameState, rng: np.random.Generator, own_p: float):
     return cap, kind, first
 
 
-def _check_invariants(state: IcfGameState, cfg: IcfGameConfig):
+def _check_invariants(state: IcfState, cfg: IcfConfig):
     b = state.board
     assert 0 <= b.turn < cfg.n_seats and b.position.variant == cfg.variant
     for side in (0, 1):
@@ -628,7 +628,7 @@ def _check_invariants(state: IcfGameState, cfg: IcfGameConfig):
     ],
 )
 def test_random_strokes_conserve_coins_and_finish(seed, doubles, placement, own_p):
-    cfg = IcfGameConfig(doubles=doubles, placement=placement)
+    cfg = IcfConfig(doubles=doubles, placement=placement)
     rng = np.random.default_rng(seed)
     seen = dict.fromkeys(["striker_pocketed", "queen_returned", "queen_covered", "break_retry"], 0)
     placed = 0

@@ -6,14 +6,13 @@ import pytest
 
 from carromlab.errors import CarromlabError
 from carromlab.games.kooba.machine import (
-    LOCK,
     KoobaConfig,
-    ShotTags,
     apply_shot,
     declare_attack,
     lag_order,
     new_game,
 )
+from carromlab.games.kooba.rules import LOCK, ShotTags
 
 EYE = ShotTags(eye=True)
 INNER = ShotTags(eye=True, inner_eye=True)

@@ -8,7 +8,8 @@ import pandas as pd
 from carromlab.equipment import KoobaBoard
 from carromlab.games.kooba.driver import play_kooba
 from carromlab.games.kooba.machine import LOCK, KoobaConfig
-from carromlab.games.kooba.players import KoobaGreedy, marker_spot, shot_tags
+from carromlab.games.kooba.players import KoobaGreedy
+from carromlab.games.kooba.rules import marker_spot, shot_tags
 
 BOARD = KoobaBoard()
 FAST = KoobaGreedy(n=40, grid=0.04)

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from carromlab.analysis.lookahead import Lookahead, pick_groups, signed_leaves
+from carromlab.analysis.search import SearchBudget
 from carromlab.analysis.variants import analysis_for
-from carromlab.games.icf.machine import IcfGameConfig
+from carromlab.games.icf.machine import IcfConfig
 from carromlab.games.icf.players import icf_leave, icf_lookahead
 from carromlab.games.icf.rules import IcfTurn, evaluate_icf, piece_roles
 from carromlab.play import play_games
@@ -120,7 +121,10 @@ def test_a_stroke_that_ends_the_board_leaves_nothing_to_reply_to():
     assert icf_leave(pos, turn, out, ev) is None
 
 
-SMALL = dict(max_candidates=8, random_extra=2, n_screen=2, keep=2, n_eval=4, reply_candidates=4)
+SMALL = dict(
+    budget=SearchBudget(n_screen=2, keep=2, n_eval=4, max_candidates=8, random_extra=2),
+    reply_candidates=4,
+)
 
 
 def test_lookahead_plays_a_legal_reproducible_stroke_and_says_its_values():
@@ -135,7 +139,7 @@ def test_lookahead_plays_a_legal_reproducible_stroke_and_says_its_values():
 
 
 def test_a_lookahead_game_is_the_same_alone_or_among_others():
-    config = IcfGameConfig(max_boards=1)
+    config = IcfConfig(max_boards=1)
     player = icf_lookahead(**SMALL, n_reply=2)
     together = play_games([player] * 2, config, seed=5, games=2, slots=2, max_strokes=4)
     alone = play_games([player] * 2, config, seed=5, games=[1], slots=1, max_strokes=4)
@@ -206,7 +210,7 @@ def test_valued_placement_puts_the_foulers_coin_where_it_is_worth_least_to_them(
 
 
 def test_a_valued_placement_game_is_the_same_alone_or_among_others():
-    config = IcfGameConfig(max_boards=1)
+    config = IcfConfig(max_boards=1)
     player = icf_lookahead(**SMALL, n_reply=2, placement="valued")
     together = play_games([player] * 2, config, seed=8, games=2, slots=2, max_strokes=12)
     alone = play_games([player] * 2, config, seed=8, games=[1], slots=1, max_strokes=12)
@@ -221,7 +225,7 @@ def test_the_driver_asks_the_next_seat_to_place_with_both_sides_seats(doubles):
     from carromlab.games.icf.players import ValuedPlacement
     from carromlab.play.loop import GameInPlay
 
-    config = IcfGameConfig(doubles=doubles)
+    config = IcfConfig(doubles=doubles)
     driver = IcfDriver(config)
     gm = GameInPlay(0, driver.new_state(0), np.random.default_rng(0))
     gm.seat, gm.stroke_seed = 0, 5
@@ -239,7 +243,7 @@ def test_the_driver_asks_the_next_seat_to_place_with_both_sides_seats(doubles):
 def test_lookahead_plays_doubles_with_the_next_seat_to_the_right():
     player = icf_lookahead(doubles=True, **SMALL, n_reply=2)
     assert player.leave.next_seat == pytest.approx(math.pi / 2)
-    config = IcfGameConfig(max_boards=1, doubles=True)
+    config = IcfConfig(max_boards=1, doubles=True)
     (rec,) = play_games([player] * 4, config, seed=2, games=1, slots=1, max_strokes=4)
     assert len(rec.strokes) == 4 and set(rec.strokes["seat"]) <= {0, 1, 2, 3}
 
@@ -249,7 +253,7 @@ def test_a_turned_opening_is_still_set_by_hand_and_finds_the_stored_break():
     from carromlab.games.icf.driver import IcfDriver
     from carromlab.play.drivers import SEAT_ANGLE, turned
 
-    config = IcfGameConfig(max_boards=1)
+    config = IcfConfig(max_boards=1)
     board = IcfDriver(config).new_state(0).board
     assert board.position.set_by_hand
     view = turned(board.position, -SEAT_ANGLE[config.seats[board.turn]])
@@ -268,9 +272,8 @@ def test_a_racing_lookahead_values_the_races_last_survivors_with_their_leaves():
 
     pos = standard_position("icf-midgame")
     turn = IcfTurn(shooter="white", own_down=2)
-    player = icf_lookahead(
-        max_candidates=12, random_extra=2, n_screen=2, rounds=((6, 4), (2, 8)), n_reply=2
-    )
+    race = SearchBudget(n_screen=2, max_candidates=12, random_extra=2, rounds=((6, 4), (2, 8)))
+    player = icf_lookahead(budget=race, n_reply=2)
     ev = Evaluator(pos.board.layout, 20)
     plan = player.plan(pos, turn, seed=3)
     screen = next(plan)
@@ -286,4 +289,4 @@ def test_a_racing_lookahead_values_the_races_last_survivors_with_their_leaves():
     analysis_for("icf").check_shot(pos, shot)
     again = player.choose(pos, turn, seed=3)
     assert (again.x, again.angle, again.speed) == (shot.x, shot.angle, shot.speed)
-    assert get_game("icf").make_player("lookahead-race").rounds[-1] == (3, 64)
+    assert get_game("icf").make_player("lookahead-race").budget.rounds[-1] == (3, 64)

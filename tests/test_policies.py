@@ -7,6 +7,7 @@ import numpy as np
 from carromlab.analysis import estimate
 from carromlab.analysis.asks import Evaluator
 from carromlab.analysis.policies import Greedy, RandomLegal
+from carromlab.analysis.search import SearchBudget
 from carromlab.analysis.variants import analysis_for
 from carromlab.games.icf.rules import IcfTurn
 from carromlab.registry import standard_position
@@ -25,7 +26,9 @@ def test_random_legal_shots_are_legal_and_reproducible():
 
 def test_greedy_picks_a_shot_that_pockets_an_own_coin():
     pos = standard_position("icf-midgame")
-    shot = Greedy(skill="club", n_eval=32).choose(pos, IcfTurn(shooter="white"), seed=0)
+    shot = Greedy(skill="club", budget=SearchBudget(n_eval=32)).choose(
+        pos, IcfTurn(shooter="white"), seed=0
+    )
     analysis_for("icf").check_shot(pos, shot)
     df = estimate(pos, shot, skill="club", n=400, seed=1).set_index("quantity")
     assert df.loc["own_pocketed", "estimate"] > 0.3
@@ -37,19 +40,19 @@ def test_greedy_picks_a_shot_that_pockets_an_own_coin():
 
 
 def test_racing_greedy_cuts_in_rounds_on_common_keys():
-    """``Greedy(rounds=...)``: the screen, then each round's survivors executed on one seed
+    """``Greedy(budget=SearchBudget(rounds=...))``: the screen, then each round's survivors executed on one seed
     (common keys), the best of the last round played; reproducible, and a good shot."""
     from carromlab.analysis.search import Candidates, race
     from carromlab.shots import Shot, skill
 
     pos = standard_position("icf-midgame")
     turn = IcfTurn(shooter="white")
-    player = Greedy(skill="club", rounds=((8, 8), (2, 32)))
+    player = Greedy(skill="club", budget=SearchBudget(rounds=((8, 8), (2, 32))))
     cells = np.array(player.candidates(pos, turn, 0), float)
     y0 = analysis_for("icf").shot_y(pos.board)
     shots = Shot(cells[:, 0], np.full(len(cells), y0), np.radians(cells[:, 1]), cells[:, 2])
     group = Candidates(pos, shots, turn, skill("club").noise())
-    plan = race(group, [5, 9], 2, player.rounds)
+    plan = race(group, [5, 9], 2, player.budget.rounds)
     screen = next(plan)
     assert screen.n == 2 and len(screen.shots.x) == len(cells)
     answer = Evaluator(pos.board.layout, 20).answer([screen])[0]

@@ -22,19 +22,17 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from carromlab.analysis.search import SearchBudget
 from carromlab.equipment.company import CrokinoleBoard
 from carromlab.errors import CarromlabError
+from carromlab.games.ring_pegs.machine import RingPegsConfig, RingPegsState, apply_stroke, new_game
 from carromlab.games.ring_pegs.players import RingPegsGreedy, RingPegsRandom
 from carromlab.games.ring_pegs.rules import (
-    RingPegsConfig,
-    RingPegsState,
     RingPegsTurn,
     active_spot,
-    apply_stroke,
     crosses_circle,
     evaluate_ring_pegs,
     legal_origin,
-    new_game,
     origin,
     start_spot,
     table_position,
@@ -460,7 +458,7 @@ def test_random_games_keep_every_position_legal():
 def test_greedy_pro_game_finishes():
     """A greedy player at skill "pro" passes the pegged circle and holes the ring: the game
     has a winner within 60 strokes."""
-    player = RingPegsGreedy(n_screen=2, keep=2, n_eval=4, step_deg=2.0)
+    player = RingPegsGreedy(budget=SearchBudget(n_screen=2, keep=2, n_eval=4), step_deg=2.0)
     (rec,) = play_games([player] * 2, RingPegsConfig(max_strokes=60), "pro", seed=0, games=1)
     st = rec.state
     assert st.over and st.winner is not None and not st.unfinished

@@ -14,13 +14,8 @@ import pytest
 from carromlab.analysis.estimate import estimate
 from carromlab.analysis.variants import analysis_for
 from carromlab.errors import CarromlabError
-from carromlab.games.ring_pegs.rules import (
-    active_spot,
-    check_origin,
-    legal_origin,
-    new_game,
-    origin,
-)
+from carromlab.games.ring_pegs.machine import new_game
+from carromlab.games.ring_pegs.rules import active_spot, check_origin, legal_origin, origin
 from carromlab.position import Piece
 from carromlab.shots import Shot
 

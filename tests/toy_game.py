@@ -21,6 +21,7 @@ from numpy.typing import ArrayLike
 
 from carromlab.analysis.players import Player
 from carromlab.analysis.policies import Greedy, RandomLegal
+from carromlab.analysis.search import SearchBudget
 from carromlab.analysis.variants import VariantAnalysis
 from carromlab.equipment import IcfBoard
 from carromlab.equipment.base import Board
@@ -226,7 +227,8 @@ def _random(skill: str = "club", variant: str | None = None) -> Player:
 
 
 def _greedy(skill: str = "club", variant: str | None = None) -> Player:
-    return PotGreedy(skill=skill, capacity=4, break_shot=None, max_candidates=8, random_extra=4)
+    budget = SearchBudget(max_candidates=8, random_extra=4)
+    return PotGreedy(skill=skill, capacity=4, break_shot=None, budget=budget)
 
 
 GAME = Game(

@@ -57,7 +57,7 @@ import numpy as np
 from carromlab.analysis.asks import Answer
 from carromlab.analysis.players import Decision
 from carromlab.analysis.policies import Greedy, _cell_shots
-from carromlab.analysis.search import Candidates, race_rounds
+from carromlab.analysis.search import Candidates, SearchBudget, race_rounds
 from carromlab.analysis.variants import analysis_for
 from carromlab.shots import Shot, take_shots
 from carromlab.shots import skill as skill_named
@@ -109,30 +109,36 @@ def pick_groups(keys: list, groups: int) -> tuple[list[int], np.ndarray]:
     return [order[k][0] for k in chosen], which
 
 
+#: The lookahead's own search: 56 candidates screened with 6 executions each, the best 8
+#: executed 32 times (the outcomes whose leaves are valued).
+LOOKAHEAD_BUDGET = SearchBudget(n_screen=6, keep=8, n_eval=32)
+
 #: The lookahead on Greedy's racing search (:data:`~carromlab.analysis.policies.RACING`'s
 #: candidates, screen and first two rounds), its last round the leave's: the best 3 executed 64 times
 #: on common keys, their leaves' replies screened with 4 executions and the best re-estimated
 #: with 16 (less noise in a leave's value than the default 3 and 8, since the finalists are
 #: close). About 1,200 kernel shots a stroke.
 LOOKAHEAD_RACING = {
-    "n_screen": 4,
-    "max_candidates": 96,
-    "random_extra": 16,
-    "rounds": ((16, 8), (6, 24), (3, 64)),
+    "budget": SearchBudget(
+        n_screen=4,
+        keep=8,
+        n_eval=32,
+        max_candidates=96,
+        random_extra=16,
+        rounds=((16, 8), (6, 24), (3, 64)),
+    ),
     "n_reply": 4,
     "n_reply_eval": 16,
 }
 
 
-@dataclass
+@dataclass(frozen=True, repr=False)
 class Lookahead(Greedy):
     """Depth-2 expectimax over noisy outcomes (the module's docstring). ``leave`` is the
-    game's hook (:data:`LeaveHook`); the rest are :class:`Greedy`'s options plus the reply
-    search's."""
+    game's hook (:data:`LeaveHook`); the rest are :class:`Greedy`'s options (its ``budget``:
+    the screen and the finalists, steps 1-2) plus the reply search's."""
 
-    n_screen: int = 6
-    keep: int = 8
-    n_eval: int = 32
+    budget: SearchBudget = LOOKAHEAD_BUDGET
     groups: int = 2
     reply_candidates: int = 8
     n_reply: int = 3
@@ -150,19 +156,18 @@ class Lookahead(Greedy):
         turn = turn if turn is not None else va.default_turn()
         if getattr(turn, "is_break", False) and self.break_shot is not None:
             return (yield from super().plan(position, turn, seed))
-        noise = skill_named(self.skill).noise()
         y0 = va.shot_y(position.board)
         seeds = np.random.SeedSequence([seed, 7]).generate_state(4) >> 1
-        cells = np.array(self.candidates(position, turn, seed), float)
-        group = Candidates(position, _cell_shots(cells, y0), turn, noise, self.scoring)
-        keep, n_eval, final_seed = self.keep, self.n_eval, int(seeds[1])
-        if self.rounds:  # race all rounds but the last; the last is the finalists' (keep, n)
+        (group,) = self.candidate_groups(position, turn, seed)
+        budget = self.budget
+        keep, n_eval, final_seed = budget.keep, budget.n_eval, int(seeds[1])
+        if budget.rounds:  # race all rounds but the last; the last is the finalists' (keep, n)
             ranked, alive = yield from race_rounds(
-                group, seeds, self.n_screen, self.rounds[:-1], self.value
+                group, seeds, budget.n_screen, budget.rounds[:-1], self.value
             )
-            (keep, n_eval), final_seed = self.rounds[-1], int(seeds[1]) + len(self.rounds) - 1
+            (keep, n_eval), final_seed = budget.rounds[-1], int(seeds[1]) + len(budget.rounds) - 1
         else:
-            screen = yield group.ask(group.shots, self.n_screen, int(seeds[0]))
+            screen = yield group.ask(group.shots, budget.n_screen, int(seeds[0]))
             ranked = np.nan_to_num(screen.means(self.value), nan=-np.inf)
             alive = np.arange(len(ranked))
         top = np.argsort(-ranked, kind="stable")[:keep]
@@ -260,7 +265,9 @@ class Lookahead(Greedy):
 def reply_cells(view, turn, count: int, placement_step: float = 0.05) -> np.ndarray:
     """A reply search's candidates, (n, 3) cells of (placement, angle, speed): Greedy's
     ``count`` straightest cuts of the shooter's targets in ``view`` (no random extras)."""
-    reply = Greedy(max_candidates=count, random_extra=0, placement_step=placement_step)
+    reply = Greedy(
+        budget=SearchBudget(max_candidates=count, random_extra=0), placement_step=placement_step
+    )
     return np.array(reply.candidates(view, turn, 0), float).reshape(-1, 3)
 
 
@@ -318,6 +325,7 @@ def signed_leaves(
 
 
 __all__ = [
+    "LOOKAHEAD_BUDGET",
     "LOOKAHEAD_RACING",
     "Leave",
     "LeaveHook",

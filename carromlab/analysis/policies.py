@@ -6,11 +6,16 @@ plan on its own; whole-game play runs the plans of many games together, so the k
 one batch spanning all of them (``play/loop.py``).
 
 - :class:`RandomLegal`: a uniformly random legal placement (not on a coin), aim and speed.
-- :class:`Greedy`: the candidate shots of :func:`candidate_shots` on the shooter's own coins
-  (and the queen once an own coin is down) plus a few random legal shots, screened by a small
-  Monte Carlo at the policy's skill under the turn's state, the best few re-estimated; the best
-  expected ``value`` wins.
-  Noise-aware: the same candidate scores differently at different skills.
+- :class:`GreedyPlayer`: the greedy player of every sliding-disc game, written once: a game
+  supplies its candidate shots (and the value of the position a stroke leaves, where it has
+  one); the search, screen then re-estimate or a race in rounds, spends a typed
+  :class:`~carromlab.analysis.search.SearchBudget`. Noise-aware: the same candidate scores
+  differently at different skills. Each game's greedy player is a thin configuration of it
+  (``games/<game>/players.py``).
+- :class:`Greedy`: the greedy player of the line boards (ICF; Carroms aims it at its own
+  targets): the candidate shots of :func:`~carromlab.analysis.candidates.candidate_arrays`
+  on the shooter's own coins (and the queen once an own coin is down) plus a few random
+  legal shots, valued under the turn's state.
 
 Whole-game code rotates the board so that the player on strike always shoots from South.
 """
@@ -18,14 +23,15 @@ Whole-game code rotates the board so that the player on strike always shoots fro
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import ClassVar
 
 import numpy as np
 
-from carromlab.analysis.asks import Evaluator
+from carromlab.analysis.asks import Answer, Evaluator
 from carromlab.analysis.candidates import candidate_arrays
 from carromlab.analysis.players import Decision
-from carromlab.analysis.search import Candidates, race, screen_and_pick
+from carromlab.analysis.search import BUDGET_FIELDS, Candidates, SearchBudget
 from carromlab.analysis.variants import analysis_for
 from carromlab.errors import CarromlabError
 from carromlab.shots import Shot
@@ -98,25 +104,115 @@ def random_legal_shots(
     return np.column_stack([xs[:k], angles, speeds])
 
 
+#: The default search: 48 candidates and 8 random shots screened with 4 executions each, the
+#: best 6 re-estimated with 16: about 320 kernel shots a stroke.
+DEFAULT_BUDGET = SearchBudget()
+
 #: Greedy racing twice the default candidates (96 cuts and 16 random shots, each screened
 #: with 4 executions), then 16 x 8, 6 x 24 and 2 x 96 executions on common keys: about 900
 #: kernel shots a stroke. At club it chose strokes worth +0.07 points more than the default
 #: budget and won 0.655 of 400 ICF boards against it (docs/studies.md, "Stronger players").
-RACING = {"max_candidates": 96, "random_extra": 16, "rounds": ((16, 8), (6, 24), (2, 96))}
+RACING = SearchBudget(max_candidates=96, random_extra=16, rounds=((16, 8), (6, 24), (2, 96)))
 
 
-@dataclass
-class Greedy:
-    """Best expected ``value`` over generated candidates, by successive halving: every
-    candidate is screened with ``n_screen`` noisy shots at ``skill``, the ``keep`` best are
-    re-estimated with ``n_eval`` fresh shots, and the best of those is played."""
+@dataclass(frozen=True, repr=False)
+class GreedyPlayer:
+    """The greedy player, written once: the best expected value over a game's candidate
+    shots, found by the search its :class:`~carromlab.analysis.search.SearchBudget`
+    describes (screen every candidate, re-estimate the best few, play the best; or race them
+    in rounds).
+
+    A game configures it (a subclass) with:
+
+    - :meth:`candidate_groups`: its candidate shots, one or more groups
+      (:class:`~carromlab.analysis.search.Candidates`, made with :meth:`group`), from the
+      stroke's seed (required);
+    - :meth:`leave_value`: what the position a finalist's execution leaves is worth on top of
+      the rules' ``value`` (Carrooka: a clear line at the next piece on); None: nothing;
+    - :meth:`break_decision`: a stroke played without a search (a searched break);
+    - :meth:`decision`: the :class:`~carromlab.analysis.players.Decision` from the best shot.
+
+    Keys: the search's seeds are ``SeedSequence([seed, 7]).generate_state(2) >> SEED_SHIFT``
+    (:mod:`~carromlab.analysis.search`). The repr shows ``REPR`` in order (budget fields by
+    name), then the subclass's own fields, then any budget field not shown that differs from
+    the class's default: the players' reprs are stored with their logged runs
+    (:mod:`carromlab.play.log` resumes a run only when they match).
+    """
 
     skill: str = "club"
-    n_screen: int = 4
-    keep: int = 6
-    n_eval: int = 16
-    max_candidates: int = 48
-    random_extra: int = 8
+    budget: SearchBudget = DEFAULT_BUDGET
+
+    #: The rules' quantity the search maximises (a field where a player lets it be chosen).
+    value = "points"
+    #: The rules' shot-value weights the candidates are valued with (None: the variant's).
+    scoring = None
+    REPR: ClassVar[tuple[str, ...]] = ("skill", *BUDGET_FIELDS)
+    SEED_SHIFT: ClassVar[int] = 1
+
+    def plan(self, view, turn=None, seed: int = 0):
+        """The player interface (:mod:`carromlab.analysis.players`)."""
+        played = self.break_decision(view, turn)
+        if played is not None:
+            return played
+        groups = self.candidate_groups(view, turn, seed)
+        seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> self.SEED_SHIFT
+        mean, k, shot = yield from self.budget.search(
+            groups, seeds, self.value, self._final_value(groups)
+        )
+        return self.decision(groups[k], shot, mean)
+
+    def candidate_groups(self, view, turn, seed: int) -> list[Candidates]:
+        raise NotImplementedError(f"{type(self).__name__} generates no candidates")
+
+    def leave_value(self, answer: Answer, evaluated: dict, group: Candidates):
+        """Per execution of ``answer`` (a finalist's re-estimate; ``evaluated``: the rules'
+        quantities of it), the value of the position it leaves; None: none."""
+        return None
+
+    def break_decision(self, view, turn) -> Decision | None:
+        """The stroke played without a search (None: search)."""
+        return None
+
+    def decision(self, group: Candidates, shot: Shot, mean: float) -> Decision:
+        """The decision to play ``shot`` (one shot of ``group``; ``mean``: its value, -inf
+        when no candidate was legal)."""
+        return Decision(shot)
+
+    def group(self, view, shots: Shot, turn) -> Candidates:
+        """Candidate ``shots`` from ``view`` under ``turn``, executed with this player's
+        noise and valued with its ``scoring``."""
+        noise = analysis_for(view.variant).noise(skill_named(self.skill))
+        return Candidates(view, shots, turn, noise, self.scoring)
+
+    def _final_value(self, groups: list[Candidates]):
+        def final(answer: Answer, k: int) -> np.ndarray:
+            evaluated = answer.evaluate()
+            leave = self.leave_value(answer, evaluated, groups[k])
+            now = evaluated[self.value]
+            return now if leave is None else now + leave
+
+        return final
+
+    def __repr__(self) -> str:
+        own = [f.name for f in fields(self) if f.repr and f.name != "budget"]
+        names = [*self.REPR, *(n for n in own if n not in self.REPR)]
+        default = type(self).__dataclass_fields__["budget"].default
+        names += [
+            n
+            for n in BUDGET_FIELDS
+            if n not in names and getattr(self.budget, n) != getattr(default, n)
+        ]
+        shown = (f"{n}={getattr(self.budget if n in BUDGET_FIELDS else self, n)!r}" for n in names)
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+
+@dataclass(frozen=True, repr=False)
+class Greedy(GreedyPlayer):
+    """The pocketing player of the line boards (ICF, Carroms): the candidates of
+    :func:`~carromlab.analysis.candidates.candidate_arrays` (direct cuts and one-cushion
+    banks) on the shooter's targets from every ``placement_step`` of the shooting line,
+    padded with random legal shots, searched at ``skill`` under the turn's state."""
+
     value: str = "points"
     capacity: int = 20
     #: The rules' shot-value weights (e.g. ``IcfScoring(queen_covered=5)`` when the queen is
@@ -132,10 +228,21 @@ class Greedy:
     #: docs/equipment.md). Screening candidate cuts into a packed rosette finds little and
     #: costs as much as the rest of the board (break shots have 100+ events each).
     break_shot: tuple[float, float, float] | str | None = (0.0, 90.0, 5.0)
-    #: Several cuts instead of one (:func:`~carromlab.analysis.search.race`): after the
-    #: screen, ``(keep, n)`` per round, survivors on common keys; None: ``keep`` and
-    #: ``n_eval``, one cut (:func:`~carromlab.analysis.search.screen_and_pick`).
-    rounds: tuple[tuple[int, int], ...] | None = None
+
+    REPR: ClassVar[tuple[str, ...]] = (
+        "skill",
+        *BUDGET_FIELDS[:-1],
+        "value",
+        "capacity",
+        "scoring",
+        "placement_step",
+        "break_shot",
+        "rounds",
+    )
+
+    def plan(self, position, turn=None, seed: int = 0):
+        turn = turn if turn is not None else analysis_for(position.variant).default_turn()
+        return (yield from super().plan(position, turn, seed))
 
     def candidates(self, position, turn, seed: int) -> list[tuple[float, float, float]]:
         """Candidate shots on the shooter's coins (and the queen once an own coin is down),
@@ -149,14 +256,18 @@ class Greedy:
             ]
         )
         cand = candidate_arrays(position, pieces=own, placements=placements)
-        best = np.lexsort((cand["speed"], cand["cut"]))[: self.max_candidates]  # stable
+        best = np.lexsort((cand["speed"], cand["cut"]))[: self.budget.max_candidates]  # stable
         cells = list(zip(cand["placement"][best], cand["angle"][best], cand["speed"][best]))
         # random legal shots fill up to a fixed count (the same work every stroke)
-        need = self.max_candidates + self.random_extra - len(cells)
+        need = self.budget.max_candidates + self.budget.random_extra - len(cells)
         if need > 0:
             rng = np.random.default_rng(np.random.SeedSequence([seed, 11]))
             cells += [tuple(row) for row in random_legal_shots(position, need, rng)]
         return cells
+
+    def candidate_groups(self, position, turn, seed: int) -> list[Candidates]:
+        cells = np.array(self.candidates(position, turn, seed), float)
+        return [self.group(position, _cell_shots(cells, _shot_y(position)), turn)]
 
     def targets(self, position, turn) -> list[str]:
         """The pieces worth pocketing: the shooter's coins, and the queen once one is down."""
@@ -167,24 +278,15 @@ class Greedy:
             or (p.kind == "queen" and turn.own_down > 0)
         ]
 
-    def plan(self, position, turn=None, seed: int = 0):
-        va = analysis_for(position.variant)
-        turn = turn if turn is not None else va.default_turn()
-        noise = skill_named(self.skill).noise()
-        y0 = va.shot_y(position.board)
-        if getattr(turn, "is_break", False) and self.break_shot is not None:
-            x, a, v = self.opening(position, turn)
-            return Decision(Shot(float(x), y0, math.radians(a), float(v)))
-        seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> 1
-        cells = np.array(self.candidates(position, turn, seed), float)
-        group = Candidates(position, _cell_shots(cells, y0), turn, noise, self.scoring)
-        if self.rounds:
-            _, best = yield from race(group, seeds, self.n_screen, self.rounds, self.value)
-        else:
-            _, _, best = yield from screen_and_pick(
-                group, seeds, self.n_screen, self.keep, self.n_eval, self.value
-            )
-        return Decision(Shot(float(best.x[0]), y0, float(best.angle[0]), float(best.speed[0])))
+    def break_decision(self, position, turn) -> Decision | None:
+        if not getattr(turn, "is_break", False) or self.break_shot is None:
+            return None
+        x, a, v = self.opening(position, turn)
+        return Decision(Shot(float(x), _shot_y(position), math.radians(a), float(v)))
+
+    def decision(self, group: Candidates, shot: Shot, mean: float) -> Decision:
+        y0 = _shot_y(group.view)
+        return Decision(Shot(float(shot.x[0]), y0, float(shot.angle[0]), float(shot.speed[0])))
 
     def opening(self, position, turn) -> tuple[float, float, float]:
         """The break this player plays (``break_shot``; a search's when it is "search")."""
@@ -201,6 +303,11 @@ class Greedy:
 
     def choose(self, position, turn=None, seed: int = 0) -> Shot:
         return _choose(self, position, turn, seed, self.capacity)
+
+
+def _shot_y(position) -> float:
+    """The y of the shooting line of ``position``'s variant (line boards)."""
+    return analysis_for(position.variant).shot_y(position.board)
 
 
 def _cell_shots(cells: np.ndarray, y0: float) -> Shot:

@@ -9,17 +9,22 @@ the winner is chosen on fresh keys (the screen's lucky draws do not carry over).
 
 Keys: group ``k``'s screen uses the seed ``seeds[0] + k``; the re-estimate asks the groups
 that kept a finalist, in group order, the ``j``-th of them with ``seeds[1] + j``.
+
+How much a search spends is one :class:`SearchBudget` (the screen, the finalists, the
+candidates a game generates, the racing rounds); :meth:`SearchBudget.search` runs the search
+it describes, one cut (:func:`screen_and_pick`) or several (:func:`race`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
 
 from carromlab.analysis.asks import Answer, Ask
+from carromlab.errors import CarromlabError
 from carromlab.shots import Shot, take_shots
 
 
@@ -53,7 +58,7 @@ def screen_and_pick(
     """A plan step (use with ``yield from``): screen, keep, re-estimate (module docstring).
 
     ``value``: the rules' quantity to maximise; ``final_value(answer, k)``: the per-execution
-    values of group ``k``'s re-estimate instead (e.g. the points plus a leave bonus). Returns
+    values of group ``k``'s re-estimate instead (e.g. the points plus a leave value). Returns
     ``(mean, k, shot)``: the best finalist's mean value (``-inf`` when no candidate was
     legal), its group and the shot (a one-shot :class:`~carromlab.shots.Shot`)."""
     groups = [groups] if isinstance(groups, Candidates) else list(groups)
@@ -128,4 +133,62 @@ def race(
     return float(means[best]), take_shots(group.shots, [int(alive[best])])
 
 
-__all__ = ["Candidates", "race", "race_rounds", "screen_and_pick"]
+@dataclass(frozen=True)
+class SearchBudget:
+    """What a greedy search spends on one stroke.
+
+    - ``n_screen``: executions of every candidate in the screen;
+    - ``keep``, ``n_eval``: the finalists re-estimated, and the fresh executions of each
+      (one cut: :func:`screen_and_pick`);
+    - ``max_candidates``: the generated candidate shots kept (each game ranks its own, the
+      straightest or slowest first), ``random_extra``: random shots added to them;
+    - ``rounds``: several cuts instead of one (:func:`race`): after the screen, ``(keep, n)``
+      per round, the survivors on common keys; None: ``keep`` and ``n_eval``.
+    """
+
+    n_screen: int = 4
+    keep: int = 6
+    n_eval: int = 16
+    max_candidates: int = 48
+    random_extra: int = 8
+    rounds: tuple[tuple[int, int], ...] | None = None
+
+    def search(
+        self,
+        groups: Candidates | list[Candidates],
+        seeds,
+        value: str = "points",
+        final_value: Callable[[Answer, int], np.ndarray] | None = None,
+    ):
+        """A plan step (use with ``yield from``): the search this budget describes over the
+        candidate ``groups``. Returns ``(mean, k, shot)``: the best candidate's mean value
+        (``-inf`` when none was legal), its group and the shot (a one-shot
+        :class:`~carromlab.shots.Shot`). ``final_value`` values the finalists of one cut
+        (:func:`screen_and_pick`); a race ranks by ``value`` alone and takes one group."""
+        groups = [groups] if isinstance(groups, Candidates) else list(groups)
+        if not self.rounds:
+            return (
+                yield from screen_and_pick(
+                    groups, seeds, self.n_screen, self.keep, self.n_eval, value, final_value
+                )
+            )
+        if len(groups) != 1:
+            raise CarromlabError(
+                f"a racing search takes one group of candidates, not {len(groups)}"
+            )
+        mean, shot = yield from race(groups[0], seeds, self.n_screen, self.rounds, value)
+        return mean, 0, shot
+
+
+#: The search-budget fields, in order (players show them in their reprs).
+BUDGET_FIELDS = tuple(f.name for f in fields(SearchBudget))
+
+
+__all__ = [
+    "BUDGET_FIELDS",
+    "Candidates",
+    "SearchBudget",
+    "race",
+    "race_rounds",
+    "screen_and_pick",
+]

@@ -55,12 +55,12 @@ def bench_boards(
     """Play ``boards`` single ICF boards between two ``policy`` players (the ICF game's
     player names: greedy, lookahead, random) at ``skill``; figures as a dict (JSON-ready). A
     warm-up board (another seed) compiles the kernel first; ``compile_s`` is its time."""
-    from carromlab.games.icf.machine import IcfGameConfig
+    from carromlab.games.icf.machine import IcfConfig
     from carromlab.registry import get_game
 
     name = policy
     policy = get_game("icf").make_player(name, skill)
-    config = IcfGameConfig(max_boards=1)
+    config = IcfConfig(max_boards=1)
     recs, elapsed, shots, compile_s = _timed_play(
         policy, config, skill, seed, boards, slots, progress
     )
@@ -92,12 +92,12 @@ def bench_carrooka_games(
 ) -> dict:
     """Play ``games`` whole Carrooka games between greedy players at ``skill``; figures as a
     dict (JSON-ready), after a warm-up game."""
-    from carromlab.games.carrooka.machine import CarrookaGameConfig
+    from carromlab.games.carrooka.machine import CarrookaConfig
     from carromlab.games.carrooka.players import CarrookaGreedy
 
     policy = CarrookaGreedy(skill=skill)
     recs, elapsed, shots, compile_s = _timed_play(
-        policy, CarrookaGameConfig(), skill, seed, games, slots, progress
+        policy, CarrookaConfig(), skill, seed, games, slots, progress
     )
     strokes = sum(len(r.strokes) for r in recs)
     return {

@@ -1,30 +1,43 @@
-"""What the game loop asks of a game (:class:`Driver`), and the shared parts of the drivers:
-turning a view to the seat on strike, settling resting places, and :class:`TurnedDriver`, the
-base of every driver whose player shoots from the South of a view turned to their seat."""
+"""What the game loop asks of a game (:class:`Driver`), and the one base every built-in driver
+is built on (:class:`BaseDriver`): who is on strike and what they see, the stroke executed
+once with the seat's noise, its resting places settled and applied through the game's
+machine, the stroke's and the game's rows. :class:`TurnedDriver` adds the turn of the view:
+the player on strike shoots from the South of a view turned to their seat."""
 
 from __future__ import annotations
 
+import functools
 import math
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike, NDArray
 
 from carromlab.analysis.asks import SHOT_FIELDS, Ask
 from carromlab.analysis.variants import analysis_for
 from carromlab.equipment.geometry import rotate
 from carromlab.errors import CarromlabError
 from carromlab.physics.settle import separate
-from carromlab.play.loop import GameInPlay, GameRecord
-from carromlab.position import Piece
+from carromlab.play.loop import GameInPlay, GameRecord, Row
+from carromlab.position import Piece, Position
 from carromlab.rules.interfaces import StrokeOutcome
-from carromlab.shots import Shot
+from carromlab.shots import Shot, Skill
+
+if TYPE_CHECKING:  # pragma: no cover
+    from carromlab.analysis.players import Decision, Plan, Player
+    from carromlab.analysis.variants import VariantAnalysis
+    from carromlab.equipment.base import Board
 
 #: Rotation that carries South to each seat's side.
 SEAT_ANGLE = {"S": 0.0, "E": math.pi / 2, "N": math.pi, "W": 3 * math.pi / 2}
 
+#: ``on_stroke(state)``: called after every stroke with the game's state.
+OnStroke = Callable[[Any], object] | None
 
-def turned(position, angle: float):
+
+def turned(position: Position, angle: float) -> Position:
     """``position`` with every piece rotated by ``angle`` about the centre. A turned position
     keeps ``set_by_hand``: turning the board does not change how its pieces were set (a
     game's opening is still the hand-set rosette or rack in the breaker's view)."""
@@ -57,76 +70,110 @@ class Driver(Protocol):
 
     def new_state(self, g: int) -> Any: ...
 
-    def plan(self, gm: GameInPlay, policies) -> Any: ...
+    def plan(self, gm: GameInPlay, policies: Sequence[Player]) -> Plan: ...
 
-    def execution(self, gm: GameInPlay, decision, skills) -> Any: ...
+    def execution(self, gm: GameInPlay, decision: Decision, skills: Sequence[Skill]) -> Any: ...
 
-    def finish(self, gm: GameInPlay, answer, on_stroke) -> None: ...
+    def finish(self, gm: GameInPlay, answer: Any, on_stroke: OnStroke) -> None: ...
 
     def over(self, gm: GameInPlay) -> bool: ...
 
     def record(self, gm: GameInPlay) -> GameRecord: ...
 
 
-def one_shot(shot) -> Shot:
+def one_shot(shot: Shot) -> Shot:
     """A shot as a Shot of 1-element arrays (one base shot of an ask)."""
-    return Shot(*(np.atleast_1d(np.asarray(getattr(shot, f), float)) for f in SHOT_FIELDS))
+    # Any: a Shot holds NumPy arrays here (its fields are typed as JAX arrays)
+    fields: list[Any] = [np.atleast_1d(np.asarray(getattr(shot, f), float)) for f in SHOT_FIELDS]
+    return Shot(*fields)
 
 
-def settled(table, out: dict, xy: np.ndarray, striker: bool = False) -> np.ndarray:
+def settled(
+    table: Position, out: Mapping[str, ArrayLike], xy: ArrayLike, striker: bool = False
+) -> NDArray[np.float64]:
     """``xy`` (the resting places, disc order) with the float32 overlaps of the discs that
     stay pushed apart (physics/settle.py); ``table`` is the kernel's position (discs 1.. are
     its pieces); the striker (disc 0) takes part only with ``striker`` (where it stays on the
     board for the next shot)."""
-    stay = np.flatnonzero(out["capture"] < 0)
+    stay = np.flatnonzero(np.asarray(out["capture"]) < 0)
     stay = stay if striker else stay[stay > 0]
     specs = table.board.piece_specs()
     shooter = analysis_for(table.variant).shooter_kind
     radius = [specs[shooter].radius] + [specs[p.kind].radius for p in table.pieces]
-    xy = np.array(xy, float)
-    xy[stay] = separate(xy[stay], [radius[k] for k in stay])
-    return xy
+    moved: NDArray[np.float64] = np.array(xy, float)
+    moved[stay] = separate(moved[stay], [radius[k] for k in stay])
+    return moved
 
 
-class TurnedDriver:
-    """The common part of the drivers whose player on turn shoots from the South of a view
-    turned to their seat (Carroms, the crokinole-side games): a subclass sets ``capacity``
-    and ``board_type`` and provides ``new_state``, ``_apply(gm, outcome)`` (apply a
-    :class:`~carromlab.rules.interfaces.StrokeOutcome` through the game's machine, return the
-    stroke's row) and ``_extra`` (a finished game's own columns)."""
+class BaseDriver:
+    """The base of every built-in driver: what the drivers share, with hooks for what each
+    game does its own way.
+
+    A game's driver sets ``capacity`` (discs a kernel batch holds), ``board_type`` (its board
+    when the configuration names none; None: no sliding-disc board) and ``lies`` (the
+    shooting piece stays on the board between strokes: its resting place is settled too),
+    and provides ``new_state(g)`` and ``_apply(gm, outcome)``: apply a
+    :class:`~carromlab.rules.interfaces.StrokeOutcome` through the game's machine (setting
+    ``gm.state``) and return the stroke's own columns. The rest it may take as they are:
+
+    - :meth:`plan`: :meth:`on_strike` says who is on strike, what they see and the turn
+      context (by default the player on turn sees the game's state and the rule
+      configuration: Carrooka), and the seat's player plans;
+    - :meth:`execution`: one execution of the decided shot from the view, with the seat's
+      noise as the variant plays it;
+    - :meth:`finish`: the executed stroke's resting places back in the board's frame
+      (:meth:`seat_angle`), settled, applied (``_apply``); the stroke's row is ``game``,
+      ``stroke``, the game's columns and ``truncated``;
+    - :meth:`over`, :meth:`record`: the game's row: winner, scores (:meth:`scores`), turns,
+      strokes, the game's own columns (``_extra``), truncated strokes, finished.
+    """
 
     capacity: int = 0
-    board_type: type = type(None)
-    n_seats = 2
-    #: The shooter stays on the board between strokes (its resting place is separated too).
-    lies = False
+    board_type: type[Board] | None = None
+    lies: bool = False
 
-    def __init__(self, config):
+    # Any: each game's own rule configuration (its seats, its board), read by its driver
+    def __init__(self, config: Any) -> None:
         self.config = config
-        self.layout = (config.board or self.board_type()).layout
-        self.va = analysis_for(config.variant)
+        self.n_seats = int(config.n_seats)
+        board = getattr(config, "board", None)
+        if board is None and self.board_type is not None:
+            board = self.board_type()
+        self.layout: Any = None if board is None else board.layout
 
-    def _angle(self, seat: int) -> float:
-        return SEAT_ANGLE[self.config.seats[seat]]
+    @functools.cached_property
+    def va(self) -> VariantAnalysis:
+        """The variant's shot-analysis hooks (noise, the kernel's view of a position)."""
+        return analysis_for(self.config.variant)
 
-    def board_position(self, state):
-        """The position the player on turn sees (before turning)."""
-        return state.position
+    def new_state(self, g: int) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} starts no game")
 
-    def plan(self, gm: GameInPlay, policies):
+    def _apply(self, gm: GameInPlay, outcome: StrokeOutcome) -> Row:
+        raise NotImplementedError(f"{type(self).__name__} applies no stroke")
+
+    def on_strike(self, gm: GameInPlay) -> None:
+        """Set ``gm.seat`` (who is on strike), ``gm.view`` (what they see) and ``gm.turn``
+        (the turn context their player plans under)."""
         gm.seat = gm.state.player
-        gm.view = turned(self.board_position(gm.state), -self._angle(gm.seat))
-        gm.turn = gm.state.turn_state()
+        gm.view = gm.state
+        gm.turn = self.config
+
+    def plan(self, gm: GameInPlay, policies: Sequence[Player]) -> Plan:
+        gm.policies = policies  # a driver may ask another seat's player (ICF: to place)
+        self.on_strike(gm)
         return policies[gm.seat].plan(gm.view, gm.turn, seed=gm.stroke_seed)
 
-    def execution(self, gm: GameInPlay, decision, skills) -> Ask:
+    def execution(self, gm: GameInPlay, decision: Decision, skills: Sequence[Skill]) -> Any:
         noise = self.va.noise(skills[gm.seat])
         return Ask(gm.view, one_shot(decision.shot), 1, gm.stroke_seed, noise, gm.turn)
 
-    def over(self, gm: GameInPlay) -> bool:
-        return gm.state.over
+    def seat_angle(self, gm: GameInPlay) -> float | None:
+        """The angle that turns the view of the stroke in hand back to the board's frame
+        (None: the view is the board's own)."""
+        return None
 
-    def finish(self, gm: GameInPlay, answer, on_stroke) -> None:
+    def finish(self, gm: GameInPlay, answer: Any, on_stroke: OnStroke) -> None:
         if not answer.legal[0]:
             s = answer.ask.shots
             raise CarromlabError(
@@ -134,19 +181,35 @@ class TurnedDriver:
                 f"({float(s.x[0]):.4f}, {float(s.y[0]):.4f}) m"
             )
         out = {key: v[0] for key, v in answer.outcome.items()}
-        angle = self._angle(gm.seat)
-        xy = np.array([rotate(x, y, angle) for x, y in zip(out["x"], out["y"])])
+        angle = self.seat_angle(gm)
+        first = (float(out["first_x"]), float(out["first_y"]))
+        if angle is None:
+            xy = np.stack([out["x"], out["y"]], axis=1)
+        else:
+            xy = np.array([rotate(x, y, angle) for x, y in zip(out["x"], out["y"])])
+            first = rotate(*first, angle)
         xy = settled(self.va.table_position(gm.view), out, xy, striker=self.lies)
-        first = rotate(float(out["first_x"]), float(out["first_y"]), angle)
-        row = self._apply(gm, StrokeOutcome.from_kernel(out, xy, first_xy=first))
+        row = self._apply(gm, StrokeOutcome.from_kernel(out, xy, first_xy=first, turn=gm.turn))
         gm.strokes.append(
             {"game": gm.index, "stroke": gm.k, **row, "truncated": bool(out["truncated"])}
         )
         if on_stroke is not None:
             on_stroke(gm.state)
 
-    def scores(self, state) -> tuple[int, int]:
-        return state.scores
+    def over(self, gm: GameInPlay) -> bool:
+        return bool(gm.state.over)
+
+    def scores(self, state: Any) -> tuple[int, int]:
+        """The two players' scores in the game's row."""
+        a, b = state.scores
+        return int(a), int(b)
+
+    def _extra(self, state: Any, strokes: pd.DataFrame) -> Row:
+        """A finished game's own columns (after ``strokes`` in its row)."""
+        return {}
+
+    def _total(self, strokes: pd.DataFrame, *columns: str) -> int:
+        return int(sum(strokes[c].sum() for c in columns)) if len(strokes) else 0
 
     def record(self, gm: GameInPlay) -> GameRecord:
         st = gm.state
@@ -156,16 +219,42 @@ class TurnedDriver:
         row = {
             "game": gm.index,
             "winner": -1 if st.winner is None else int(st.winner),
-            "score_0": int(score[0]),
-            "score_1": int(score[1]),
+            "score_0": score[0],
+            "score_1": score[1],
             "turns_0": int(st.turns[0]),
             "turns_1": int(st.turns[1]),
             "strokes": n,
             **self._extra(st, strokes),
-            "truncated_strokes": int(strokes["truncated"].sum()) if n else 0,
+            "truncated_strokes": self._total(strokes, "truncated"),
             "finished": bool(st.over and not getattr(st, "unfinished", False)),
         }
         return GameRecord(st, strokes, pd.DataFrame(), row=row)
 
-    def _total(self, strokes: pd.DataFrame, *columns) -> int:
-        return int(sum(strokes[c].sum() for c in columns)) if len(strokes) else 0
+
+class TurnedDriver(BaseDriver):
+    """The base of the drivers whose player on strike shoots from the South of a view turned
+    to their seat (ICF, Carroms, the crokinole-side games): the view is the board's position
+    (:meth:`board_position`) turned by minus the seat's angle (:data:`SEAT_ANGLE` of the
+    configuration's ``seats``), the turn context the state's ``turn_state()``; the stroke's
+    resting places are turned back."""
+
+    def on_strike(self, gm: GameInPlay) -> None:
+        st = gm.state
+        self.turn_to(gm, st.player, self.board_position(st), st.turn_state())
+
+    def turn_to(self, gm: GameInPlay, seat: int, position: Position, turn: object) -> None:
+        """``seat`` on strike, seeing ``position`` turned to their seat, under ``turn``."""
+        gm.seat = seat
+        gm.view = turned(position, -self._angle(seat))
+        gm.turn = turn
+
+    def board_position(self, state: Any) -> Position:
+        """The position the player on turn sees (before turning)."""
+        position: Position = state.position
+        return position
+
+    def _angle(self, seat: int) -> float:
+        return SEAT_ANGLE[self.config.seats[seat]]
+
+    def seat_angle(self, gm: GameInPlay) -> float | None:
+        return self._angle(gm.seat)

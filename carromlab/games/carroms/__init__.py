@@ -1,6 +1,7 @@
 """The Carrom Company's Carroms (checker side): ``rules.py`` (one stroke: own and opponent
 rings, the black, fouls, points), ``machine.py`` (boards, forfeits, the game to a target),
-``players.py`` (the greedy player and the driver), ``setups.py`` (the opening)."""
+``driver.py`` (whole games on the game loop), ``players.py`` (the greedy player),
+``setups.py`` (the opening)."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ def _random(skill="club", variant=None):
 
 
 def _driver(config):
-    from carromlab.games.carroms.players import CarromsDriver
+    from carromlab.games.carroms.driver import CarromsDriver
 
     return CarromsDriver(config)
 

@@ -1,8 +1,9 @@
 """Carrooka: ``rules.py`` (one stroke: the piece on, fouls by kind, points), ``striker.py``
 (where the striker is played from: the break line, the margin-line relocation, the return
 after a foul, clear lines), ``machine.py`` (phases, re-spotting, the bonus shot, the
-Carrooka'd options, the end and the tie-break), ``players.py`` (candidate pots, the greedy and
-random players, the driver), ``nominate.py`` (which colour to nominate), ``setups.py``."""
+Carrooka'd options, the end and the tie-break), ``driver.py`` (whole games on the game loop),
+``players.py`` (candidate pots, the greedy and random players), ``nominate.py`` (which colour
+to nominate), ``setups.py``."""
 
 from __future__ import annotations
 
@@ -28,9 +29,9 @@ def _analysis(variant: str):
 
 
 def _config(variant: str, **options):
-    from carromlab.games.carrooka.machine import CarrookaGameConfig
+    from carromlab.games.carrooka.machine import CarrookaConfig
 
-    return CarrookaGameConfig(**options)
+    return CarrookaConfig(**options)
 
 
 def _greedy(skill="club", variant=None):
@@ -52,7 +53,7 @@ def _random(skill="club", variant=None):
 
 
 def _driver(config):
-    from carromlab.games.carrooka.players import CarrookaDriver
+    from carromlab.games.carrooka.driver import CarrookaDriver
 
     return CarrookaDriver(config)
 

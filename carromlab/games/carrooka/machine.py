@@ -25,7 +25,7 @@ Decisions where seed 000 is silent (each documented, options where reasonable pe
    colour never loses its free own spot to a higher one. A colour pocketed in the sequence
    that is not the colour on (a free counter) is re-spotted too. A red that leaves the board
    stays out, like a red pocketed on a foul.
-3. The bonus shot (``CarrookaGameConfig.bonus_shot``): after the opponent's foul the player
+3. The bonus shot (``CarrookaConfig.bonus_shot``): after the opponent's foul the player
    plays on as normal; at their first miss they shoot again at the same target (the same
    nomination, and the free counter if one was taken), from where the striker stopped. Only
    one bonus shot a turn. Potting on it continues the turn; a foul ends the turn and the bonus
@@ -35,7 +35,7 @@ Decisions where seed 000 is silent (each documented, options where reasonable pe
    options: ``break_line`` (the striker to a break-line point with a clear line; the bonus is
    kept), ``counter`` (any piece as the piece on, for this shot and an immediate bonus shot;
    the bonus is kept), ``pass`` (the fouler plays the position as it is, without a bonus).
-   ``CarrookaGameConfig.carrookad`` forces one option for studies; "choose" leaves it to the
+   ``CarrookaConfig.carrookad`` forces one option for studies; "choose" leaves it to the
    policy.
 5. The end: the black pocketed legally in the sequence ends the game. A tie is broken, by
    default, by re-spotting the black (snooker's convention, ``tie="respot_black"``): the
@@ -76,7 +76,7 @@ DECLARED_FOULS = ("interference",)
 
 
 @dataclass(frozen=True)
-class CarrookaGameConfig:
+class CarrookaConfig:
     """Rule options of a Carrooka game (see the module's decisions)."""
 
     bonus_shot: bool = True
@@ -99,7 +99,7 @@ class CarrookaGameConfig:
 
 
 @dataclass(frozen=True)
-class StrokeResult:
+class CarrookaStroke:
     """What one stroke did, as the machine applied it."""
 
     player: int
@@ -131,7 +131,7 @@ class CarrookaState:
     over: bool = False
     winner: int | None = None
     sequence_on: str | None = None
-    last: StrokeResult | None = None
+    last: CarrookaStroke | None = None
     history: tuple = field(default=(), repr=False)
 
     @property
@@ -144,9 +144,9 @@ class CarrookaState:
         return self.position.count("red")
 
 
-def new_game(config: CarrookaGameConfig | None = None, first: int = 0) -> CarrookaState:
+def new_game(config: CarrookaConfig | None = None, first: int = 0) -> CarrookaState:
     """The opening position, player ``first`` to break from the break line."""
-    config = config or CarrookaGameConfig()
+    config = config or CarrookaConfig()
     pos = carrooka_opening(config.board)
     turns = (1, 0) if first == 0 else (0, 1)
     return CarrookaState(position=pos, player=int(first), turns=turns)
@@ -277,7 +277,7 @@ def apply_stroke(
     capture,
     first_piece: int,
     final_xy,
-    config: CarrookaGameConfig | None = None,
+    config: CarrookaConfig | None = None,
     declared=(),
 ) -> CarrookaState:
     """Apply one stroke: ``turn`` the target played (one of :func:`shot_turns`), ``capture``
@@ -285,7 +285,7 @@ def apply_stroke(
     (disc index, -1 none), ``final_xy`` [1 + pucks, 2] the resting places; ``declared``:
     fouls the caller declares on the stroke (:data:`DECLARED_FOULS`), each a foul with the
     rule's penalty whatever the pieces did."""
-    config = config or CarrookaGameConfig()
+    config = config or CarrookaConfig()
     if state.over:
         raise CarromlabError("the game is over")
     declared = check_declared(declared, DECLARED_FOULS, "Carrooka")
@@ -338,7 +338,7 @@ def apply_stroke(
     scores = list(state.scores)
     if not foul:
         scores[state.player] += points
-    result = StrokeResult(
+    result = CarrookaStroke(
         player=state.player,
         turn=turn,
         phase=state.phase,
@@ -414,7 +414,7 @@ def _capture_point(board, code: int, fallback) -> np.ndarray:
     return np.asarray(fallback, float)
 
 
-def _end(state: CarrookaState, config: CarrookaGameConfig, potter: int) -> CarrookaState:
+def _end(state: CarrookaState, config: CarrookaConfig, potter: int) -> CarrookaState:
     a, b = state.scores
     if a != b:
         return replace(state, over=True, winner=0 if a > b else 1)
@@ -443,7 +443,7 @@ def _hand_over(state: CarrookaState, to: int, bonus=False, after_foul=False, **c
 def apply(
     state: CarrookaState,
     outcome: StrokeOutcome,
-    config: CarrookaGameConfig | None = None,
+    config: CarrookaConfig | None = None,
     rng=None,
 ) -> CarrookaState:
     """The game machine's one signature (:mod:`carromlab.rules.interfaces`): the state after

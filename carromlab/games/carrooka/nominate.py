@@ -22,7 +22,8 @@ from carromlab.analysis.variants import analysis_for
 from carromlab.equipment.carrooka import COLOUR_VALUES, COLOURS
 from carromlab.errors import CarromlabError
 from carromlab.games.carrooka import striker as cs
-from carromlab.games.carrooka.players import CAPACITY, _next_mask, next_clear, pot_candidates
+from carromlab.games.carrooka.driver import CAPACITY
+from carromlab.games.carrooka.players import _next_mask, next_clear, pot_candidates
 from carromlab.games.carrooka.rules import CarrookaTurn, striker_spot
 from carromlab.shots import Shot, Skill
 from carromlab.shots import skill as skill_named

@@ -1,14 +1,16 @@
-"""Whole Carrooka games: candidate shots, players and the game driver of
-:func:`~carromlab.play.play_games`.
+"""Carrooka's players: candidate shots, the greedy player and a random one (the driver,
+``driver.py``, plays them on the game loop).
 
 A Carrooka player decides, each stroke, a :class:`Decision`: the target (the red, or which
 colour to nominate), the shot, and - when a foul left it "Carrooka'd" - one of the three
 options. Players are plans, like the ICF ones: generators that yield asks (here often a list
 of asks, one per nomination) and return their decision, so many games share kernel batches.
 
-:class:`CarrookaGreedy` screens direct pots (ghost-ball aims from where the striker lies, or
-from break-line points when it is in hand) and random shots with ``n_screen`` noisy shots,
-re-estimates the best ``keep`` with ``n_eval`` and plays the best by
+:class:`CarrookaGreedy` is the greedy player (:class:`~carromlab.analysis.policies.GreedyPlayer`)
+over direct pots (ghost-ball aims from where the striker lies, or from break-line points when
+it is in hand) and random shots, for every target open to it: it screens them with its
+budget's ``n_screen`` noisy shots, re-estimates the best ``keep`` with ``n_eval`` and plays
+the best by
 
     value = E[points] + foul * P(foul) + leave * P(potted and a clear line at the next piece on)
 
@@ -24,27 +26,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
-import pandas as pd
 
 from carromlab.analysis.aims import ghost_aims, piece_arrays
-from carromlab.analysis.asks import Ask
 from carromlab.analysis.players import Decision
-from carromlab.analysis.search import Candidates, screen_and_pick
+from carromlab.analysis.policies import GreedyPlayer
+from carromlab.analysis.search import BUDGET_FIELDS, Candidates
 from carromlab.analysis.variants import analysis_for
-from carromlab.equipment.carrooka import COLOURS, CarrookaBoard
+from carromlab.equipment.carrooka import COLOURS
 from carromlab.errors import CarromlabError
 from carromlab.games.carrooka import striker as cs
-from carromlab.games.carrooka.machine import (
-    OPTIONS,
-    CarrookaGameConfig,
-    apply,
-    apply_option,
-    is_carrookad,
-    new_game,
-    shot_turns,
-)
+from carromlab.games.carrooka.machine import OPTIONS, CarrookaConfig, is_carrookad, shot_turns
 from carromlab.games.carrooka.rules import (
     CarrookaScoring,
     CarrookaTurn,
@@ -53,14 +47,7 @@ from carromlab.games.carrooka.rules import (
     targets,
 )
 from carromlab.physics import Physics
-from carromlab.play.drivers import one_shot, settled
-from carromlab.play.loop import GameRecord
-from carromlab.rules.interfaces import StrokeOutcome
 from carromlab.shots import Shot, concat_shots, take_shots
-from carromlab.shots import skill as skill_named
-
-#: The striker and the 21 pucks.
-CAPACITY = 22
 
 
 def origins(position, step_deg: float = 15.0) -> tuple[np.ndarray, np.ndarray]:
@@ -169,16 +156,12 @@ def _next_mask(table, turn: CarrookaTurn) -> np.ndarray:
     return kinds == (later[0] if later else "")
 
 
-@dataclass(frozen=True)
-class CarrookaGreedy:
-    """The default Carrooka player (see the module's docstring)."""
+@dataclass(frozen=True, repr=False)
+class CarrookaGreedy(GreedyPlayer):
+    """The default Carrooka player (see the module's docstring): the greedy player over
+    every open target's candidates (:meth:`candidate_groups`), its finalists valued with the
+    leave (:meth:`leave_value`); Carrooka'd, it weighs the options (:meth:`plan`)."""
 
-    skill: str = "club"
-    n_screen: int = 4
-    keep: int = 6
-    n_eval: int = 16
-    max_candidates: int = 48
-    random_extra: int = 8
     foul: float = -2.0
     leave: float = 1.0
     break_step: float = 15.0
@@ -186,6 +169,18 @@ class CarrookaGreedy:
     #: The game's first stroke: None (screened like any other) or "search" (the searched
     #: break of :mod:`carromlab.analysis.breaks`, valued with the player's foul price).
     break_shot: str | None = None
+
+    REPR: ClassVar[tuple[str, ...]] = (
+        "skill",
+        *BUDGET_FIELDS[:-1],
+        "foul",
+        "leave",
+        "break_step",
+        "max_cut_deg",
+        "break_shot",
+    )
+    #: Its logged games' keys (``generate_state(4) >> 8``; the first two are the search's).
+    SEED_SHIFT = 8
 
     def __post_init__(self):
         if self.break_shot not in (None, "search"):
@@ -196,16 +191,13 @@ class CarrookaGreedy:
         """The value weights this player searches with (its foul price)."""
         return CarrookaScoring(foul=self.foul)
 
-    def _noise(self):
-        return analysis_for("carrooka").noise(skill_named(self.skill))
-
     def _batch(self, position, turns, rng, per_turn=None):
         """Candidate shots for each turn (pots by smallest cut, then random shots)."""
         ox, oy = origins(position, self.break_step)
         if not len(ox):
             raise CarromlabError("no free origin for the striker")
-        per = per_turn or max(4, self.max_candidates // len(turns))
-        extra = max(2, self.random_extra // len(turns))
+        per = per_turn or max(4, self.budget.max_candidates // len(turns))
+        extra = max(2, self.budget.random_extra // len(turns))
         out = []
         for turn in turns:
             c = pot_candidates(position, turn, ox, oy, self.max_cut_deg)
@@ -214,49 +206,40 @@ class CarrookaGreedy:
             out.append(concat_shots([pots, random_shots(ox, oy, extra, rng)]))
         return out
 
-    def _candidates(self, view, turn, shots) -> Candidates:
-        return Candidates(view, shots, turn, self._noise(), self.scoring)
-
-    def _groups(self, position, turns, rng) -> list[Candidates]:
-        shots = self._batch(position, turns, rng)
-        return [self._candidates(position, t, s) for t, s in zip(turns, shots)]
-
-    def _search(self, position, turns, rng, seeds):
-        """Plan step: screen every turn's candidates, re-estimate the best with the leave
-        value (a pot that leaves a clear shot at the next piece); (value, turn, shot)."""
-        table = cs.table_position(position)
-
-        def with_leave(ans, k):
-            res = ans.evaluate()
-            leave = next_clear(ans.outcome, table, _next_mask(table, turns[k])) & res["potted"]
-            return res["points"] + self.leave * leave
-
-        value, k, shot = yield from screen_and_pick(
-            self._groups(position, turns, rng),
-            seeds,
-            self.n_screen,
-            self.keep,
-            self.n_eval,
-            final_value=with_leave,
-        )
-        return (value, turns[k], shot) if np.isfinite(value) else (value, None, None)
-
-    def plan(self, view, turn: CarrookaGameConfig, seed: int = 0):
+    def plan(self, view, turn: CarrookaConfig, seed: int = 0):
         """The player interface (:mod:`carromlab.analysis.players`): ``view`` is the game's
         state (the phase and the Carrooka'd options matter, not only the pieces), ``turn``
         its rule configuration."""
-        state, config = view, turn
+        if is_carrookad(view):
+            rng = np.random.default_rng(np.random.SeedSequence([seed, 13]))
+            seeds = np.random.SeedSequence([seed, 7]).generate_state(4) >> self.SEED_SHIFT
+            return (yield from self._carrookad(view, turn, rng, seeds))
+        return (yield from super().plan(view, turn, seed))
+
+    def candidate_groups(self, state, config: CarrookaConfig, seed: int) -> list[Candidates]:
+        """One group for every target open to the player (the red, or each colour it may
+        nominate): pots by smallest cut, then random shots."""
         rng = np.random.default_rng(np.random.SeedSequence([seed, 13]))
-        seeds = np.random.SeedSequence([seed, 7]).generate_state(4) >> 8
-        if is_carrookad(state):
-            return (yield from self._carrookad(state, config, rng, seeds))
         turns = shot_turns(state)
+        shots = self._batch(state.position, turns, rng)
+        return [self.group(state.position, s, t) for t, s in zip(turns, shots)]
+
+    def leave_value(self, answer, evaluated: dict, group: Candidates) -> np.ndarray:
+        """``leave`` for a pot that leaves the striker a clear line at a piece on for the
+        next shot."""
+        table = cs.table_position(group.view)
+        clear = next_clear(answer.outcome, table, _next_mask(table, group.turn))
+        return self.leave * (clear & evaluated["potted"])
+
+    def break_decision(self, state, config: CarrookaConfig) -> Decision | None:
         if self.break_shot == "search" and state.strokes == 0 and state.striker is None:
-            return self.opening(state.position, turns[0])
-        _value, turn, shot = yield from self._search(state.position, turns, rng, seeds)
-        if turn is None:
+            return self.opening(state.position, shot_turns(state)[0])
+        return None
+
+    def decision(self, group: Candidates, shot: Shot, mean: float) -> Decision:
+        if not np.isfinite(mean):
             raise CarromlabError("no legal shot for the player")
-        return Decision(turn=turn, shot=shot)
+        return Decision(turn=group.turn, shot=shot)
 
     def opening(self, position, turn: CarrookaTurn) -> Decision:
         """The searched break from the break line (the table's, or searched once a process)."""
@@ -289,7 +272,7 @@ class CarrookaGreedy:
                 # a full-ball hit on the nearest piece on, for points without a pot line
             shots.append(random_shots(x, y, 4, rng))
             s = concat_shots(shots)
-            asks.append(self._candidates(in_hand, on, s).ask(s, self.n_screen, seeds[0]))
+            asks.append(self.group(in_hand, s, on).ask(s, self.budget.n_screen, seeds[0]))
             owners.append(("break_line", in_hand, on))
             shots_of.append(s)
         sx, sy = state.striker
@@ -306,14 +289,14 @@ class CarrookaGreedy:
                         random_shots([sx], [sy], 2, rng),
                     ]
                 )
-                asks.append(self._candidates(pos, t, s).ask(s, self.n_screen, seeds[1] + j))
+                asks.append(self.group(pos, s, t).ask(s, self.budget.n_screen, seeds[1] + j))
                 owners.append(("counter", pos, t))
                 shots_of.append(s)
         if "pass" in wanted:
             s = concat_shots(
                 [random_shots([sx], [sy], 8, rng), *self._batch(pos, [on], rng, per_turn=16)[:1]]
             )
-            asks.append(self._candidates(pos, on, s).ask(s, self.n_screen, seeds[2]))
+            asks.append(self.group(pos, s, on).ask(s, self.budget.n_screen, seeds[2]))
             owners.append(("pass", pos, on))
             shots_of.append(s)
         answers = yield asks
@@ -342,7 +325,7 @@ class CarrookaRandom:
     property tests); Carrooka'd, it takes ``option`` (break line when possible, else a
     counter)."""
 
-    def plan(self, view, turn: CarrookaGameConfig, seed: int = 0):
+    def plan(self, view, turn: CarrookaConfig, seed: int = 0):
         """As :meth:`CarrookaGreedy.plan`: ``view`` the game's state, ``turn`` its rules."""
         state, config = view, turn
         rng = np.random.default_rng(np.random.SeedSequence([seed, 17]))
@@ -367,139 +350,3 @@ class CarrookaRandom:
         turn = turns[int(rng.integers(len(turns)))]
         return Decision(random_shots(ox, oy, 1, rng), turn)
         yield  # a plan is a generator
-
-
-class CarrookaDriver:
-    """Whole Carrooka games for :func:`~carromlab.play.play_games`. Player 0 breaks;
-    stroke rows record the target, the points, fouls, the bonus shot and any Carrooka'd
-    option (with the values the player weighed)."""
-
-    capacity = CAPACITY
-    n_seats = 2
-
-    def __init__(self, config: CarrookaGameConfig):
-        self.config = config
-        self.layout = (config.board or CarrookaBoard()).layout
-        self.va = analysis_for("carrooka")
-
-    def new_state(self, g: int):
-        return new_game(self.config)
-
-    def plan(self, gm, policies):
-        gm.seat = gm.state.player
-        return policies[gm.seat].plan(gm.state, self.config, seed=gm.stroke_seed)
-
-    def execution(self, gm, decision: Decision, skills):
-        st = gm.state
-        if decision.option is not None:
-            gm.note = {
-                "option": decision.option,
-                **{f"value_{k}": v for k, v in decision.values.items()},
-            }
-            st = apply_option(
-                st, decision.option, decision.params.get("angle"), decision.params.get("counter")
-            )
-            gm.state = st
-            if decision.option == "pass":
-                return None
-        if decision.turn not in shot_turns(st):
-            raise CarromlabError(
-                f"game {gm.index}, stroke {gm.k}: the player chose target {decision.turn}, "
-                f"not open in phase {st.phase!r}"
-            )
-        gm.turn = decision.turn
-        gm.view = st.position
-        noise = self.va.noise(skills[gm.seat])
-        return Ask(gm.view, one_shot(decision.shot), 1, gm.stroke_seed, noise, gm.turn)
-
-    def over(self, gm) -> bool:
-        return gm.state.over
-
-    def finish(self, gm, answer, on_stroke) -> None:
-        if not answer.legal[0]:
-            s = answer.ask.shots
-            raise CarromlabError(
-                f"game {gm.index}, stroke {gm.k}: the player's shot starts at an illegal origin "
-                f"({float(s.x[0]):.4f}, {float(s.y[0]):.4f}) m"
-            )
-        out = {key: v[0] for key, v in answer.outcome.items()}
-        table = cs.table_position(gm.view)
-        xy = settled(table, out, np.stack([out["x"], out["y"]], axis=1), striker=True)
-        before = gm.state
-        gm.state = apply(before, StrokeOutcome.from_kernel(out, xy, turn=gm.turn), self.config)
-        last = gm.state.last
-        note = gm.note or {}
-        gm.strokes.append(
-            {
-                "game": gm.index,
-                "stroke": gm.k,
-                "player": last.player,
-                "phase": last.phase,
-                "on": gm.turn.on,
-                "counter": gm.turn.counter or "",
-                "points": last.points,
-                "foul": last.foul,
-                "potted": last.potted,
-                "bonus_shot": last.bonus_shot,
-                "pocketed": len(last.pocketed),
-                "respotted": len(last.respotted),
-                "carrookad": note.get("option", ""),
-                **{f"value_{o}": note.get(f"value_{o}", np.nan) for o in OPTIONS},
-                "truncated": bool(out["truncated"]),
-            }
-        )
-        gm.note = None
-        if on_stroke is not None:
-            on_stroke(gm.state)
-
-    def record(self, gm) -> GameRecord:
-        st = gm.state
-        strokes = pd.DataFrame(gm.strokes)
-        fouls = strokes.groupby("player")["foul"].sum() if len(strokes) else pd.Series(dtype=int)
-        row = {
-            "game": gm.index,
-            "winner": -1 if st.winner is None else int(st.winner),
-            "score_0": int(st.scores[0]),
-            "score_1": int(st.scores[1]),
-            "turns_0": int(st.turns[0]),
-            "turns_1": int(st.turns[1]),
-            "strokes": len(strokes),
-            "fouls_0": int(fouls.get(0, 0)),
-            "fouls_1": int(fouls.get(1, 0)),
-            "bonus_shots": int(strokes["bonus_shot"].sum()) if len(strokes) else 0,
-            "carrookad": int((strokes["carrookad"] != "").sum()) if len(strokes) else 0,
-            "tie_break": any(r.phase == "black_respotted" for r in st.history),
-            "truncated_strokes": int(strokes["truncated"].sum()) if len(strokes) else 0,
-            "finished": bool(st.over),
-        }
-        row.update(turn_summary(strokes))
-        return GameRecord(st, strokes, pd.DataFrame(), row=row)
-
-
-def turn_summary(strokes: pd.DataFrame) -> dict:
-    """A game's turns from its stroke rows: the points of every turn in order
-    (``turn_points``, space-separated: a turn is a run of strokes by one player), the
-    turns that follow a foul and their points, and for the Carrooka'd decisions how often
-    each option was valued best (``best_<option>``)."""
-    out = {"turn_points": "", "turns_after_foul": 0, "points_after_foul": 0}
-    out.update({f"best_{o}": 0 for o in OPTIONS})
-    if not len(strokes):
-        return out
-    player = strokes["player"].to_numpy()
-    new_turn = np.r_[True, player[1:] != player[:-1]]
-    turn_id = np.cumsum(new_turn) - 1
-    points = np.bincount(turn_id, weights=strokes["points"].to_numpy(float)).astype(int)
-    # a turn follows a foul when the stroke before its first stroke was a foul
-    foul = strokes["foul"].to_numpy(bool)
-    starts = np.flatnonzero(new_turn)
-    after = np.array([k > 0 and foul[k - 1] for k in starts], bool)
-    out["turn_points"] = " ".join(str(int(p)) for p in points)
-    out["turns_after_foul"] = int(after.sum())
-    out["points_after_foul"] = int(points[after].sum())
-    vals = strokes[[f"value_{o}" for o in OPTIONS]].to_numpy(float)
-    weighed = np.isfinite(vals).sum(axis=1) > 1
-    if weighed.any():
-        best = np.nanargmax(np.where(np.isfinite(vals[weighed]), vals[weighed], -np.inf), axis=1)
-        for k, o in enumerate(OPTIONS):
-            out[f"best_{o}"] = int((best == k).sum())
-    return out

@@ -19,7 +19,7 @@ Decisions where seed 000 is silent (each one documented here and tested):
    way out from the rail - towards the centre - until its edge just touches the line from
    inside (centre distance = margin radius - striker radius); if a piece is in the way it
    goes further in, in 1 mm steps, to the first free place. The rule allows the move; the
-   game machine makes it always (an option: ``CarrookaGameConfig.margin_relocation``).
+   game machine makes it always (an option: ``CarrookaConfig.margin_relocation``).
 4. "A clear line at the piece on" (Carrooka'd): the striker's swept path from its centre
    straight to the contact with a target piece's centre (full-ball) touches no other piece.
 """

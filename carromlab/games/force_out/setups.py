@@ -1,9 +1,6 @@
-"""The Force Out and Circle Scores openings (Carrom Company rule book, seed 002).
-
-- Force Out: "8 rings of one color inside the small circle, mixed so that rings of one color
-  will not be bunched": 6 on a 4 cm circle and 10 on an 8 cm circle, colours alternating.
-- Circle Scores: 8 object rings on a 5 cm circle inside the small circle (a decision).
-"""
+"""The Force Out opening (Carrom Company rule book, seed 002): "8 rings of one color inside the
+small circle, mixed so that rings of one color will not be bunched": 6 on a 4 cm circle and 10
+on an 8 cm circle, colours alternating (Fast Play the same)."""
 
 from __future__ import annotations
 
@@ -11,7 +8,7 @@ import math
 
 from carromlab.equipment import CrokinoleBoard
 from carromlab.layout import alternate_colours, circle_points
-from carromlab.position import Piece, Position
+from carromlab.position import Position
 
 
 def force_out_opening(variant: str = "force-out", board: CrokinoleBoard | None = None) -> Position:
@@ -26,17 +23,4 @@ def force_out_opening(variant: str = "force-out", board: CrokinoleBoard | None =
         name=f"{variant}-opening",
         description="8 red and 8 green rings mixed inside the small circle: 6 on a 4 cm circle, "
         "10 on an 8 cm circle, colours alternating.",
-    )
-
-
-def circle_scores_opening(board: CrokinoleBoard | None = None, n_rings: int = 8) -> Position:
-    board = board or CrokinoleBoard()
-    pts = circle_points(n_rings, 0.05, math.pi / 2)
-    pieces = [Piece(f"g{k + 1}", "ring", None, x, y) for k, (x, y) in enumerate(pts)]
-    return Position(
-        "circle-scores",
-        tuple(pieces),
-        board,
-        name="circle-scores-opening",
-        description=f"{n_rings} object rings on a 5 cm circle inside the small circle.",
     )

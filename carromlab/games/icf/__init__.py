@@ -21,9 +21,9 @@ def _analysis(variant: str):
 
 
 def _config(variant: str, **options):
-    from carromlab.games.icf.machine import IcfGameConfig
+    from carromlab.games.icf.machine import IcfConfig
 
-    return IcfGameConfig(doubles=variant == "icf-doubles", **options)
+    return IcfConfig(doubles=variant == "icf-doubles", **options)
 
 
 def _greedy(skill="club", variant=None):
@@ -42,7 +42,7 @@ def _greedy_race(skill="club", variant=None):
     from carromlab.analysis.policies import RACING, Greedy
 
     # the strongest measured: racing twice the candidates, with the searched break
-    return Greedy(skill=skill, break_shot="search", **RACING)
+    return Greedy(skill=skill, break_shot="search", budget=RACING)
 
 
 def _lookahead(skill="club", variant=None):

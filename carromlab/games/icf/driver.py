@@ -1,47 +1,33 @@
 """Whole ICF games for the game loop: the board is turned so that the player on strike sits
-South, and the ICF machine applies the laws."""
+South, and the ICF machine applies the laws; a finished board adds a row of its own."""
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
-from carromlab.analysis.asks import Ask
-from carromlab.equipment.geometry import rotate
-from carromlab.errors import CarromlabError
-from carromlab.games.icf.machine import IcfGameConfig, apply, new_game
-from carromlab.play.drivers import SEAT_ANGLE, one_shot, settled, turned
+from carromlab.equipment import IcfBoard
+from carromlab.games.icf.machine import apply, new_game
+from carromlab.play.drivers import SEAT_ANGLE, TurnedDriver
 from carromlab.play.loop import GameInPlay, GameRecord
-from carromlab.rules.interfaces import StrokeOutcome
 
 CAPACITY = 20  # the striker and the 19 pieces of a board
 
 
-class IcfDriver:
+class IcfDriver(TurnedDriver):
     """Whole ICF games for :func:`play_games`: the board is turned so that the player on
-    strike sits South, and :func:`~carromlab.games.icf.machine.apply_stroke` applies the laws."""
+    strike sits South, and :func:`~carromlab.games.icf.machine.apply` applies the laws. The
+    strokes' rows name the board, the seat, the pieces pocketed and the striker; a finished
+    board adds a row to the record's boards."""
 
     capacity = CAPACITY
-
-    def __init__(self, config: IcfGameConfig):
-        self.config = config
-        self.n_seats = config.n_seats
-        self.layout = new_game(config).board.position.board.layout
+    board_type = IcfBoard
 
     def new_state(self, g: int):
         return new_game(self.config)
 
-    def plan(self, gm: GameInPlay, policies):
-        gm.policies = policies  # the placer's policy is asked at the stroke's end
+    def on_strike(self, gm: GameInPlay) -> None:
         board = gm.state.board
-        gm.seat = board.turn
-        gm.view = turned(board.position, -SEAT_ANGLE[self.config.seats[gm.seat]])
-        gm.turn = board.turn_state(self.config.due_rule)
-        return policies[gm.seat].plan(gm.view, gm.turn, seed=gm.stroke_seed)
-
-    def execution(self, gm: GameInPlay, decision, skills) -> Ask:
-        noise = skills[gm.seat].noise()
-        return Ask(gm.view, one_shot(decision.shot), 1, gm.stroke_seed, noise, gm.turn)
+        self.turn_to(gm, board.turn, board.position, board.turn_state(self.config.due_rule))
 
     def placement(self, gm: GameInPlay):
         """The placement policy of the seat that places returned and penalty coins (the next
@@ -58,58 +44,38 @@ class IcfDriver:
             angle[board.colour(seat % 2)] = SEAT_ANGLE[seats[seat]]
         return offer(angle, board.colour(placer % 2), gm.stroke_seed)
 
-    def over(self, gm: GameInPlay) -> bool:
-        return gm.state.over
+    def _apply(self, gm: GameInPlay, outcome) -> dict:
+        before = gm.state.boards_played
+        gm.state = apply(gm.state, outcome, self.config, gm.rng, placement=self.placement(gm))
+        striker_pocketed = bool(outcome.capture[0] >= 0)
+        if gm.state.boards_played > before:
+            self._board_done(gm, before, striker_pocketed)
+        return {
+            "board": before,
+            "seat": gm.seat,
+            "pocketed": int((outcome.capture[1:] >= 0).sum()),
+            "striker_pocketed": striker_pocketed,
+        }
+
+    def _board_done(self, gm: GameInPlay, board: int, striker_pocketed: bool) -> None:
+        """The row of board ``board``, finished by the stroke in hand (``striker_pocketed``:
+        its striker went down; the board's earlier strokes are in ``gm.strokes``)."""
+        last = gm.state.last_board
+        earlier = sum(1 for r in gm.strokes if r["board"] == board and r["striker_pocketed"])
+        gm.boards.append(
+            {
+                "game": gm.index,
+                "board": board,
+                "breaker": last.breaker,  # seat
+                "breaker_side": last.breaker % 2,
+                "winner": last.winner,  # side
+                "points": last.points,
+                "strokes": last.strokes,
+                "queen_side": -1 if last.queen_side is None else last.queen_side,
+                "queen_covered": last.queen == "covered",
+                "striker_pocketed": earlier + int(striker_pocketed),
+            }
+        )
 
     def record(self, gm: GameInPlay) -> GameRecord:
         return GameRecord(gm.state, pd.DataFrame(gm.strokes), pd.DataFrame(gm.boards))
-
-    def finish(self, gm: GameInPlay, answer, on_stroke) -> None:
-        config = self.config
-        if not answer.legal[0]:
-            raise CarromlabError(
-                f"game {gm.index}, stroke {gm.k}: seat {gm.seat}'s policy chose an illegal "
-                f"placement x = {float(answer.ask.shots.x[0]):.4f} m"
-            )
-        out = {key: v[0] for key, v in answer.outcome.items()}
-        angle = SEAT_ANGLE[config.seats[gm.seat]]
-        xy = np.array([rotate(x, y, angle) for x, y in zip(out["x"], out["y"])])
-        xy = settled(gm.view, out, xy)
-        before = gm.state.boards_played
-        gm.state = apply(
-            gm.state,
-            StrokeOutcome.from_kernel(out, xy),
-            config,
-            gm.rng,
-            placement=self.placement(gm),
-        )
-        if on_stroke is not None:
-            on_stroke(gm.state)
-        gm.strokes.append(
-            {
-                "game": gm.index,
-                "board": before,
-                "stroke": gm.k,
-                "seat": gm.seat,
-                "pocketed": int((out["capture"][1:] >= 0).sum()),
-                "striker_pocketed": bool(out["capture"][0] >= 0),
-                "truncated": bool(out["truncated"]),
-            }
-        )
-        if gm.state.boards_played > before:
-            last = gm.state.last_board
-            fouls = sum(1 for r in gm.strokes if r["board"] == before and r["striker_pocketed"])
-            gm.boards.append(
-                {
-                    "game": gm.index,
-                    "board": before,
-                    "breaker": last.breaker,  # seat
-                    "breaker_side": last.breaker % 2,
-                    "winner": last.winner,  # side
-                    "points": last.points,
-                    "strokes": last.strokes,
-                    "queen_side": -1 if last.queen_side is None else last.queen_side,
-                    "queen_covered": last.queen == "covered",
-                    "striker_pocketed": fouls,
-                }
-            )

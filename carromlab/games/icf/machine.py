@@ -19,7 +19,7 @@ seats 0..3 sit S, E, N, W; a turn passes to the player on the right, ``seat -> s
 2 are side 0, seats 1 and 3 side 1. Scores, coins down and dues are kept per side; on each
 board the breaker's side plays white (``IcfBoardState.colours``).
 
-The state: :class:`IcfGameState` (scores per side, boards played, who breaks next, game over
+The state: :class:`IcfState` (scores per side, boards played, who breaks next, game over
 and winner, the current :class:`IcfBoardState`, the last finished board and the last stroke's
 record) and :class:`IcfBoardState` (the position, whose turn, colours per side, coins down and
 dues per side, the queen, the break, strokes played, board over / winner / points). Both are
@@ -32,7 +32,7 @@ paid (``dues > 0`` only with ``down == 0``); the queen is either in the position
 (``"covered"``), with ``queen_side`` the side that pocketed / covered her.
 
 Decisions where the laws and the digest are silent (each one a documented choice; the ones
-marked *option* are fields of :class:`IcfGameConfig`):
+marked *option* are fields of :class:`IcfConfig`):
 
 1. Order of play: a stroke that continues (``evaluate_icf``'s ``continues``) keeps the seat;
    a failed break try keeps it while tries remain (``break_tries``, 44-45); anything else
@@ -155,7 +155,7 @@ RANDOM_TRIES = 2048
 
 
 @dataclass(frozen=True)
-class IcfGameConfig:
+class IcfConfig:
     """Rule options (defaults per the laws and the decisions of the module docstring)."""
 
     doubles: bool = False
@@ -175,20 +175,20 @@ class IcfGameConfig:
     def __post_init__(self):
         if self.placement not in PLACEMENT_MODES:
             raise CarromlabError(
-                f"IcfGameConfig.placement must be one of {PLACEMENT_MODES}, not {self.placement!r}"
+                f"IcfConfig.placement must be one of {PLACEMENT_MODES}, not {self.placement!r}"
             )
         if self.tie_rule not in TIE_RULES:
             raise CarromlabError(
-                f"IcfGameConfig.tie_rule must be one of {TIE_RULES}, not {self.tie_rule!r}"
+                f"IcfConfig.tie_rule must be one of {TIE_RULES}, not {self.tie_rule!r}"
             )
         for name in ("queen_value", "queen_bonus_limit", "board_cap"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise CarromlabError(f"IcfGameConfig.{name} must be a whole number >= 0, not {v!r}")
+                raise CarromlabError(f"IcfConfig.{name} must be a whole number >= 0, not {v!r}")
         for name in ("game_points", "max_boards", "break_tries"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise CarromlabError(f"IcfGameConfig.{name} must be a whole number >= 1, not {v!r}")
+                raise CarromlabError(f"IcfConfig.{name} must be a whole number >= 1, not {v!r}")
 
     @property
     def n_seats(self) -> int:
@@ -278,7 +278,7 @@ class IcfBoardState:
 
 
 @dataclass(frozen=True)
-class StrokeRecord:
+class IcfStroke:
     """What one stroke did: the seat and side that played it, ``evaluate_icf``'s facts (as
     Python scalars, after ``due_rule``), the pieces placed back (``(id, kind, owner, x, y)``)
     and whether it ended the board."""
@@ -291,18 +291,18 @@ class StrokeRecord:
 
 
 @dataclass(frozen=True)
-class IcfGameState:
+class IcfState:
     """A game: scores per side, boards played, who breaks next, the current board."""
 
     board: IcfBoardState
-    config: IcfGameConfig = field(default_factory=IcfGameConfig)
+    config: IcfConfig = field(default_factory=IcfConfig)
     scores: tuple[int, int] = (0, 0)
     boards_played: int = 0  # finished boards
     next_breaker: int = 1  # seat that breaks the board after the current one
     over: bool = False
     winner: int | None = None  # side; None while playing, or a drawn game
     last_board: IcfBoardState | None = None  # the last finished board
-    last_stroke: StrokeRecord | None = None
+    last_stroke: IcfStroke | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "scores", tuple(int(v) for v in self.scores))
@@ -311,7 +311,7 @@ class IcfGameState:
 # --------------------------------------------------------------------------- set-up
 
 
-def board_position(config: IcfGameConfig, breaker: int, board=None) -> Position:
+def board_position(config: IcfConfig, breaker: int, board=None) -> Position:
     """The rule-41 rosette with the "Y" pointing at ``breaker``'s side (decision 13)."""
     side = config.seats[breaker]
     angle = -math.pi / 2 + SIDE_ANGLE[side]
@@ -325,7 +325,7 @@ def board_position(config: IcfGameConfig, breaker: int, board=None) -> Position:
     )
 
 
-def new_board(config: IcfGameConfig, breaker: int, position: Position | None = None, board=None):
+def new_board(config: IcfConfig, breaker: int, position: Position | None = None, board=None):
     """A fresh board broken by ``breaker``: that seat's side plays white."""
     if not 0 <= breaker < config.n_seats:
         raise CarromlabError(f"breaker must be a seat 0..{config.n_seats - 1}, not {breaker}")
@@ -336,18 +336,18 @@ def new_board(config: IcfGameConfig, breaker: int, position: Position | None = N
 
 
 def new_game(
-    config: IcfGameConfig | None = None, position: Position | None = None, breaker: int = 0
-) -> IcfGameState:
+    config: IcfConfig | None = None, position: Position | None = None, breaker: int = 0
+) -> IcfState:
     """A game whose first board is broken by ``breaker`` (default seat 0, South), from
     ``position`` (default: the ICF opening, "Y" pointing at the breaker)."""
-    config = config or IcfGameConfig()
+    config = config or IcfConfig()
     if position is not None and position.variant != config.variant:
         raise CarromlabError(
             f"a {'doubles' if config.doubles else 'singles'} game needs a {config.variant!r} "
             f"position, not {position.variant!r}"
         )
     board = new_board(config, breaker, position)
-    return IcfGameState(board=board, config=config, next_breaker=(breaker + 1) % config.n_seats)
+    return IcfState(board=board, config=config, next_breaker=(breaker + 1) % config.n_seats)
 
 
 # --------------------------------------------------------------------------- placement
@@ -445,15 +445,15 @@ def _board_points(config, scores, winner, coins, queen_scores, loser_dues) -> in
 
 
 def apply_stroke(
-    state: IcfGameState,
+    state: IcfState,
     capture_row,
     first_contact_kind,
     first_contact,
     contacts_row=None,
-    config: IcfGameConfig | None = None,
+    config: IcfConfig | None = None,
     placement: np.random.Generator | Callable | None = None,
     final_xy=None,
-) -> IcfGameState:
+) -> IcfState:
     """The state after one stroke of the player on strike.
 
     ``capture_row``: int [N] over the disc order of ``state.board.position`` (disc 0 the
@@ -583,7 +583,7 @@ def apply_stroke(
             winner=winner,
             points=points,
         )
-        return _end_board(state, config, done, StrokeRecord(**record, board_ended=True))
+        return _end_board(state, config, done, IcfStroke(**record, board_ended=True))
 
     # -- order of play (decisions 1-2)
     is_break, tries, next_turn = False, bs.break_tries, seat
@@ -632,13 +632,11 @@ def apply_stroke(
         **common,
     )
     return dataclasses.replace(
-        state, board=nb, last_stroke=StrokeRecord(**record, placed=tuple(placed))
+        state, board=nb, last_stroke=IcfStroke(**record, placed=tuple(placed))
     )
 
 
-def _end_board(
-    state: IcfGameState, config: IcfGameConfig, done: IcfBoardState, rec: StrokeRecord
-) -> IcfGameState:
+def _end_board(state: IcfState, config: IcfConfig, done: IcfBoardState, rec: IcfStroke) -> IcfState:
     """Score a finished board; end the game or set up the next board (decisions 13-14)."""
     scores = list(state.scores)
     scores[done.winner] += done.points
@@ -670,17 +668,17 @@ def _end_board(
 
 
 def apply(
-    state: IcfGameState,
+    state: IcfState,
     outcome: StrokeOutcome,
-    config: IcfGameConfig | None = None,
+    config: IcfConfig | None = None,
     rng: np.random.Generator | None = None,
     placement: Callable | None = None,
-) -> IcfGameState:
+) -> IcfState:
     """The game machine's one signature (:mod:`carromlab.rules.interfaces`): the state after
     a stroke with ``outcome``; ``rng`` places returned coins when ``config.placement`` is
     ``"random"``; a ``placement`` policy (decision 15), when given, places them instead."""
     check_declared(outcome.declared, (), "ICF")
-    config = config or IcfGameConfig()
+    config = config or IcfConfig()
     return apply_stroke(
         state,
         outcome.capture,
@@ -699,9 +697,9 @@ __all__ = [
     "SEATS_SINGLES",
     "TIE_RULES",
     "IcfBoardState",
-    "IcfGameConfig",
-    "IcfGameState",
-    "StrokeRecord",
+    "IcfConfig",
+    "IcfState",
+    "IcfStroke",
     "apply",
     "apply_stroke",
     "board_position",

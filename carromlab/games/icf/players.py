@@ -174,7 +174,7 @@ class ValuedPlacement:
         return values
 
 
-@dataclass
+@dataclass(frozen=True, repr=False)
 class IcfLookahead(Lookahead):
     """The lookahead player with the laws' leave. ``placement``: how it places the
     opponent's returned and penalty coins, ``"fixed"`` (the game's rule: the free spot

@@ -1,8 +1,9 @@
-"""KOOBA: ``geometry.py`` (exact tags: an Aero against discs and convex zones, ringing),
-``machine.py`` (turns, markers, Lock, attack, tie breaker, Pro, Deuces), ``maps.py`` (aim-point
-maps of every tag's chance), ``players.py`` (the greedy player), ``driver.py`` (whole games on
-the game loop, throws on the throw kernel), ``commands.py`` (aim-point estimate and map),
-``setups.py``."""
+"""KOOBA: ``rules.py`` (what a throw tags: the zones, the KOOBA, runs and markers),
+``geometry.py`` (exact overlaps: an Aero against discs and convex zones, ringing),
+``machine.py`` (turns, markers, Lock, attack, tie breaker, Pro, Deuces), ``driver.py`` (whole
+games on the game loop, throws on the throw kernel), ``players.py`` (the greedy player),
+``maps.py`` (aim-point maps of every tag's chance), ``commands.py`` (aim-point estimate and
+map), ``setups.py``."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 A game is the lag (each entrant throws one Aero at the KOOBA from the South; the closest sits
 first, :func:`~carromlab.games.kooba.machine.lag_order`), then turns of three throws judged by
-exact geometry (:func:`~carromlab.games.kooba.players.shot_tags`) and applied by the machine; a
+exact geometry (:func:`~carromlab.games.kooba.rules.shot_tags`) and applied by the machine; a
 turn's Aeros lie on the board until the turn ends, and one that lands on them rests on top
 (``on_aeros``; machine decision 5). The players are by entrant (the lag seats them) and each
 throws at its own throw skill (``THROW_SKILLS[player.skill]``). Throws run on the throw kernel
@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pandas as pd
 
@@ -29,7 +30,11 @@ from carromlab.games.kooba.machine import (
     lag_order,
     new_game,
 )
-from carromlab.games.kooba.players import KoobaGreedy, shot_tags, throw_one
+from carromlab.games.kooba.maps import thrower_spot
+from carromlab.games.kooba.players import KoobaGreedy
+from carromlab.games.kooba.rules import shot_tags
+from carromlab.physics.throw import throw_batch
+from carromlab.play.drivers import BaseDriver
 from carromlab.play.loop import GameInPlay, GameRecord, play_games
 from carromlab.rules.interfaces import StrokeOutcome
 from carromlab.shots import THROW_SKILLS
@@ -69,6 +74,24 @@ class KoobaGame:
     lying: list = field(default_factory=list)  # the turn's Aeros on the board (x, y, rotation)
 
 
+def throw_one(board, sk, gkey, k: int, aim, seat: str, sticks: int, slide: float = 0.0):
+    """Throw ``k`` of a game (key ``fold_in(game key, k)``): where the Aero lands."""
+    key = jax.random.fold_in(gkey, k)
+    fx, fy = thrower_spot(board, seat, sticks)
+    x, y, rot = throw_batch(
+        key[None],
+        jnp.array([aim[0]]),
+        jnp.array([aim[1]]),
+        jnp.array([fx]),
+        jnp.array([fy]),
+        sk.angle,
+        sk.length,
+        sk.release,
+        slide,
+    )
+    return float(x[0]), float(y[0]), float(rot[0])
+
+
 class ThrowEvaluator:
     """Answers :class:`ThrowAsk` s on the throw kernel: where each Aero lands (x, y,
     rotation), one throw at a time with its own key."""
@@ -100,19 +123,20 @@ def throw_skill(player, entrant: int):
     return sk
 
 
-class KoobaDriver:
-    """KOOBA for the game loop (see the module's docstring). ``board`` and ``slide`` (the
+class KoobaDriver(BaseDriver):
+    """KOOBA for the game loop (see the module's docstring): on the drivers' base, with its
+    own evaluator (the throw kernel), its own record of a game in play (:class:`KoobaGame`)
+    and its own rows. The player on strike is an entrant (the lag seats them); it sees a
+    :class:`KoobaView` and plans under the rule configuration. ``board`` and ``slide`` (the
     throw kernel's slide scale, m; 0: Aeros stick where they land) are the equipment's, not
     the rules'."""
 
     capacity = 1
-    layout = None
 
     def __init__(self, config: KoobaConfig, board: KoobaBoard | None = None, slide=0.0):
-        self.config = config
+        super().__init__(config)
         self.board = board or KoobaBoard()
         self.slide = float(slide)
-        self.n_seats = config.n_players
 
     def evaluator(self, seed: int, lanes=None, physics=None) -> ThrowEvaluator:
         return ThrowEvaluator(self.board, seed, self.config.sticks, self.slide)
@@ -120,27 +144,27 @@ class KoobaDriver:
     def new_state(self, g: int) -> KoobaGame:
         return KoobaGame()
 
-    def plan(self, gm: GameInPlay, policies):
+    def on_strike(self, gm: GameInPlay) -> None:
         game = gm.state
         if game.entrants is None:  # the lag
             entrant = len(game.dists)
         else:
             entrant = game.entrants[game.state.player]
+        throw_skill(gm.policies[entrant], entrant)  # an unknown throw skill: refused now
         gm.seat = entrant
-        player = policies[entrant]
-        gm.turn = throw_skill(player, entrant)
         gm.view = KoobaView(game.state, self.board, self.config.seats, self.slide)
-        return player.plan(gm.view, self.config, seed=gm.stroke_seed)
+        gm.turn = self.config
 
     def execution(self, gm: GameInPlay, decision, skills) -> ThrowAsk:
         game = gm.state
+        skill = throw_skill(gm.policies[gm.seat], gm.seat)
         if game.state is None:
-            return ThrowAsk(gm.index, gm.k, (0.0, 0.0), "S", gm.turn)
+            return ThrowAsk(gm.index, gm.k, (0.0, 0.0), "S", skill)
         if decision.option == "attack":
             game.state = declare_attack(game.state, decision.params["target"], self.config)
         seat = self.config.seats[game.state.player]
         aim = (float(decision.shot[0]), float(decision.shot[1]))
-        return ThrowAsk(gm.index, gm.k, aim, seat, gm.turn)
+        return ThrowAsk(gm.index, gm.k, aim, seat, skill)
 
     def finish(self, gm: GameInPlay, answer, on_stroke) -> None:
         game = gm.state

@@ -56,9 +56,9 @@ from dataclasses import dataclass, field, replace
 
 from carromlab.equipment.kooba import SEATS
 from carromlab.errors import CarromlabError
+from carromlab.games.kooba.rules import LOCK, ShotTags
 from carromlab.rules.interfaces import StrokeOutcome, check_declared
 
-LOCK = 6
 SHOTS = 3
 
 
@@ -81,27 +81,20 @@ class KoobaConfig:
         return SEATS[: self.n_players]
 
     @property
+    def n_seats(self) -> int:
+        return self.n_players
+
+    @property
     def sticks(self) -> int:
         return 5 if self.pro else 4
 
 
 @dataclass(frozen=True)
-class ShotTags:
-    """What one Aero tagged: the zones (``eye``, ``inner_eye``, ``penalty``), the KOOBA
-    (``kooba`` touched, ``ring``), the runs it overlaps (``runs``: players) and the markers it
-    touches (``markers``: players). ``on_aeros``: how many of the turn's Aeros already lying
-    on the board it landed on (it rests on top of them); its tags are its own outline's ("If
-    two Aeros overlap, a tag is still counted if the top Aero visually overlaps the scoring
-    area"), and the Aeros beneath keep the tags they made when they landed."""
+class KoobaStroke:
+    """One shot as the machine applied it: who threw and what the Aero tagged."""
 
-    eye: bool = False
-    inner_eye: bool = False
-    kooba: bool = False
-    ring: bool = False
-    penalty: bool = False
-    runs: frozenset = frozenset()
-    markers: frozenset = frozenset()
-    on_aeros: int = 0
+    player: int
+    tags: ShotTags
 
 
 @dataclass(frozen=True)
@@ -160,7 +153,7 @@ def apply_shot(state: KoobaState, tags: ShotTags, config: KoobaConfig | None = N
     config = config or KoobaConfig()
     if state.over:
         raise CarromlabError("the game is over")
-    state = replace(state, history=(*state.history, (state.player, tags)))
+    state = replace(state, history=(*state.history, KoobaStroke(state.player, tags)))
     if state.tiebreak is not None:
         return _tiebreak_shot(state, tags, config)
     me = state.player

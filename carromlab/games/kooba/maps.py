@@ -1,18 +1,10 @@
 """KOOBA aim-point heat maps: for a grid of aim points, the chance of each tag from ``n``
-noisy throws at a skill and a distance (physics/throw.py, games/kooba/geometry.py).
+noisy throws at a skill and a distance (physics/throw.py, games/kooba/rules.py).
 
 Throw ``i`` at aim cell ``c`` uses the key ``fold_in(fold_in(key(seed), c), i)``. The
 thrower stands on the seat's axis at ``sticks`` stick lengths from the board's centre
-(seed 003: 4, Pro: 5). Tags per throw (an Aero that lands with its centre off the board falls
-and tags nothing):
-
-- ``eye``, ``inner_eye``: the Aero's material shares area with the zone;
-- ``kooba``: it touches the KOOBA (at the centre; tangency counts) or rings it; ``ring``: the
-  KOOBA lies inside its hole. Decision: a ring is also a KOOBA tag - the KOOBA is then
-  inside the Aero's outline, though it touches only the hole's empty space;
-- ``penalty``: it shares area with any quadrant's Penalty Zone; ``own_run``: with any step of
-  the seat's own run;
-- ``off``: it fell off the board.
+(seed 003: 4, Pro: 5). The tags of a throw are the rules' (``rules.py``: :data:`TAGS`,
+:func:`tag_throws`).
 
 Every probability comes with its Wilson interval.
 """
@@ -31,11 +23,9 @@ from carromlab.analysis.intervals import wilson
 from carromlab.equipment.geometry import rotate
 from carromlab.equipment.kooba import SEAT_ANGLE, SEATS, KoobaBoard
 from carromlab.errors import CarromlabError
-from carromlab.games.kooba.geometry import aero_overlaps_circle, aero_overlaps_polygon, rings
+from carromlab.games.kooba.rules import TAGS, tag_throws
 from carromlab.physics.throw import throw_batch
 from carromlab.shots import THROW_SKILLS, ThrowSkill
-
-TAGS = ("eye", "inner_eye", "kooba", "ring", "penalty", "own_run", "off")
 
 
 def thrower_spot(board: KoobaBoard, seat: str, sticks: int) -> tuple[float, float]:
@@ -44,36 +34,6 @@ def thrower_spot(board: KoobaBoard, seat: str, sticks: int) -> tuple[float, floa
         raise CarromlabError(f"unknown seat {seat!r}; seats are {', '.join(SEATS)}")
     d = sticks * board.stick_length
     return rotate(0.0, d, SEAT_ANGLE[seat] - np.pi / 2)
-
-
-def tag_throws(board: KoobaBoard, x, y, rotation, seat: str) -> dict[str, np.ndarray]:
-    """The tags of Aeros landed at (x, y, rotation) (arrays) for a thrower on ``seat``."""
-    x, y, rotation = (np.asarray(v, float) for v in (x, y, rotation))
-    side, hole = board.aero_side, board.aero_hole_diameter / 2
-    on = (np.abs(x) <= board.half) & (np.abs(y) <= board.half)
-    zones = board.zones
-    ring = rings(x, y, hole, 0.0, 0.0, board.kooba_radius)
-    kooba = aero_overlaps_circle(
-        x, y, rotation, side, hole, 0.0, 0.0, board.kooba_radius, touch=True
-    )
-    tags = {
-        "eye": aero_overlaps_circle(x, y, rotation, side, hole, 0.0, 0.0, board.eye_radius),
-        "inner_eye": aero_overlaps_circle(
-            x, y, rotation, side, hole, 0.0, 0.0, board.inner_eye_radius
-        ),
-        "kooba": kooba | ring,
-        "ring": ring,
-    }
-    penalty = np.zeros(x.shape, bool)
-    for s in SEATS:
-        penalty |= aero_overlaps_polygon(x, y, rotation, side, hole, zones[f"penalty.{s}"].points)
-    own = np.zeros(x.shape, bool)
-    for step in range(1, 6):
-        own |= aero_overlaps_polygon(x, y, rotation, side, hole, zones[f"run.{seat}.{step}"].points)
-    tags.update(penalty=penalty, own_run=own)
-    out = {k: v & on for k, v in tags.items()}
-    out["off"] = ~on
-    return out
 
 
 def aim_map(

@@ -1,8 +1,5 @@
-"""Whole KOOBA games: the lag, throws on the throw kernel, tags by exact geometry, the game
-machine (games/kooba/machine.py), and a greedy player.
-
-Keys: throw ``k`` of game ``g`` (the lag's throws first) uses ``fold_in(fold_in(key(seed),
-g), k)``: a game depends only on the seed and its index.
+"""KOOBA's player (whole games on the game loop: ``driver.py``; what a throw tags:
+``rules.py``; the game machine: ``machine.py``).
 
 :class:`KoobaGreedy` aims by goal, from an aim map at its skill and distance
 (games/kooba/maps.py), computed once per seat:
@@ -47,71 +44,15 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field, fields
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 import pandas as pd
 
 from carromlab.analysis.players import Decision
 from carromlab.equipment.kooba import KoobaBoard
 from carromlab.errors import CarromlabError
-from carromlab.games.kooba.geometry import (
-    aero_overlaps_circle,
-    aero_overlaps_polygon,
-    aeros_overlap,
-)
-from carromlab.games.kooba.machine import (
-    LOCK,
-    KoobaConfig,
-    ShotTags,
-    declare_attack,
-)
-from carromlab.games.kooba.maps import aim_map, tag_throws, thrower_spot
-from carromlab.physics.throw import throw_batch
-
-
-def marker_spot(board: KoobaBoard, seat: str, step: int) -> tuple[float, float]:
-    """Where a marker sits: the middle of its Home, run step or Lock."""
-    if step == 0:
-        return board.home_centre(seat)
-    zone = board.zones[f"lock.{seat}" if step == LOCK else f"run.{seat}.{step}"]
-    pts = np.array(zone.points)
-    return float(pts[:, 0].mean()), float(pts[:, 1].mean())
-
-
-def shot_tags(board, x, y, rotation, seats, markers, lying=()) -> ShotTags:
-    """The tags of one Aero landed at (x, y, rotation) with the markers where they are;
-    ``lying``: the (x, y, rotation) of the Aeros already on the board (the turn's earlier
-    throws). An Aero that lands on lying ones rests on top of them (``on_aeros``) and is
-    judged by its own outline, as the rule's "top Aero" (seed 003)."""
-    t = tag_throws(board, np.array([x]), np.array([y]), np.array([rotation]), seats[0])
-    on = not bool(t["off"][0])
-    side, hole = board.aero_side, board.aero_hole_diameter / 2
-    runs, touched = set(), set()
-    if on:
-        for p, seat in enumerate(seats):
-            for step in range(1, 6):
-                poly = board.zones[f"run.{seat}.{step}"].points
-                if aero_overlaps_polygon(x, y, rotation, side, hole, poly)[()]:
-                    runs.add(p)
-            mx, my = marker_spot(board, seat, markers[p])
-            r = board.marker_diameter / 2
-            if aero_overlaps_circle(x, y, rotation, side, hole, mx, my, r, touch=True)[()]:
-                touched.add(p)
-    on_aeros = 0
-    if on and len(lying):
-        lx, ly, lr = np.asarray(lying, float).reshape(-1, 3).T
-        on_aeros = int(aeros_overlap(x, y, rotation, lx, ly, lr, side, hole).sum())
-    return ShotTags(
-        on_aeros=on_aeros,
-        eye=bool(t["eye"][0]),
-        inner_eye=bool(t["inner_eye"][0]),
-        kooba=bool(t["kooba"][0]),
-        ring=bool(t["ring"][0]),
-        penalty=bool(t["penalty"][0]),
-        runs=frozenset(runs),
-        markers=frozenset(touched),
-    )
+from carromlab.games.kooba.machine import KoobaConfig, declare_attack
+from carromlab.games.kooba.maps import aim_map
+from carromlab.games.kooba.rules import LOCK, marker_spot
 
 
 @dataclass(frozen=True)
@@ -264,21 +205,3 @@ def _aims(skill, n, grid, board, seat, config, slide, refine=0, refine_n=2000) -
         best = rows.loc[goal_values(rows, config)[goal].idxmax()]
         aims[goal] = (float(best.aim_x), float(best.aim_y))
     return aims
-
-
-def throw_one(board, sk, gkey, k: int, aim, seat: str, sticks: int, slide: float = 0.0):
-    """Throw ``k`` of a game (key ``fold_in(game key, k)``): where the Aero lands."""
-    key = jax.random.fold_in(gkey, k)
-    fx, fy = thrower_spot(board, seat, sticks)
-    x, y, rot = throw_batch(
-        key[None],
-        jnp.array([aim[0]]),
-        jnp.array([aim[1]]),
-        jnp.array([fx]),
-        jnp.array([fy]),
-        sk.angle,
-        sk.length,
-        sk.release,
-        slide,
-    )
-    return float(x[0]), float(y[0]), float(rot[0])

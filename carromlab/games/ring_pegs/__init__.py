@@ -1,6 +1,7 @@
 """Ring Pegs (the Carrom Company's crokinole side): ``rules.py`` (origins, the pass and the
-finish, the machine), ``players.py`` (the greedy and random players, the driver),
-``setups.py`` (a ring over each peg)."""
+finish), ``machine.py`` (the stages, the turn, the game's end), ``driver.py`` (whole games on
+the game loop), ``players.py`` (the greedy and random players), ``setups.py`` (a ring over
+each peg)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def _analysis(variant: str):
 
 
 def _config(variant: str, **options):
-    from carromlab.games.ring_pegs.rules import RingPegsConfig
+    from carromlab.games.ring_pegs.machine import RingPegsConfig
 
     return RingPegsConfig(**options)
 
@@ -46,7 +47,7 @@ def _random(skill="club", variant=None):
 
 
 def _driver(config):
-    from carromlab.games.ring_pegs.players import RingPegsDriver
+    from carromlab.games.ring_pegs.driver import RingPegsDriver
 
     return RingPegsDriver(config)
 

@@ -1,8 +1,8 @@
-"""Whole Ring Pegs games: players and the game driver of
-:func:`~carromlab.play.play_games`.
+"""Ring Pegs' players (the driver, ``driver.py``, plays them on the game loop, the view turned
+so that the player on turn starts South).
 
-Views are turned so that the player on turn starts South. :class:`RingPegsGreedy` sweeps aims
-from where its ring lies - stage 1 (the pass): every ``step_deg`` across +-30 deg of straight
+:class:`RingPegsGreedy` is the greedy player (:class:`~carromlab.analysis.policies.GreedyPlayer`)
+over aims swept from where its ring lies - stage 1 (the pass): every ``step_deg`` across +-30 deg of straight
 up, at speeds that stop the ring between the far side of the pegged circle and the far frame;
 stage 2 (the finish): +-10 deg round the line to the hole, at speeds that reach the hole slowly
 - screens them with ``n_screen`` noisy shots, re-estimates the best ``keep`` with ``n_eval``
@@ -15,25 +15,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
 from carromlab.analysis.players import Decision
-from carromlab.analysis.search import Candidates, screen_and_pick
-from carromlab.analysis.variants import analysis_for
-from carromlab.equipment.company import CrokinoleBoard
-from carromlab.games.ring_pegs.rules import (
-    active_spot,
-    apply,
-    new_game,
-)
+from carromlab.analysis.policies import GreedyPlayer
+from carromlab.analysis.search import Candidates
+from carromlab.games.ring_pegs.rules import active_spot
 from carromlab.physics import Physics
-from carromlab.play.drivers import TurnedDriver
 from carromlab.shots import Shot, take_shots
-from carromlab.shots import skill as skill_named
-
-#: The active ring, the opponent's ring and 8 pegged rings.
-CAPACITY = 10
 
 
 def sweep(view, turn, step_deg: float = 1.0, physics: Physics | None = None) -> Shot:
@@ -59,21 +50,17 @@ def sweep(view, turn, step_deg: float = 1.0, physics: Physics | None = None) -> 
     return Shot(np.full(n, x), np.full(n, y), ang.ravel(), spd.ravel())
 
 
-@dataclass(frozen=True)
-class RingPegsGreedy:
-    skill: str = "club"
-    n_screen: int = 4
-    keep: int = 6
-    n_eval: int = 16
+@dataclass(frozen=True, repr=False)
+class RingPegsGreedy(GreedyPlayer):
+    """The default Ring Pegs player (see the module's docstring); ``step_deg``: the sweep's
+    spacing of aims (its budget's candidate counts do not apply: every aim is screened)."""
+
     step_deg: float = 1.0
 
-    def plan(self, view, turn, seed: int = 0):
-        noise = analysis_for("ring-pegs").noise(skill_named(self.skill))
-        seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> 1
-        shots = sweep(view, turn, self.step_deg)
-        group = Candidates(view, shots, turn, noise)
-        _, _, shot = yield from screen_and_pick(group, seeds, self.n_screen, self.keep, self.n_eval)
-        return Decision(shot)
+    REPR: ClassVar[tuple[str, ...]] = ("skill", "n_screen", "keep", "n_eval", "step_deg")
+
+    def candidate_groups(self, view, turn, seed: int) -> list[Candidates]:
+        return [self.group(view, sweep(view, turn, self.step_deg), turn)]
 
 
 @dataclass(frozen=True)
@@ -85,39 +72,3 @@ class RingPegsRandom:
         shots = sweep(view, turn, 5.0)
         return Decision(take_shots(shots, [int(rng.integers(len(shots.x)))]))
         yield  # a plan is a generator
-
-
-class RingPegsDriver(TurnedDriver):
-    """Whole Ring Pegs games for :func:`~carromlab.play.play_games`."""
-
-    capacity = CAPACITY
-    board_type = CrokinoleBoard
-    lies = True
-
-    def new_state(self, g: int):
-        return new_game(self.config)
-
-    def board_position(self, state):
-        return state.board_position()
-
-    def _apply(self, gm, outcome) -> dict:
-        gm.state = apply(gm.state, outcome, self.config)
-        last = gm.state.history[-1]
-        return {
-            "player": last.player,
-            "stage": last.stage,
-            "passed": last.passed,
-            "finished": last.finished,
-            "touched_pegged": last.touched_pegged,
-            "cleared": last.cleared,
-        }
-
-    def scores(self, state) -> tuple[int, int]:
-        return int(state.winner == 0), int(state.winner == 1)
-
-    def _extra(self, st, strokes) -> dict:
-        return {
-            "passes": self._total(strokes, "passed"),
-            "touched_pegged": self._total(strokes, "touched_pegged"),
-            "clearing_hits": self._total(strokes, "cleared"),
-        }

@@ -1,0 +1,49 @@
+"""Whole Force Out games (and Fast Play) for the game loop (:func:`~carromlab.play.play_games`):
+the player on turn shoots from the South of a view turned to their seat (player 1 sits North);
+in Fast Play the one shooting ring stays where it lies."""
+
+from __future__ import annotations
+
+from carromlab.equipment.company import CrokinoleBoard
+from carromlab.games.force_out.machine import apply, new_game
+from carromlab.play.drivers import TurnedDriver
+
+#: The shooting ring and 16 rings.
+CAPACITY = 17
+
+
+class ForceOutDriver(TurnedDriver):
+    """Whole Force Out games (and Fast Play) for :func:`~carromlab.play.play_games`."""
+
+    capacity = CAPACITY
+    board_type = CrokinoleBoard
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.lies = bool(config.fast)  # Fast Play: the ring stays where it lies
+
+    def new_state(self, g: int):
+        return new_game(self.config)
+
+    def _apply(self, gm, outcome) -> dict:
+        before = gm.state
+        gm.state = apply(before, outcome, self.config)
+        last = gm.state.history[-1]
+        return {
+            "round": before.round,
+            "player": last.player,
+            "opponent_out": last.opponent_out,
+            "own_out": last.own_out,
+            "holed": sum(last.holed),
+            "penalty": last.penalty,
+            "returned": last.returned is not None,
+            "continues": last.continues,
+        }
+
+    def _extra(self, st, strokes) -> dict:
+        return {
+            "rounds": int(st.round),
+            "penalties": self._total(strokes, "penalty"),
+            "forced_out": self._total(strokes, "opponent_out", "own_out"),
+            "holed": self._total(strokes, "holed"),
+        }
