@@ -2,7 +2,7 @@
 :mod:`carromlab.input_schema`): an output path against the file system, board points and
 placements against the board they are played on, aims against the direction a line board
 allows. Each refusal is one :class:`CarromlabError` line naming the option and its value;
-warnings come back as lines for the caller to print.
+warnings go to a ``warn`` callable the caller gives (stderr by default).
 
 Nothing here imports the registry or JAX: a game (``shot_options``, ``family``,
 ``default_grid``) and a variant's analysis hooks (``origin``, ``legal_origin``,
@@ -15,7 +15,9 @@ from __future__ import annotations
 import errno
 import math
 import os
+import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -180,26 +182,37 @@ def fixed_origin(va: Any, pos: Any) -> tuple[float, float] | None:
     return None
 
 
+def to_stderr(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
 def check_placements(
-    what: str, text: str, values, kind: str | None, va: Any, pos: Any, game: Any
-) -> list[str]:
+    what: str,
+    text: str,
+    values,
+    kind: str | None,
+    va: Any,
+    pos: Any,
+    game: Any,
+    warn: Callable[[str], None] = to_stderr,
+) -> None:
     """The placement(s) against the board, once its shot origins are known: the unit
     (metres on a line, degrees on a circle: a unit of the other kind is refused, and each
     refusal names the board's), off the board (refused with the board's size), none legal
-    (refused with the legal intervals or the default grid). Returns the warning lines:
-    ignored placements (a Carrooka striker that lies on the board), or plain angles that
-    look like radians."""
+    (refused with the legal intervals or the default grid). ``warn`` receives the warning
+    lines, at once (before a refusal they explain): ignored placements (a Carrooka striker
+    that lies on the board), or plain angles that look like radians."""
     variant = pos.variant
     where = f"--{what} {text}"
     line = line_origin(va)
     unit = "metres along the shooter's line" if line else "degrees on the shooter's circle"
     spot = fixed_origin(va, pos)
     if spot is not None:
-        return [
+        warn(
             f"warning: {where} is ignored: the {va.shooter_kind} lies at "
             f"({spot[0]:.3f}, {spot[1]:.3f}) m and is played from there"
-        ]
-    warnings = []
+        )
+        return
     if kind is not None and kind != ("length" if line else "angle"):
         units = "m, cm or mm, or a plain number" if line else "deg or rad, or a plain number"
         raise CarromlabError(
@@ -226,9 +239,9 @@ def check_placements(
     elif kind is None:
         warning = radians_warning(text, what, values)
         if warning:
-            warnings.append(warning)
+            warn(warning)
     if len(values) == 1 and va.check_origin is not None:
-        return warnings  # the game's own check, at the shot, says why (ICF: law 130, in metres)
+        return  # the game's own check, at the shot, says why (ICF: law 130, in metres)
     xs, ys = va.origin(pos, values)
     legal = va.legal_origin(pos, xs, ys)
     if not legal.any():
@@ -244,7 +257,6 @@ def check_placements(
             f"{where}: no legal {va.shooter_kind} placement in position "
             f"{pos.name!r} ({variant} placements are {unit}; {legal_words})"
         )
-    return warnings
 
 
 #: A forward aim from a line: strictly between these (degrees counter-clockwise from +x).

@@ -7,7 +7,8 @@ Validation refuses, naming the pieces and the numbers:
 - pieces off the playing surface (or through the frame), inside a pocket or hole, on a peg;
 - overlapping pieces (beyond ``OVERLAP_TOLERANCE``, 2 um; touching pieces are legal);
 - for Ring Pegs, a pegged ring not centred on a peg, or two on one peg;
-- a board on which the shooter does not fit where its shots start (:func:`shooter_problem`).
+- a board on which the shooter does not fit where its shots start (:func:`shooter_problem`),
+  or whose shooting lines leave the shooter's own half of the surface (:func:`line_problem`).
 
 KOOBA's Aeros are magnetic and may lie on top of other pieces (the game set marks them
 stackable), so they are not checked for overlap.
@@ -243,7 +244,7 @@ def _check_geometry(pos: Position) -> list[str]:
     specs = board.piece_specs()
     layout = board.layout
     surface = layout.surface
-    shooter = shooter_problem(board)
+    shooter = shooter_problem(board) or line_problem(board)
     problems = [f"{board.family} board: {shooter}"] if shooter else []
     for p in pos.pieces:
         spec = specs[p.kind]
@@ -391,3 +392,34 @@ def shooter_problem(board: Board) -> str | None:
             {"break_radius": b.break_radius, "diameter": b.diameter},
         )
     return None  # KOOBA's pieces are thrown from off the board
+
+
+def line_problem(board: Board) -> str | None:
+    """Whether the line a square board's shots start from lies on the shooter's own half of
+    the surface (None when it does): the ICF baselines (both, and no longer than the side)
+    and the Carroms shooting line. A line past the centre is another player's side (South's
+    line would lie beyond North's), and the rules' "behind the baseline" loses its meaning;
+    the message names the fields and their values. Circles (Carrooka's break line, the
+    crokinole side) have no half; :func:`shooter_problem` checks that their shooter fits."""
+    b: Any = board
+    own = "a shooter's lines must lie in its own half of the surface"
+    if b.family == "icf":
+        far = b.baseline_offset + b.baseline_gap
+        if far >= b.half:
+            return (
+                f"the baselines lie past the centre: baseline_offset {b.baseline_offset:g} + "
+                f"baseline_gap {b.baseline_gap:g} = {far:g} m from the frame, at least half "
+                f"the side ({b.half:g} m of side {b.side:g}); {own}"
+            )
+        if b.baseline_length > b.side:
+            return (
+                f"the baselines run off the surface: baseline_length {b.baseline_length:g} "
+                f"m, longer than the side {b.side:g} m"
+            )
+    if b.family == "checker" and b.shooting_line_offset >= b.half:
+        return (
+            f"the shooting line lies past the centre: shooting_line_offset "
+            f"{b.shooting_line_offset:g} m from the frame, at least half the side "
+            f"({b.half:g} m of side {b.side:g}); {own}"
+        )
+    return None

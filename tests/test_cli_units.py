@@ -417,3 +417,73 @@ def test_the_command_lines_own_errors_are_one_line(capsys, args, words):
     assert err.count("\n") == 1 and err.startswith("error: "), err
     for w in words:
         assert w in err, (w, err)
+
+
+# ---------------------------------------------------------------------- numbers: ASCII only
+
+
+@pytest.mark.parametrize(
+    ("args", "flag", "digit"),
+    [
+        (["estimate", "--angle", "６５"], "--angle", "FULLWIDTH DIGIT SIX"),
+        (["estimate", "--angle", "٦٥deg"], "--angle", "ARABIC-INDIC DIGIT SIX"),
+        (["estimate", "--placement", "-０.05"], "--placement", "FULLWIDTH DIGIT ZERO"),
+        (["shotmap", "--angles", "60:90:３"], "--angles", "FULLWIDTH DIGIT THREE"),
+        (["shotmap", "--speeds", "1,２"], "--speeds", "FULLWIDTH DIGIT TWO"),
+        (["best", "--speeds", "１:3:3"], "--speeds", "FULLWIDTH DIGIT ONE"),
+        (["estimate", "--variant", "carrooka", "--striker", "０.05,0"], "--striker", "ZERO"),
+        (["shotmap", "--variant", "kooba", "--aims", "-0.1:0.1:３"], "--aims", "THREE"),
+        (["play", "--variant", "carroms", "--target", "３"], "--target", "FULLWIDTH DIGIT"),
+        (["play", "--variant", "kooba", "--players=٣"], "--players", "ARABIC-INDIC DIGIT"),
+    ],
+)
+def test_numbers_take_ascii_digits_only(capsys, tmp_path, args, flag, digit):
+    """Was: --angle read "６５" as 65 (Python's float reads any Unicode digit) while --speed
+    refused it (pydantic reads ASCII only). One rule for every number: ASCII digits."""
+    code, _, err = run(capsys, *args, "--out", str(tmp_path / "out"))
+    line = one_line(err)
+    assert code == 2 and line.startswith(f"error: {flag} "), line
+    assert "ASCII digits 0-9 only" in line and digit in line, line
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_typed_options_refuse_other_digits_too(capsys):
+    for flag in ("--speed", "--n", "--seed", "--hand-set"):
+        code, _, err = run(capsys, "estimate", flag, "２")
+        assert code == 2 and f"'{flag}'" in one_line(err), err
+
+
+def test_ascii_numbers_and_the_degree_sign_still_read():
+    assert schema.parse_value(" 65.5° ", "angle") == 65.5
+    assert schema.parse_grid("1e1:2E1:3", "angles") == [10.0, 15.0, 20.0]
+    with pytest.raises(CarromlabError, match="NO-BREAK SPACE"):
+        schema.parse_value("\u00a065", "angle")
+
+
+# ---------------------------------------------------------------------- play's folder
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('{"kind": "play", "variant": "icf", "se', "is not valid JSON"),
+        ("", "is not valid JSON"),
+        (b"\xff\xfe{}", "is not valid JSON (not UTF-8"),
+        ("[1, 2]", "holds JSON that is not an object"),
+    ],
+)
+def test_a_play_folder_with_a_config_cut_short_is_refused(capsys, tmp_path, text, words):
+    """Was: a traceback (JSONDecodeError) without log.sqlite, and with it the games played on
+    beside a config.json no rerun could read."""
+    folder = tmp_path / "play"
+    folder.mkdir()
+    config = folder / "config.json"
+    (config.write_bytes if isinstance(text, bytes) else config.write_text)(text)
+    (folder / "log.sqlite").write_bytes(b"")  # a log's database: the folder is not new
+    before = sorted(p.name for p in folder.iterdir())
+    t0 = time.perf_counter()
+    code, out, err = run(capsys, "play", "--games", "1", "--out", str(folder))
+    line = one_line(err)
+    assert code == 2 and out == "" and line.startswith(f"error: {config} {words}"), line
+    assert "new folder" in line and time.perf_counter() - t0 < 10
+    assert sorted(p.name for p in folder.iterdir()) == before

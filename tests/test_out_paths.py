@@ -104,6 +104,63 @@ def test_an_unwritable_folder_is_refused_whoever_runs(capsys, tmp_path, monkeypa
         _refused(capsys, ["play", "--out", "/proc/x"], "--out /proc/x: its folder /proc is not")
 
 
+#: Every writer with its output option, the file writer (draw) and the argument (positions).
+ALL_WRITERS = {
+    **WRITERS,
+    "draw": (["draw", "icf-opening"], "-o"),
+    "positions write": (["positions", "write"], None),
+}
+
+
+def _with_path(command: str, path: str) -> tuple[list[str], str]:
+    """The command line of ``command`` writing to ``path``, and the option its message names."""
+    args, option = ALL_WRITERS[command]
+    if option is None:
+        return [*args, path], "OUT"
+    return [*args, option, path], "--output" if option == "-o" else option
+
+
+@pytest.mark.parametrize("command", list(ALL_WRITERS))
+def test_a_symbolic_link_that_leads_nowhere_is_refused_before_work(capsys, command, tmp_path):
+    """Was: a traceback (FileExistsError from mkdir, or estimate's parquet writer once the
+    shots were computed) for a dangling link or a link loop as the output path."""
+    suffix = ".png" if command == "draw" else ""
+    loop_a, loop_b = tmp_path / f"loop-a{suffix}", tmp_path / f"loop-b{suffix}"
+    loop_a.symlink_to(loop_b)
+    loop_b.symlink_to(loop_a)
+    dangling = tmp_path / f"dangling{suffix}"
+    dangling.symlink_to(tmp_path / "nowhere" / "at-all")
+    for link, words in ((loop_a, "a symbolic link loop"), (dangling, "a dangling symbolic link")):
+        args, option = _with_path(command, str(link))
+        _refused(capsys, args, f"{option} {link}: {link} is {words}")
+    if command != "draw":  # a link on the way to a folder that would be made below it
+        below = dangling / "sub"
+        args, option = _with_path(command, str(below))
+        _refused(capsys, args, f"{option} {below}: {dangling} is a dangling symbolic link")
+
+
+@pytest.mark.parametrize("command", list(ALL_WRITERS))
+def test_an_empty_output_path_is_refused(capsys, command, tmp_path, monkeypatch):
+    """Was: ``--out ""`` read as the current folder, and written into it."""
+    monkeypatch.chdir(tmp_path)
+    args, option = _with_path(command, "")
+    _refused(capsys, args, f"{option} '': an empty path")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_links_that_lead_somewhere_pass(tmp_path):
+    folder = tmp_path / "real"
+    folder.mkdir()
+    (tmp_path / "to-folder").symlink_to(folder)
+    check_out_path(tmp_path / "to-folder")
+    check_out_path(tmp_path / "to-folder" / "new" / "deeper")
+    (tmp_path / "to-file.png").symlink_to(folder / "x.png")  # dangling: refused
+    with pytest.raises(CarromlabError, match="dangling symbolic link"):
+        check_out_path(tmp_path / "to-file.png", "file", "--output")
+    (folder / "x.png").write_bytes(b"")
+    check_out_path(tmp_path / "to-file.png", "file", "--output")
+
+
 def test_good_paths_pass_and_nothing_is_made(tmp_path):
     check_out_path(tmp_path)  # an empty folder
     check_out_path(tmp_path / "a" / "b")  # made later, with its parents

@@ -195,6 +195,45 @@ def test_every_family_refuses_a_shooter_that_does_not_fit(family, changes, named
     assert Position.from_dict(d, check=False).validate()  # kept unchecked, as other problems
 
 
+@pytest.mark.parametrize(
+    ("family", "changes", "named"),
+    [
+        ("icf", {"baseline_offset": 0.5}, "baseline_offset 0.5 + baseline_gap 0.0318"),
+        ("icf", {"baseline_offset": 0.6}, "baseline_offset 0.6 + baseline_gap 0.0318"),
+        ("icf", {"baseline_offset": 0.2, "baseline_gap": 0.2}, "baseline_gap 0.2 = 0.4 m"),
+        ("checker", {"shooting_line_offset": 0.5}, "shooting_line_offset 0.5 m"),
+        ("checker", {"shooting_line_offset": 0.33}, "shooting_line_offset 0.33 m"),
+    ],
+)
+def test_a_shooting_line_past_the_centre_is_refused(family, changes, named):
+    """Was: a baseline (or the Carroms shooting line) beyond the centre, on another player's
+    side of the surface, validated and was played from there."""
+    d = board_set(family, **changes)
+    refused(d, f"{family} board: the", "past the centre", named, "own half")
+
+
+def test_baselines_longer_than_the_side_are_refused():
+    refused(board_set("icf", baseline_length=0.8), "baseline_length 0.8 m", "side 0.74 m")
+
+
+def test_a_board_with_its_line_past_the_centre_is_not_played(capsys, tmp_path):
+    path = tmp_path / "far-line.json"
+    path.write_text(json.dumps(board_set("icf", baseline_offset=0.5)))
+    code, out, err = run(capsys, "estimate", "--position", str(path), "--n", "4")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert err.startswith(f"error: {path}") and "baseline_offset 0.5" in err
+    code, _, err = run(capsys, "validate", str(path))
+    assert code == 1 and "past the centre" in err
+
+
+def test_lines_in_their_own_half_still_validate():
+    for family, changes in (
+        ("icf", {"baseline_offset": 0.3}),
+        ("checker", {"shooting_line_offset": 0.3}),
+    ):
+        Position.from_dict(board_set(family, **changes))
+
+
 def test_kooba_refuses_position_instead_of_ignoring_it(capsys, tmp_path):
     junk = tmp_path / "junk.json"
     junk.write_text("carrom!\n")

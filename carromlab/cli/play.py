@@ -36,7 +36,7 @@ def check_play_folder(out: Path) -> None:
     if not path.is_file():
         return
     try:
-        config = json.loads(path.read_bytes())
+        config = json.loads(path.read_bytes().decode("utf-8"))
     except OSError as e:
         raise CarromlabError(f"{path}: cannot read it ({e.strerror or e})") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as e:

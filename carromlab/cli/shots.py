@@ -65,11 +65,6 @@ def grid(spec: str, what: str) -> list[float]:
     return parse_grid(spec, what)
 
 
-def warn_all(lines: list[str]) -> None:
-    for line in lines:
-        warn(line)
-
-
 @app.command(context_settings=GAME_OPTIONS, epilog=game_option_help("shot_options"))
 def estimate(
     ctx: typer.Context,
@@ -134,7 +129,7 @@ def estimate(
     if placement is not None:
         text = getattr(placement, "text", repr(placement))
         kind = getattr(placement, "kind", None)
-        warn_all(check_placements("placement", text, [placement], kind, va, pos, game))
+        check_placements("placement", text, [placement], kind, va, pos, game, warn)
     else:  # mid-line, or the point of a circle straight below the centre
         placement = game.default_placement
     check_forward("angle", written, [angle], va, pos)
@@ -247,9 +242,7 @@ def shotmap(
         if warning:
             warn(warning)
     if placements is not None:
-        warn_all(
-            check_placements("placements", placements, spots.values, spots.kind, va, pos, game)
-        )
+        check_placements("placements", placements, spots.values, spots.kind, va, pos, game, warn)
     check_forward("angles", aims.text, aims.values, va, pos)
     size = map_size_line(cells, n)
     if size:
