@@ -56,7 +56,8 @@ REFERENCE = ROOT / "data" / "reference"
 #: Run-metadata keys that describe the software and how it ran, not the run (not compared:
 #: lanes and cores change no number).
 VERSION_KEYS = ("carromlab", "jax", "numpy", "pandas", "device", "devices", "lanes", "cores")
-#: ``carromlab demo``'s shot map (carromlab/cli/shots.py: demo -> run_shotmap), as ``carromlab shotmap`` options.
+#: ``carromlab demo``'s shot map (carromlab/cli/shots.py: demo -> run_shotmap), as
+#: ``carromlab shotmap`` options.
 DEMO_SHOTMAP = [
     "--position",
     "icf-midgame",
