@@ -313,7 +313,7 @@ def test_estimate_and_shotmap_kooba(capsys, tmp_path):
     [
         (["play", "--variant", "carrooka", "--boards", "3"], "--boards is for icf, not carrooka"),
         (["play", "--variant", "carrooka", "--tie", "sudden"], "--tie (carrooka) must be one of"),
-        (["play", "--variant", "circle-scores", "--rounds", "2"], "not an option of circle-scores"),
+        (["play", "--variant", "circle-scores", "--rounds", "2"], "is for force-out, not circle"),
         (["play", "--variant", "icf", "--boards", "many"], "--boards (icf) must be int"),
         (["play", "--variant", "icf", "--boards"], "--boards needs a value"),
         (["play", "--variant", "kooba", "--policy", "random"], "use greedy"),
