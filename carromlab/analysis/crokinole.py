@@ -24,7 +24,7 @@ import numpy as np
 
 from carromlab.analysis.aims import ghost_aims, piece_arrays
 from carromlab.analysis.players import Decision
-from carromlab.analysis.policies import GreedyPlayer
+from carromlab.analysis.policies import RACING, GreedyPlayer
 from carromlab.analysis.search import BUDGET_FIELDS, Candidates, SearchBudget
 from carromlab.analysis.variants import VariantAnalysis
 from carromlab.errors import CarromlabError
@@ -152,6 +152,19 @@ class ForceOutRandom:
         yield  # a plan is a generator
 
 
+def ring_out_player(policy: str, skill: str = "club"):
+    """A ring-out player by its policy name: ``greedy`` (:class:`ForceOutGreedy`),
+    ``greedy-race`` (the same racing twice the candidates: the ICF greedy-race's budget,
+    :data:`~carromlab.analysis.policies.RACING`) or ``random`` (:class:`ForceOutRandom`)."""
+    if policy == "random":
+        return ForceOutRandom()
+    if policy not in ("greedy", "greedy-race"):
+        raise CarromlabError(f"unknown ring-out policy {policy!r}")
+    return ForceOutGreedy(
+        skill=skill, budget=RACING if policy == "greedy-race" else RING_OUT_BUDGET
+    )
+
+
 __all__ = [
     "RING_OUT_BUDGET",
     "ForceOutGreedy",
@@ -159,5 +172,6 @@ __all__ = [
     "outer_line_analysis",
     "random_shots",
     "ring_out_aims",
+    "ring_out_player",
     "shooting_origins",
 ]

@@ -6,10 +6,11 @@ the player on strike shoots from the South of a view turned to their seat."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 import pandas as pd
@@ -22,7 +23,7 @@ from carromlab.errors import CarromlabError
 from carromlab.physics.settle import separate
 from carromlab.play.loop import GameInPlay, GameRecord, Row
 from carromlab.position import Piece, Position
-from carromlab.rules.interfaces import StrokeOutcome
+from carromlab.rules.interfaces import GameMachine, StrokeOutcome
 from carromlab.shots import Shot, Skill
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -110,11 +111,11 @@ class BaseDriver:
     game does its own way.
 
     A game's driver sets ``capacity`` (discs a kernel batch holds), ``board_type`` (its board
-    when the configuration names none; None: no sliding-disc board) and ``lies`` (the
-    shooting piece stays on the board between strokes: its resting place is settled too),
-    and provides ``new_state(g)`` and ``_apply(gm, outcome)``: apply a
-    :class:`~carromlab.rules.interfaces.StrokeOutcome` through the game's machine (setting
-    ``gm.state``) and return the stroke's own columns. The rest it may take as they are:
+    when the configuration names none; None: no sliding-disc board), ``lies`` (the shooting
+    piece stays on the board between strokes: its resting place is settled too),
+    ``state_machine`` (its :class:`~carromlab.rules.interfaces.GameMachine`, usually its
+    ``machine`` module) and ``totals`` (the game row's columns that total stroke columns).
+    The rest it may take as they are:
 
     - :meth:`plan`: :meth:`on_strike` says who is on strike, what they see and the turn
       context (by default the player on turn sees the game's state and the rule
@@ -122,15 +123,21 @@ class BaseDriver:
     - :meth:`execution`: one execution of the decided shot from the view, with the seat's
       noise as the variant plays it;
     - :meth:`finish`: the executed stroke's resting places back in the board's frame
-      (:meth:`seat_angle`), settled, applied (``_apply``); the stroke's row is ``game``,
-      ``stroke``, the game's columns and ``truncated``;
+      (:meth:`seat_angle`), settled, applied through the machine (``_apply``); the stroke's
+      row is ``game``, ``stroke``, its own columns (:meth:`stroke_row`: by default the
+      fields of the machine's record of the stroke) and ``truncated``;
     - :meth:`over`, :meth:`record`: the game's row: winner, scores (:meth:`scores`), turns,
-      strokes, the game's own columns (``_extra``), truncated strokes, finished.
+      strokes, the game's own columns (``_extra``: by default the ``totals``), truncated
+      strokes, finished.
     """
 
     capacity: int = 0
     board_type: type[Board] | None = None
     lies: bool = False
+    # Any: each game's own configuration and state types
+    state_machine: ClassVar[GameMachine[Any, Any] | None] = None
+    #: The game row's columns that total stroke columns: column -> the strokes' columns.
+    totals: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 
     # Any: each game's own rule configuration (its seats, its board), read by its driver
     def __init__(self, config: Any) -> None:
@@ -146,11 +153,26 @@ class BaseDriver:
         """The variant's shot-analysis hooks (noise, the kernel's view of a position)."""
         return analysis_for(self.config.variant)
 
+    def _machine(self) -> GameMachine[Any, Any]:
+        if self.state_machine is None:
+            raise NotImplementedError(f"{type(self).__name__} names no game machine")
+        return self.state_machine
+
     def new_state(self, g: int) -> Any:
-        raise NotImplementedError(f"{type(self).__name__} starts no game")
+        return self._machine().new_game(self.config)
 
     def _apply(self, gm: GameInPlay, outcome: StrokeOutcome) -> Row:
-        raise NotImplementedError(f"{type(self).__name__} applies no stroke")
+        """Apply ``outcome`` through the game's machine (``gm.state`` becomes the new state);
+        the stroke's own columns."""
+        before = gm.state
+        gm.state = self._machine().apply(before, outcome, self.config, gm.rng)
+        return self.stroke_row(gm, before)
+
+    def stroke_row(self, gm: GameInPlay, before: Any) -> Row:
+        """The stroke's own columns (``before``: the state it was played in; ``gm.state``:
+        the state after it): the fields of the machine's record of it (the state's last
+        ``history`` entry)."""
+        return dataclasses.asdict(gm.state.history[-1])
 
     def on_strike(self, gm: GameInPlay) -> None:
         """Set ``gm.seat`` (who is on strike), ``gm.view`` (what they see) and ``gm.turn``
@@ -205,8 +227,8 @@ class BaseDriver:
         return int(a), int(b)
 
     def _extra(self, state: Any, strokes: pd.DataFrame) -> Row:
-        """A finished game's own columns (after ``strokes`` in its row)."""
-        return {}
+        """A finished game's own columns (after ``strokes`` in its row): the ``totals``."""
+        return {column: self._total(strokes, *of) for column, of in self.totals.items()}
 
     def _total(self, strokes: pd.DataFrame, *columns: str) -> int:
         return int(sum(strokes[c].sum() for c in columns)) if len(strokes) else 0

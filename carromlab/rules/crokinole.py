@@ -14,20 +14,27 @@ Decisions: the ring's centre sits on the line; both quadrant lines belong to the
 Shared by the crokinole-side games (Force Out, Fast Play, Circle Scores, Ring Pegs): the rings
 in the kernel's order (``rings``), the scoring circle (``in_circle``), the centre hole's
 capture code (``hole_code``) and which rings a stroke moved out of the circle
-(``circle_moves``).
+(``circle_moves``; ``ring_moves`` from the kernel's arrays); ``RestingRules``, the rules of a
+stroke judged by where the discs come to rest (Force Out, Circle Scores).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from carromlab.equipment.company import CrokinoleBoard
 from carromlab.errors import CarromlabError
-from carromlab.rules.outcome import lying_spot, without_kind
+from carromlab.rules.outcome import (
+    VariantRules,
+    check_discs,
+    lying_spot,
+    outcome_field,
+    without_kind,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from carromlab.equipment.base import Board
@@ -146,3 +153,51 @@ def circle_moves(
     inside = (capture < 0) & in_circle(board, x, y)
     before = in_circle(board, [p.x for p in rs], [p.y for p in rs])
     return holed, inside, before[None] & ~inside[:, 1:] & ~holed[:, 1:]
+
+
+def ring_moves(
+    capture: ArrayLike, x: ArrayLike, y: ArrayLike, position: Position, what: str
+) -> tuple[tuple[Piece, ...], NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]]:
+    """A batch of strokes from the kernel's arrays (``capture``, ``x``, ``y``: [B, 1 + rings],
+    the shooting ring disc 0) over ``position``'s rings: the rings and their
+    :func:`circle_moves` (``holed``, ``inside``, ``left``). A disc count that is not the
+    shooting ring and the rings is refused, naming them as ``what``."""
+    discs = np.atleast_2d(np.asarray(capture))
+    xs = np.atleast_2d(np.asarray(x, float))
+    ys = np.atleast_2d(np.asarray(y, float))
+    rs = rings(position)
+    check_discs(discs, rs, position, what)
+    holed, inside, left = circle_moves(discs, xs, ys, position, rs)
+    return rs, holed, inside, left
+
+
+class RestingRules(VariantRules):
+    """The rules of a crokinole-side stroke judged by where the discs come to rest and what
+    the holes and pockets took (Force Out, Circle Scores): :meth:`evaluate` reads the
+    kernel's ``capture``, ``x`` and ``y`` and gives them to the variant's :meth:`judge`."""
+
+    # Any (turn, scoring): each variant's own turn-state and scoring types
+    def judge(
+        self,
+        capture: ArrayLike,
+        x: ArrayLike,
+        y: ArrayLike,
+        position: Position,
+        turn: Any,
+        scoring: Any,
+    ) -> dict[str, NDArray[Any]]:
+        """Per shot (the kernel's [B, 1 + rings] arrays): the variant's quantities."""
+        raise NotImplementedError(f"{type(self).__name__} judges no stroke")
+
+    def evaluate(
+        self, position: Position, outcome_arrays: object, turn: Any = None, scoring: Any = None
+    ) -> dict[str, NDArray[Any]]:
+        """``outcome_arrays``: a mapping (or ``ShotOutcome``) with ``capture``, ``x``, ``y``."""
+        return self.judge(
+            outcome_field(outcome_arrays, "capture"),
+            outcome_field(outcome_arrays, "x"),
+            outcome_field(outcome_arrays, "y"),
+            position,
+            turn,
+            scoring,
+        )

@@ -4,8 +4,10 @@ North), as in standard carrom; the machine plays the boards to the target."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from carromlab.equipment.company import CheckerBoard
-from carromlab.games.carroms.machine import apply, new_game
+from carromlab.games.carroms import machine
 from carromlab.play.drivers import TurnedDriver
 
 #: The shooting ring, 24 rings and the black.
@@ -17,13 +19,10 @@ class CarromsDriver(TurnedDriver):
 
     capacity = CAPACITY
     board_type = CheckerBoard
+    state_machine = machine
+    totals: ClassVar[dict[str, tuple[str, ...]]] = {"fouls": ("foul",)}
 
-    def new_state(self, g: int):
-        return new_game(self.config)
-
-    def _apply(self, gm, outcome) -> dict:
-        before = gm.state
-        gm.state = apply(before, outcome, self.config)
+    def stroke_row(self, gm, before) -> dict:
         last = gm.state.history[-1]
         return {
             "board": before.boards,
@@ -37,7 +36,5 @@ class CarromsDriver(TurnedDriver):
         }
 
     def _extra(self, st, strokes) -> dict:
-        return {
-            "boards": int(st.boards) + (0 if st.board_strokes == 0 else 1),
-            "fouls": self._total(strokes, "foul"),
-        }
+        boards = int(st.boards) + (0 if st.board_strokes == 0 else 1)
+        return {"boards": boards, **super()._extra(st, strokes)}

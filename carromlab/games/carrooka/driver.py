@@ -11,19 +11,16 @@ points (:func:`turn_summary`).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 import pandas as pd
 
 from carromlab.analysis.players import Decision
 from carromlab.equipment.carrooka import CarrookaBoard
 from carromlab.errors import CarromlabError
-from carromlab.games.carrooka.machine import (
-    OPTIONS,
-    apply,
-    apply_option,
-    new_game,
-    shot_turns,
-)
+from carromlab.games.carrooka import machine
+from carromlab.games.carrooka.machine import OPTIONS, apply_option, shot_turns
 from carromlab.play.drivers import BaseDriver
 from carromlab.play.loop import GameInPlay, GameRecord
 
@@ -37,10 +34,9 @@ class CarrookaDriver(BaseDriver):
 
     capacity = CAPACITY
     board_type = CarrookaBoard
+    totals: ClassVar[dict[str, tuple[str, ...]]] = {"bonus_shots": ("bonus_shot",)}
     lies = True  # the striker is played from where it comes to rest
-
-    def new_state(self, g: int):
-        return new_game(self.config)
+    state_machine = machine
 
     def execution(self, gm: GameInPlay, decision: Decision, skills):
         st = gm.state
@@ -64,8 +60,7 @@ class CarrookaDriver(BaseDriver):
         gm.view = st.position
         return super().execution(gm, decision, skills)
 
-    def _apply(self, gm: GameInPlay, outcome) -> dict:
-        gm.state = apply(gm.state, outcome, self.config)
+    def stroke_row(self, gm: GameInPlay, before) -> dict:
         last = gm.state.last
         note = gm.note or {}
         gm.note = None
@@ -89,7 +84,7 @@ class CarrookaDriver(BaseDriver):
         return {
             "fouls_0": int(fouls.get(0, 0)),
             "fouls_1": int(fouls.get(1, 0)),
-            "bonus_shots": self._total(strokes, "bonus_shot"),
+            **super()._extra(st, strokes),
             "carrookad": int((strokes["carrookad"] != "").sum()) if len(strokes) else 0,
             "tie_break": any(r.phase == "black_respotted" for r in st.history),
         }

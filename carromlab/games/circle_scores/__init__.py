@@ -23,24 +23,13 @@ def _config(variant: str, **options):
     return CircleScoresConfig(**options)
 
 
-def _greedy(skill="club", variant=None):
-    from carromlab.games.circle_scores.players import ForceOutGreedy
+def _player(policy: str):
+    def make(skill="club", variant=None):
+        from carromlab.analysis.crokinole import ring_out_player
 
-    return ForceOutGreedy(skill=skill)
+        return ring_out_player(policy, skill)
 
-
-def _greedy_race(skill="club", variant=None):
-    from carromlab.analysis.policies import RACING
-    from carromlab.games.circle_scores.players import ForceOutGreedy
-
-    # racing twice the candidates (the ICF greedy-race's budget)
-    return ForceOutGreedy(skill=skill, budget=RACING)
-
-
-def _random(skill="club", variant=None):
-    from carromlab.games.circle_scores.players import ForceOutRandom
-
-    return ForceOutRandom()
+    return make
 
 
 def _driver(config):
@@ -82,7 +71,8 @@ GAME = register_game(
                 variants=("circle-scores",),
             ),
         ),
-        players={"greedy": _greedy, "greedy-race": _greedy_race, "random": _random},
+        # the ring-out players (analysis/crokinole.py), shared with Force Out
+        players={p: _player(p) for p in ("greedy", "greedy-race", "random")},
         driver=_driver,
         default_grid=("-130:-50:9", "30:150:61", "2.0"),
         default_placement=-90.0,

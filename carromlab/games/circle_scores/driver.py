@@ -1,10 +1,13 @@
 """Whole Circle Scores games for the game loop (:func:`~carromlab.play.play_games`): the player
-on turn shoots from the South of a view turned to their seat (player 1 sits North)."""
+on turn shoots from the South of a view turned to their seat (player 1 sits North); a shot's
+row is the machine's record of it."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from carromlab.equipment.company import CrokinoleBoard
-from carromlab.games.circle_scores.machine import apply, new_game
+from carromlab.games.circle_scores import machine
 from carromlab.play.drivers import TurnedDriver
 
 #: Discs a kernel batch holds: the shooting ring and up to 16 rings, as in Force Out (the
@@ -17,24 +20,11 @@ class CircleScoresDriver(TurnedDriver):
 
     capacity = CAPACITY
     board_type = CrokinoleBoard
-
-    def new_state(self, g: int):
-        return new_game(self.config)
-
-    def _apply(self, gm, outcome) -> dict:
-        gm.state = apply(gm.state, outcome, self.config)
-        last = gm.state.history[-1]
-        return {
-            "player": last.player,
-            "points": last.points,
-            "shooter_in": last.shooter_in,
-            "rings_out": last.rings_out,
-            "racked": last.racked,
-        }
+    state_machine = machine
+    totals: ClassVar[dict[str, tuple[str, ...]]] = {
+        "rings_out": ("rings_out",),
+        "shooter_in": ("shooter_in",),
+    }
 
     def _extra(self, st, strokes) -> dict:
-        return {
-            "rings_out": self._total(strokes, "rings_out"),
-            "shooter_in": self._total(strokes, "shooter_in"),
-            "racks": int(st.racks),
-        }
+        return {**super()._extra(st, strokes), "racks": int(st.racks)}

@@ -26,8 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from carromlab.rules.crokinole import circle_moves, rings
-from carromlab.rules.outcome import VariantRules, check_discs, outcome_field
+from carromlab.rules.crokinole import RestingRules, ring_moves, rings
 
 VARIANTS = ("circle-scores",)
 PROBABILITIES = ("shooter_in", "shooter_in_hole")
@@ -54,11 +53,9 @@ object_rings = rings
 
 def evaluate_circle_scores(capture, x, y, position, turn=None, scoring=None) -> dict:
     scoring = scoring or CircleScoresScoring()
-    capture = np.atleast_2d(np.asarray(capture))
-    x, y = np.atleast_2d(np.asarray(x, float)), np.atleast_2d(np.asarray(y, float))
-    rs = object_rings(position)
-    check_discs(capture, rs, position, "object rings and the shooting ring")
-    holed, inside, left = circle_moves(capture, x, y, position, rs)
+    _, holed, inside, left = ring_moves(
+        capture, x, y, position, "object rings and the shooting ring"
+    )
     out = left.sum(axis=1)
     shooter_in = inside[:, 0]
     return {
@@ -70,7 +67,7 @@ def evaluate_circle_scores(capture, x, y, position, turn=None, scoring=None) -> 
     }
 
 
-class CircleScoresRules(VariantRules):
+class CircleScoresRules(RestingRules):
     variant = "circle-scores"
     variants = VARIANTS
     turn_type = CircleScoresTurn
@@ -79,12 +76,5 @@ class CircleScoresRules(VariantRules):
     probabilities = PROBABILITIES
     means = MEANS
 
-    def evaluate(self, position, outcome_arrays, turn=None, scoring=None) -> dict:
-        return evaluate_circle_scores(
-            outcome_field(outcome_arrays, "capture"),
-            outcome_field(outcome_arrays, "x"),
-            outcome_field(outcome_arrays, "y"),
-            position,
-            turn,
-            scoring,
-        )
+    def judge(self, capture, x, y, position, turn, scoring) -> dict:
+        return evaluate_circle_scores(capture, x, y, position, turn, scoring)

@@ -4,8 +4,10 @@ in Fast Play the one shooting ring stays where it lies."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from carromlab.equipment.company import CrokinoleBoard
-from carromlab.games.force_out.machine import apply, new_game
+from carromlab.games.force_out import machine
 from carromlab.play.drivers import TurnedDriver
 
 #: The shooting ring and 16 rings.
@@ -17,17 +19,18 @@ class ForceOutDriver(TurnedDriver):
 
     capacity = CAPACITY
     board_type = CrokinoleBoard
+    state_machine = machine
+    totals: ClassVar[dict[str, tuple[str, ...]]] = {
+        "penalties": ("penalty",),
+        "forced_out": ("opponent_out", "own_out"),
+        "holed": ("holed",),
+    }
 
     def __init__(self, config):
         super().__init__(config)
         self.lies = bool(config.fast)  # Fast Play: the ring stays where it lies
 
-    def new_state(self, g: int):
-        return new_game(self.config)
-
-    def _apply(self, gm, outcome) -> dict:
-        before = gm.state
-        gm.state = apply(before, outcome, self.config)
+    def stroke_row(self, gm, before) -> dict:
         last = gm.state.history[-1]
         return {
             "round": before.round,
@@ -41,9 +44,4 @@ class ForceOutDriver(TurnedDriver):
         }
 
     def _extra(self, st, strokes) -> dict:
-        return {
-            "rounds": int(st.round),
-            "penalties": self._total(strokes, "penalty"),
-            "forced_out": self._total(strokes, "opponent_out", "own_out"),
-            "holed": self._total(strokes, "holed"),
-        }
+        return {"rounds": int(st.round), **super()._extra(st, strokes)}

@@ -36,8 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from carromlab.errors import CarromlabError
-from carromlab.rules.crokinole import circle_moves, rings
-from carromlab.rules.outcome import VariantRules, check_discs, outcome_field
+from carromlab.rules.crokinole import RestingRules, ring_moves
 
 VARIANTS = ("force-out", "force-out-fast")
 COLOURS = ("red", "green")
@@ -72,11 +71,9 @@ def evaluate_force_out(
     """Per shot: ``capture``, ``x``, ``y`` are the kernel's [B, 1 + rings] arrays."""
     turn = turn or ForceOutTurn()
     scoring = scoring or ForceOutScoring()
-    capture = np.atleast_2d(np.asarray(capture))
-    x, y = np.atleast_2d(np.asarray(x, float)), np.atleast_2d(np.asarray(y, float))
-    rs = rings(position)
-    check_discs(capture, rs, position, "rings and the shooting ring")
-    holed, inside_after, forced = circle_moves(capture, x, y, position, rs)
+    rs, holed, inside_after, forced = ring_moves(
+        capture, x, y, position, "rings and the shooting ring"
+    )
     own = np.array([p.owner == turn.shooter for p in rs], dtype=bool)
     opp_out = (forced & ~own).sum(axis=1)
     own_out = (forced & own).sum(axis=1)
@@ -100,7 +97,7 @@ def evaluate_force_out(
     }
 
 
-class ForceOutRules(VariantRules):
+class ForceOutRules(RestingRules):
     """Force Out for the analysis layer: one stroke's evaluation over a batch of shots."""
 
     variant = "force-out"
@@ -111,13 +108,5 @@ class ForceOutRules(VariantRules):
     probabilities = PROBABILITIES
     means = MEANS
 
-    def evaluate(self, position, outcome_arrays, turn=None, scoring=None) -> dict[str, np.ndarray]:
-        """``outcome_arrays``: a mapping (or ``ShotOutcome``) with ``capture``, ``x``, ``y``."""
-        return evaluate_force_out(
-            outcome_field(outcome_arrays, "capture"),
-            outcome_field(outcome_arrays, "x"),
-            outcome_field(outcome_arrays, "y"),
-            position,
-            turn,
-            scoring,
-        )
+    def judge(self, capture, x, y, position, turn, scoring) -> dict[str, np.ndarray]:
+        return evaluate_force_out(capture, x, y, position, turn, scoring)

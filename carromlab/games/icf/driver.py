@@ -6,7 +6,8 @@ from __future__ import annotations
 import pandas as pd
 
 from carromlab.equipment import IcfBoard
-from carromlab.games.icf.machine import apply, new_game
+from carromlab.games.icf import machine
+from carromlab.games.icf.machine import apply
 from carromlab.play.drivers import SEAT_ANGLE, TurnedDriver
 from carromlab.play.loop import GameInPlay, GameRecord
 
@@ -21,9 +22,7 @@ class IcfDriver(TurnedDriver):
 
     capacity = CAPACITY
     board_type = IcfBoard
-
-    def new_state(self, g: int):
-        return new_game(self.config)
+    state_machine = machine
 
     def on_strike(self, gm: GameInPlay) -> None:
         board = gm.state.board
