@@ -16,8 +16,8 @@ MACHINES = {
     "ICF": "carromlab.games.icf.machine",
     "Carroms": "carromlab.games.carroms.machine",
     "Force Out": "carromlab.games.force_out.machine",
-    "Circle Scores": "carromlab.games.force_out.circle_scores",
-    "Ring Pegs": "carromlab.games.ring_pegs.rules",
+    "Circle Scores": "carromlab.games.circle_scores.machine",
+    "Ring Pegs": "carromlab.games.ring_pegs.machine",
     "KOOBA": "carromlab.games.kooba.machine",
 }
 
