@@ -111,6 +111,32 @@ def game_row(rec: GameRecord) -> Row:
     }
 
 
+def read_config_file(folder: str | os.PathLike[str]) -> dict[str, object] | None:
+    """A play folder's ``config.json`` (the run's configuration, which a rerun is compared
+    with), or None where there is none; one line if it is not a whole JSON object (cut short,
+    emptied, not UTF-8, not JSON): the log would otherwise stop with a traceback, or play on
+    beside a file no rerun can read. Cheap, so a command calls it before any work."""
+    path = Path(folder) / "config.json"
+    if not path.is_file():
+        return None
+    try:
+        config = json.loads(path.read_bytes().decode("utf-8"))
+    except OSError as e:
+        raise CarromlabError(f"{path}: cannot read it ({e.strerror or e})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        why = e.msg if isinstance(e, json.JSONDecodeError) else "not UTF-8"
+        raise CarromlabError(
+            f"{path} is not valid JSON ({why}; cut short?): the run's configuration cannot "
+            "be read; restore it, or use a new folder"
+        ) from None
+    if not isinstance(config, dict):
+        raise CarromlabError(
+            f"{path} holds JSON that is not an object: not a run's configuration; restore "
+            "it, or use a new folder"
+        )
+    return config
+
+
 class GameLog:
     """Rows of finished games, written as they come, so a long run loses nothing and resumes.
 
@@ -172,8 +198,9 @@ class GameLog:
                 tmp.unlink()
         held = _held_config(self.db)
         legacy = held is None and _has_csv(self.folder)
-        if held is None and (self.folder / "config.json").exists():
-            held = json.loads((self.folder / "config.json").read_text())
+        on_disk = read_config_file(self.folder)
+        if held is None and on_disk is not None:
+            held = on_disk
         elif held is None and legacy:
             raise CarromlabError(
                 f"{self.folder} holds game rows (games.csv/boards.csv) but no config.json, so "
@@ -577,7 +604,7 @@ def differences(here: Config, there: Config, shown: int = 3) -> str:
 
 def kernel_meta(meta: Config, hand_set: float | None = None) -> dict[str, object]:
     """``meta`` with the kernel's contact model and the hand-set size the games use."""
-    from carromlab.physics.simulate import DEFAULT_CONTACTS
+    from carromlab.physics.kernel import DEFAULT_CONTACTS
     from carromlab.shots import HAND_SET
 
     return {
