@@ -279,6 +279,21 @@ def test_a_broken_database_is_one_line(tmp_path):
         GameLog(tmp_path, CONFIG)
 
 
+@pytest.mark.parametrize("cut", [b'{"seed": 0, "rul', b"", b"[1, 2]", b"\xff\xfe"])
+def test_a_config_file_cut_short_is_one_line_with_or_without_the_database(tmp_path, cut):
+    """A ``config.json`` cut short (or emptied, not an object, not UTF-8) is refused naming
+    the file, whether the database holds the run (it used to play on beside it) or not (it
+    used to stop with a traceback)."""
+    log = GameLog(tmp_path, CONFIG)
+    log.add(record(0))
+    (tmp_path / "config.json").write_bytes(cut)
+    with pytest.raises(CarromlabError, match=r"config\.json"):
+        GameLog(tmp_path, CONFIG)
+    (tmp_path / "log.sqlite").unlink()
+    with pytest.raises(CarromlabError, match=r"config\.json"):
+        GameLog(tmp_path, CONFIG)
+
+
 def test_the_database_is_not_committed():
     for name in ("log.sqlite", "log.sqlite-journal", "log.sqlite-wal", "log.sqlite-shm"):
         path = f"data/studies/any/{name}"

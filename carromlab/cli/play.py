@@ -3,7 +3,6 @@ resumes (:mod:`carromlab.play.log`)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
@@ -26,30 +25,6 @@ from carromlab.cli.checks import (
     variant_game,
 )
 from carromlab.errors import CarromlabError
-
-
-def check_play_folder(out: Path) -> None:
-    """Refuse a play folder whose ``config.json`` (the run's configuration, which a rerun is
-    compared with) is not a whole JSON object: cut short, emptied or not JSON. The log would
-    otherwise stop with a traceback, or play on beside a file no rerun can read."""
-    path = out / "config.json"
-    if not path.is_file():
-        return
-    try:
-        config = json.loads(path.read_bytes().decode("utf-8"))
-    except OSError as e:
-        raise CarromlabError(f"{path}: cannot read it ({e.strerror or e})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        why = e.msg if isinstance(e, json.JSONDecodeError) else "not UTF-8"
-        raise CarromlabError(
-            f"{path} is not valid JSON ({why}; cut short?): the run's configuration cannot "
-            "be read; restore it, or use a new folder"
-        ) from None
-    if not isinstance(config, dict):
-        raise CarromlabError(
-            f"{path} holds JSON that is not an object: not a run's configuration; restore "
-            "it, or use a new folder"
-        )
 
 
 @app.command(context_settings=GAME_OPTIONS, epilog=game_option_help("options"))
@@ -84,7 +59,9 @@ def play(
     hit the event cap (truncated).
     """
     check_out(out)
-    check_play_folder(out)
+    from carromlab.play.log import read_config_file
+
+    read_config_file(out)  # a config.json cut short: refused before any work
     check(games=games, seed=seed, slots=slots)
     game = variant_game(variant)  # the names first, before JAX loads
     options = play_options(game, variant, ctx.args)
