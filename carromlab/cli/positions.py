@@ -119,7 +119,9 @@ def draw(
 
 
 def draw_to(pos, output: Path, labels: bool = False, dpi: int = 150) -> Path:
-    """Draw ``pos`` into the image file ``output``; one line if it cannot be written."""
+    """Draw ``pos`` into the image file ``output``; one line if it cannot be written. A name
+    without a suffix gets ``.png`` (matplotlib's default format), and the path returned says
+    so."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -127,6 +129,8 @@ def draw_to(pos, output: Path, labels: bool = False, dpi: int = 150) -> Path:
 
     from carromlab.plot import draw_position
 
+    if not output.suffix:
+        output = output.with_name(output.name + ".png")
     fig, ax = plt.subplots(figsize=(6, 6))
     try:
         draw_position(pos, ax=ax, labels=labels)
