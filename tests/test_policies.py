@@ -69,3 +69,59 @@ def test_racing_greedy_cuts_in_rounds_on_common_keys():
     assert player.choose(pos, turn, seed=0) == shot
     df = estimate(pos, shot, skill="club", n=400, seed=1).set_index("quantity")
     assert df.loc["points", "lo"] > 0.1
+
+
+def test_every_greedy_player_keeps_the_repr_its_logged_runs_were_claimed_with():
+    """A logged run resumes only when its players' reprs match (play/log.py): the greedy
+    players written over one search budget show the fields they always showed, in order; a
+    budget field a player never showed appears only when it is changed."""
+    from carromlab.analysis.crokinole import ForceOutGreedy
+    from carromlab.analysis.policies import RACING
+    from carromlab.games.carroms.players import CarromsGreedy
+    from carromlab.games.carrooka.players import CarrookaGreedy
+    from carromlab.games.icf.players import icf_lookahead
+    from carromlab.games.ring_pegs.players import RingPegsGreedy
+
+    budget = "n_screen=4, keep=6, n_eval=16, max_candidates=48, random_extra=8"
+    line = "value='points', capacity=20, scoring=None, placement_step=0.05"
+    assert repr(Greedy()) == (
+        f"Greedy(skill='club', {budget}, {line}, break_shot=(0.0, 90.0, 5.0), rounds=None)"
+    )
+    assert repr(Greedy(break_shot="search", budget=RACING)) == (
+        "Greedy(skill='club', n_screen=4, keep=6, n_eval=16, max_candidates=96, "
+        f"random_extra=16, {line}, break_shot='search', rounds=((16, 8), (6, 24), (2, 96)))"
+    )
+    assert repr(CarromsGreedy()) == (
+        f"CarromsGreedy(skill='club', {budget}, {line.replace('20', '26')}, break_shot=None, "
+        "rounds=None)"
+    )
+    assert repr(CarrookaGreedy(break_shot="search")) == (
+        f"CarrookaGreedy(skill='club', {budget}, foul=-2.0, leave=1.0, break_step=15.0, "
+        "max_cut_deg=70.0, break_shot='search')"
+    )
+    assert repr(ForceOutGreedy()) == (
+        "ForceOutGreedy(skill='club', n_screen=4, keep=6, n_eval=16, max_candidates=40, "
+        "random_extra=8, step_deg=7.5, rounds=None)"
+    )
+    assert repr(RingPegsGreedy(skill="pro")) == (
+        "RingPegsGreedy(skill='pro', n_screen=4, keep=6, n_eval=16, step_deg=1.0)"
+    )
+    raced = RingPegsGreedy(budget=SearchBudget(rounds=((4, 8),)))
+    assert repr(raced).endswith("step_deg=1.0, rounds=((4, 8),))")
+    assert repr(icf_lookahead()).startswith(
+        f"IcfLookahead(skill='club', n_screen=6, keep=8, n_eval=32, max_candidates=48, "
+        f"random_extra=8, {line}, break_shot=(0.0, 90.0, 5.0), rounds=None, groups=2, "
+    )
+
+
+def test_a_racing_search_takes_one_group():
+    import pytest
+
+    from carromlab.analysis.search import Candidates
+    from carromlab.errors import CarromlabError
+
+    pos = standard_position("icf-midgame")
+    group = Candidates(pos, Greedy().candidate_groups(pos, IcfTurn("white"), 0)[0].shots)
+    plan = SearchBudget(rounds=((2, 4),)).search([group, group], [1, 2])
+    with pytest.raises(CarromlabError, match="one group"):
+        next(plan)
