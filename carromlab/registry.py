@@ -135,6 +135,10 @@ class Option:
         if kind is bool:
             value = bool(text)
         else:
+            if kind in (int, float):  # one rule for every number: ASCII digits only
+                from carromlab.input_schema import check_ascii
+
+                check_ascii(str(text), f"{self.name} ({game})")
             try:
                 value = kind(text)
             except (TypeError, ValueError):

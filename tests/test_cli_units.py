@@ -453,6 +453,18 @@ def test_the_typed_options_refuse_other_digits_too(capsys):
         assert code == 2 and f"'{flag}'" in one_line(err), err
 
 
+def test_a_games_own_number_options_refuse_other_digits_for_library_callers_too():
+    """``Option.parse`` (what a library caller reaches, without the command line's check)
+    keeps the same rule: ``int("３")`` is 3 in Python, refused here."""
+    from carromlab.registry import Option
+
+    opt = Option("rounds", 4, "rounds", minimum=1)
+    assert opt.parse("3", "force-out") == 3
+    for text in ("３", "٣"):
+        with pytest.raises(CarromlabError, match="ASCII digits 0-9 only"):
+            opt.parse(text, "force-out")
+
+
 def test_ascii_numbers_and_the_degree_sign_still_read():
     assert schema.parse_value(" 65.5° ", "angle") == 65.5
     assert schema.parse_grid("1e1:2E1:3", "angles") == [10.0, 15.0, 20.0]

@@ -60,6 +60,9 @@ def test_a_bad_core_count_is_one_clear_error(monkeypatch):
     monkeypatch.setenv("CARROMLAB_CORES", "two")
     with pytest.raises(CarromlabError, match="CARROMLAB_CORES='two'"):
         requested_cores()
+    monkeypatch.setenv("CARROMLAB_CORES", "\uff12")  # a full-width 2: ASCII digits only
+    with pytest.raises(CarromlabError, match="CARROMLAB_CORES="):
+        requested_cores()
     monkeypatch.setenv("CARROMLAB_CORES", "3")
     assert requested_cores() == 3
 

@@ -52,7 +52,7 @@ def requested_cores() -> int:
     if raw is None or raw.strip() == "":
         return usable_cores()
     try:
-        n = int(raw)
+        n = int(raw) if raw.strip().isascii() else 0  # ASCII digits, as every number
     except ValueError:
         n = 0
     if n < 1:
