@@ -12,7 +12,10 @@
 
 Names are loaded on first use (``import carromlab`` stays fast; JAX loads with the first
 name that needs it). Layers (data flows one way): equipment -> physics -> rules -> analysis
--> play -> games -> plots / CLI; see docs/ARCHITECTURE.md.
+-> play -> games -> reports -> CLI, with the plots beside the rules; see
+docs/ARCHITECTURE.md. ``cl.ShotMapReport.run(...)`` (and ``BestShotsReport``,
+``EstimateReport``) gives an analysis with its summary, figures and files, as the command
+line writes them.
 """
 
 from __future__ import annotations
@@ -72,6 +75,10 @@ _API = {
     "physics_draws": "carromlab.analysis.sensitivity",
     "binned_rate": "carromlab.analysis.sensitivity",
     "write_parquet": "carromlab.analysis.results",
+    # reports: an analysis with its summary, figures and files
+    "ShotMapReport": "carromlab.reports",
+    "BestShotsReport": "carromlab.reports",
+    "EstimateReport": "carromlab.reports",
     # rules' contracts
     "StrokeOutcome": "carromlab.rules.interfaces",
     "GameMachine": "carromlab.rules.interfaces",
@@ -86,6 +93,9 @@ _API = {
     "TurnedDriver": "carromlab.play.drivers",
     # drawing
     "board_plot": "carromlab.plot",
+    "PositionPlot": "carromlab.plot",
+    "ColourScale": "carromlab.plot",
+    "MapContext": "carromlab.plot",
     "draw_position": "carromlab.plot",
     "draw_shotmap": "carromlab.plot",
     "draw_shotmap_on_board": "carromlab.plot",

@@ -160,7 +160,14 @@ def shot_map(
     ``store``: a folder that keeps the finished cells as they come, so an interrupted map
     resumes (module docstring); ``block``: cells per block there (default about
     :data:`BLOCK_CHUNKS` kernel chunks of shots); ``on_resume(kept, total)`` is called when
-    the folder already holds cells of this map. The result is the same with or without it."""
+    the folder already holds cells of this map. The result is the same with or without it.
+    A grid of more than :data:`~carromlab.input_schema.MAX_CELLS` cells, or more shots than
+    one kernel run can number, is refused before its cells are made."""
+    from carromlab.input_schema import check_cells, check_run
+
+    size = int(np.size(placements) * np.size(angles_deg) * np.size(speeds))
+    check_cells(size, "shotmap")
+    check_run(size, int(n), "shotmap")
     grid = list(
         itertools.product(
             np.atleast_1d(placements), np.atleast_1d(angles_deg), np.atleast_1d(speeds)

@@ -2,7 +2,10 @@
 
 ``board_plot(board).draw(ax=None)`` draws a board and returns the axes;
 ``draw_pieces(position, ax=...)`` adds the pieces and returns their patches;
-``draw_position(position)`` does both. Nothing here calls ``plt.show()``.
+``draw_position(position)`` does both. ``PositionPlot(position)`` draws analyses over a
+position (``.shotmap``, ``.aims``, ``.targets``, ``.chances``, ``.paths``), each with a
+``ColourScale`` and a ``MapContext`` instead of a list of keywords. Nothing here calls
+``plt.show()``.
 """
 
 from carromlab.plot.boards import BoardPlot, board_plot, draw_position
@@ -11,7 +14,9 @@ from carromlab.plot.company import CheckerBoardPlot, CrokinoleBoardPlot
 from carromlab.plot.icf import IcfBoardPlot
 from carromlab.plot.intervals import draw_intervals
 from carromlab.plot.kooba import KoobaBoardPlot
+from carromlab.plot.position_plot import PositionPlot
 from carromlab.plot.ratings import plot_ratings
+from carromlab.plot.scale import ColourScale, MapContext
 from carromlab.plot.shotmap import draw_shotmap, draw_shotmap_on_board, draw_target_map
 from carromlab.plot.trajectory import animate_shot, draw_trajectories, positions_at
 
@@ -19,9 +24,12 @@ __all__ = [
     "BoardPlot",
     "CarrookaBoardPlot",
     "CheckerBoardPlot",
+    "ColourScale",
     "CrokinoleBoardPlot",
     "IcfBoardPlot",
     "KoobaBoardPlot",
+    "MapContext",
+    "PositionPlot",
     "animate_shot",
     "board_plot",
     "draw_intervals",

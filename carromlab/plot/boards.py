@@ -596,10 +596,12 @@ def draw_position(
     labels: bool = False,
     title: str | None = None,
     legend: bool = True,
+    plot: BoardPlot | None = None,
 ) -> Axes:
     """Draw ``position``'s board and pieces; ``title`` defaults to the position's name;
-    ``legend`` adds the legend below the board (its pieces and features). Return the axes."""
-    plot = board_plot(position.board)
+    ``legend`` adds the legend below the board (its pieces and features); ``plot``: the board
+    plot to draw with (default the family's, :func:`board_plot`). Return the axes."""
+    plot = board_plot(position.board) if plot is None else plot
     ax = plot.draw(ax, legend=False)
     plot.draw_pieces(position, ax=ax, labels=labels)
     if legend:

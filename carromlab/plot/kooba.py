@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
     from carromlab.equipment import Board
+    from carromlab.plot.scale import ColourScale
     from carromlab.position import Piece
 
 #: Drawing colour of each seat's marker, Aeros and Home.
@@ -126,23 +127,25 @@ def draw_aim_map(
     ax: Axes | None = None,
     board=None,
     alpha=0.8,
-    scale: str = "fixed",
-    vmin: float | None = None,
-    vmax: float | None = None,
+    scale: ColourScale | str | None = "fixed",
     title: str | None = None,
+    **legacy,
 ):
     """The KOOBA board with an aim map (:func:`carromlab.games.kooba.maps.aim_map`) over
     it: each aim point's cell coloured by ``value`` (a probability). The colour scale is
     fixed, 0..1, by default: aim maps are drawn side by side to compare skills and distances
-    (``scale="fitted"``: 0..max of the data; ``vmin``/``vmax`` set an end). The title names
-    the value, the skill and ``n`` when the map's ``attrs["config"]`` has them (``title``
-    replaces it). Returns the QuadMesh."""
+    (``scale="fitted"``: 0..max of the data; a :class:`~carromlab.plot.scale.ColourScale`
+    sets its ends; ``vmin``/``vmax``, the earlier keywords, still do). The title names the
+    value, the skill and ``n`` when the map's ``attrs["config"]`` has them (``title`` replaces
+    it). Returns the QuadMesh."""
     import numpy as np
 
     from carromlab.equipment import KoobaBoard
     from carromlab.plot.boards import board_plot
-    from carromlab.plot.shotmap import _edges, _norm_cmap, _who, map_context, value_label
+    from carromlab.plot.scale import MapContext, scale_and_context, value_label
+    from carromlab.plot.shotmap import _edges
 
+    colours, context = scale_and_context(value, scale, None, legacy, "draw_aim_map")
     board = board or KoobaBoard()
     ax = board_plot(board).draw(ax)
     xs = np.sort(df["aim_x"].unique())
@@ -151,13 +154,20 @@ def draw_aim_map(
         index=ys, columns=xs
     )
     z = np.ma.masked_invalid(grid.to_numpy(dtype=float))
-    norm, cmap = _norm_cmap(value, z.compressed(), None, None, scale, vmin, vmax)
+    colours = colours.fit(z.compressed())
     mesh = ax.pcolormesh(
-        _edges(xs), _edges(ys), z, norm=norm, cmap=cmap, shading="flat", alpha=alpha, zorder=50
+        _edges(xs),
+        _edges(ys),
+        z,
+        norm=colours.norm,
+        cmap=colours.colormap,
+        shading="flat",
+        alpha=alpha,
+        zorder=50,
     )
     ax.figure.colorbar(mesh, ax=ax, shrink=0.8, label=value_label(value))
     if title is None:
-        who = _who(map_context(df))
+        who = MapContext.of(df, context).who()
         title = f"{value_label(value)} by aim point" + (f"\n{who}" if who else "")
     ax.set_title(title, fontsize=10)
     return mesh

@@ -1,4 +1,5 @@
-"""Drawing shot maps: heat maps over the shot grid, aim fans on the board, target maps.
+"""Drawing shot maps: heat maps over the shot grid, aim fans on the board, target maps,
+best shots' aims and one shot's chances on the board.
 
 A *shot map* is a tidy :class:`pandas.DataFrame`, one row per grid cell, with the grid columns
 ``placement`` (m, the striker's x on the South baseline), ``angle`` (degrees, counter-clockwise
@@ -6,29 +7,24 @@ from +x) and ``speed`` (m/s), the number of shots ``n`` in the cell, and value c
 ``p_continue``, ``p_continue_lo``, ``p_continue_hi``, ``p_foul``, ``points``, ``points_lo``,
 ``points_hi``. The statistics are computed elsewhere; this module only draws them.
 
-Colour scales are **fitted to the data** by default (``scale="fitted"``, see
-:func:`default_norm`), so one map reads at a glance:
-
-- probabilities (``p``, ``p_*`` and their ``_lo``/``_hi`` bounds): ``Normalize(0, max)``, the
-  data's largest value, with the sequential colour map ``viridis``;
-- points-like values (``points*``, ``ev*``, ``score*``, ``gain*``, ``margin*``): symmetric
-  about 0, ``Normalize(-m, m)`` with ``m`` the largest absolute value, with the diverging
-  colour map ``RdBu`` (red: losing points, white: nothing, blue: gaining);
-- any other column: ``Normalize`` over the data's range.
-
-``scale="fixed"`` gives the fixed scales for comparing maps of different positions or skills
-(probabilities 0..1, points ±``POINTS_LIMIT``; values beyond saturate and the colour bar shows
-an arrow end); ``vmin``/``vmax`` set either end by hand, and ``norm`` replaces the scale.
+Every drawing takes two small objects instead of a list of keywords: ``scale``, a
+:class:`~carromlab.plot.scale.ColourScale` (fitted to the data by default; ``"fixed"`` for
+comparing maps; a fitted scale shared by two panels draws both on one range), and
+``context``, a :class:`~carromlab.plot.scale.MapContext` (the position, variant, skill and
+``n`` for the title, taken from the map's ``attrs["config"]`` where not given). The keywords
+of the earlier signatures (``norm``, ``cmap``, ``vmin``, ``vmax``, ``skill``, ``n``) still work
+and fill those objects' fields.
 
 Each figure says what it shows: its title names the position, the value and what it means
 (for points, the scoring of the position's variant), the skill and the shots per cell
-``n`` (from the map's ``attrs["config"]``, as the analysis layer writes it, or from the
-``skill``/``n`` arguments). The best cell is starred, with its 95 % interval in the legend;
-a best cell on the grid's edge is flagged on the figure and with a :class:`BestOnEdgeWarning`
-(the best shot may lie outside the grid).
+``n``. The best cell is starred, with its 95 % interval in the legend; a best cell on the
+grid's edge is flagged on the figure and with a :class:`BestOnEdgeWarning` (the best shot
+may lie outside the grid).
 
-Every function takes ``ax=`` (a new figure when None) and returns what it drew; nothing here
-calls ``plt.show()``.
+The drawings on the board are also the methods of
+:class:`~carromlab.plot.position_plot.PositionPlot` (``shotmap``, ``aims``, ``targets``,
+``chances``, ``paths``). Every function takes ``ax=`` (a new figure when None) and returns
+what it drew; nothing here calls ``plt.show()``.
 """
 
 from __future__ import annotations
@@ -40,27 +36,64 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from matplotlib.collections import LineCollection
-from matplotlib.colors import Normalize
 from matplotlib.lines import Line2D
-from matplotlib.patches import Patch
+from matplotlib.patches import Circle, Patch
 
 from carromlab.plot.boards import Z_LABEL, Z_PIECE, board_plot, draw_position
+from carromlab.plot.scale import (
+    POINTS_LIMIT,
+    POINTS_NOTES,
+    PROB_CMAP,
+    SCALES,
+    SIGNED_CMAP,
+    VALUE_MEANINGS,
+    ColourScale,
+    MapContext,
+    colour_label,
+    default_cmap,
+    default_norm,
+    scale_and_context,
+    value_kind,
+    value_label,
+    value_meaning,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.axes import Axes
     from matplotlib.collections import QuadMesh
-    from matplotlib.colors import Colormap
+    from matplotlib.colors import Normalize
 
+    from carromlab.plot.boards import BoardPlot
     from carromlab.position import Position
 
-#: Half-range of the fixed colour scale of points-like values (points per shot).
-POINTS_LIMIT = 3.0
-#: The colour scales: fitted to the data (the default) or fixed (for comparisons).
-SCALES = ("fitted", "fixed")
-#: Default colour maps: probabilities (and other one-signed values), signed values.
-PROB_CMAP = "viridis"
-SIGNED_CMAP = "RdBu"
+#: The colour scale's names, kept here for the callers that import them from this module.
+__all__ = [
+    "POINTS_LIMIT",
+    "POINTS_NOTES",
+    "PROB_CMAP",
+    "SCALES",
+    "SIGNED_CMAP",
+    "VALUE_MEANINGS",
+    "BestOnEdgeWarning",
+    "ColourScale",
+    "MapContext",
+    "best_cell",
+    "default_cmap",
+    "default_norm",
+    "draw_aims",
+    "draw_chances",
+    "draw_shotmap",
+    "draw_shotmap_on_board",
+    "draw_target_map",
+    "edge_of_grid",
+    "shotmap_grid",
+    "value_kind",
+    "value_label",
+    "value_meaning",
+    "warn_edge",
+]
+
 #: Colour of cells without a value (no legal placement, too few shots).
 BLANK_COLOR = "#cfcfcf"
 #: Colour of the warning written on a figure.
@@ -70,29 +103,6 @@ LABELLED = 6
 #: Drawing order on the board: aim lines and target lines under the pieces, over the lines.
 Z_RAYS = Z_PIECE - 1.0
 
-#: What a stroke's ``points`` count in each variant (the rules' default scoring weights;
-#: tests/test_plot_shotmap.py checks them against the rules).
-POINTS_NOTES = {
-    "icf": "own coin +1, opponent's coin −1, queen covered +3, striker pocketed −1",
-    "icf-doubles": "own coin +1, opponent's coin −1, queen covered +3, striker pocketed −1",
-    "carrooka": "legal pots score red 1, yellow 2 … black 7; a foul 0",
-    "carroms": "own ring +1, the black +5, opponent's ring −1, forfeited ring −1",
-    "force-out": "opponent's ring forced out +5, own ring forced out −5, ring brought back −5",
-    "force-out-fast": (
-        "opponent's ring forced out +5, own ring forced out −5, ring brought back −5"
-    ),
-}
-#: Plain words for some values (the others: :func:`value_label`).
-VALUE_MEANINGS = {
-    "points": "expected points per stroke",
-    "p_continue": "P(the turn continues)",
-    "p_continues": "P(the turn continues)",
-    "p_foul": "P(a foul)",
-    "p_penalty": "P(a penalty)",
-}
-
-_PROB_BOUNDS = ("_lo", "_hi", "_se")
-_SIGNED_PREFIXES = ("points", "ev", "score", "gain", "margin")
 _AXIS_LABELS = {
     "placement": "striker placement x (m)",
     "angle": "aim angle (° from +x)",
@@ -104,163 +114,6 @@ _AXIS_LABELS = {
 class BestOnEdgeWarning(UserWarning):
     """The best cell of a shot map lies on the edge of its grid: the best shot may lie
     outside the grid (widen it that way)."""
-
-
-# ---------------------------------------------------------------------- colour scales
-
-
-def value_kind(value: str) -> str:
-    """``"probability"``, ``"signed"`` (points-like) or ``"other"``, from the column name."""
-    base = value
-    for suffix in _PROB_BOUNDS:
-        if base.endswith(suffix):
-            base = base[: -len(suffix)]
-            break
-    if base == "p" or base.startswith("p_"):
-        return "probability"
-    if any(base == p or base.startswith(p + "_") for p in _SIGNED_PREFIXES):
-        return "signed"
-    return "other"
-
-
-def _finite(data) -> np.ndarray:
-    a = np.ma.filled(np.ma.asarray(data, dtype=float), np.nan).ravel() if data is not None else []
-    a = np.asarray(a, dtype=float)
-    return a[np.isfinite(a)]
-
-
-def default_norm(
-    value: str,
-    data=None,
-    scale: str = "fitted",
-    vmin: float | None = None,
-    vmax: float | None = None,
-) -> Normalize:
-    """The colour scale of column ``value`` over ``data``.
-
-    ``scale="fitted"`` (default): probabilities ``Normalize(0, max(data))``; points-like values
-    symmetric about 0, ``Normalize(-m, m)`` with ``m = max(|data|)``; others the data's range.
-    ``scale="fixed"``: probabilities ``Normalize(0, 1)``, points-like values
-    ``Normalize(-POINTS_LIMIT, POINTS_LIMIT)``, others the data's range. ``vmin``/``vmax``
-    replace either end. Without finite data: 0..1 (points: -1..1)."""
-    if scale not in SCALES:
-        raise ValueError(f"scale must be one of {SCALES}, not {scale!r}")
-    kind = value_kind(value)
-    finite = _finite(data)
-    if scale == "fixed" and kind == "probability":
-        lo, hi = 0.0, 1.0
-    elif scale == "fixed" and kind == "signed":
-        lo, hi = -POINTS_LIMIT, POINTS_LIMIT
-    elif finite.size == 0:
-        lo, hi = (-1.0, 1.0) if kind == "signed" else (0.0, 1.0)
-    elif kind == "probability":
-        top = float(finite.max())
-        lo, hi = 0.0, (top if top > 0 else 1.0)
-    elif kind == "signed":
-        m = float(np.abs(finite).max())
-        lo, hi = (-m, m) if m > 0 else (-1.0, 1.0)
-    else:
-        lo, hi = float(finite.min()), float(finite.max())
-        if lo == hi:
-            lo, hi = lo - 0.5, hi + 0.5
-    return Normalize(lo if vmin is None else float(vmin), hi if vmax is None else float(vmax))
-
-
-def default_cmap(value: str) -> str:
-    """``SIGNED_CMAP`` (diverging) for points-like values, else ``PROB_CMAP``."""
-    return SIGNED_CMAP if value_kind(value) == "signed" else PROB_CMAP
-
-
-def value_label(value: str) -> str:
-    """A readable label: ``p_continue`` -> ``P(continue)``, ``points_lo`` -> ``points (lower
-    bound)``."""
-    suffix = ""
-    base = value
-    for s, words in (("_lo", " (lower bound)"), ("_hi", " (upper bound)"), ("_se", " (s.e.)")):
-        if base.endswith(s):
-            base, suffix = base[: -len(s)], words
-            break
-    if base.startswith("p_"):
-        base = f"P({base[2:].replace('_', ' ')})"
-    return base + suffix
-
-
-def value_meaning(value: str, variant: str | None = None) -> str:
-    """What ``value`` means in plain words; for points also what a stroke scores in
-    ``variant`` (:data:`POINTS_NOTES`), e.g. ``"expected points per stroke: own coin +1,
-    ..."``."""
-    words = VALUE_MEANINGS.get(value, value_label(value))
-    if value == "points" and variant in POINTS_NOTES:
-        words += f": {POINTS_NOTES[variant]}"
-    return words
-
-
-def _norm_cmap(
-    value: str,
-    data,
-    norm: Normalize | None,
-    cmap,
-    scale: str = "fitted",
-    vmin: float | None = None,
-    vmax: float | None = None,
-) -> tuple[Normalize, Colormap]:
-    import matplotlib as mpl
-
-    norm = default_norm(value, data, scale, vmin, vmax) if norm is None else norm
-    cmap = default_cmap(value) if cmap is None else cmap
-    return norm, mpl.colormaps[cmap] if isinstance(cmap, str) else cmap
-
-
-def _extend(norm: Normalize, data) -> str:
-    """Colour bar ``extend`` for values beyond the norm's range."""
-    finite = _finite(data)
-    if finite.size == 0 or norm.vmin is None or norm.vmax is None:
-        return "neither"
-    low, high = finite.min() < norm.vmin, finite.max() > norm.vmax
-    return {(False, False): "neither", (True, False): "min", (False, True): "max"}.get(
-        (low, high), "both"
-    )
-
-
-# ---------------------------------------------------------------------- what a map shows
-
-
-def map_context(df: pd.DataFrame, skill=None, n=None, variant=None, position=None) -> dict:
-    """What a map was made with, for its title: ``position`` (name), ``variant``, ``skill``
-    (name) and ``n`` (shots per cell), from the arguments, else the map's
-    ``attrs["config"]``, else (``n``) the ``n`` column: one number, or a range as text."""
-    config = df.attrs.get("config") or {}
-    sk = skill if skill is not None else config.get("skill")
-    if isinstance(sk, dict):
-        sk = sk.get("name")
-    elif sk is not None and not isinstance(sk, str):
-        sk = getattr(sk, "name", str(sk))
-    if n is None:
-        n = config.get("n")
-    if n is None and "n" in df.columns and len(df):
-        counts = df["n"].to_numpy()
-        counts = counts[counts > 0]
-        if counts.size:
-            lo, hi = int(counts.min()), int(counts.max())
-            n = lo if lo == hi else f"{lo}–{hi}"
-    return {
-        "position": position if position is not None else config.get("position"),
-        "variant": variant if variant is not None else config.get("variant"),
-        "skill": sk,
-        "n": n,
-    }
-
-
-def _who(ctx: dict, speed: float | None = None) -> str:
-    """``"club player, n = 200 shots per cell, 2 m/s"`` (the parts that are known)."""
-    parts = []
-    if ctx["skill"]:
-        parts.append(f"{ctx['skill']} player")
-    if ctx["n"] is not None:
-        parts.append(f"n = {ctx['n']} shots per cell")
-    if speed is not None:
-        parts.append(f"{speed:g} m/s")
-    return ", ".join(parts)
 
 
 #: Title lines are wrapped at this many characters (a panel of a two-panel figure).
@@ -418,39 +271,39 @@ def draw_shotmap(
     x: str = "placement",
     y: str = "angle",
     ax: Axes | None = None,
-    norm: Normalize | None = None,
-    cmap: str | Colormap | None = None,
+    *,
+    scale: ColourScale | Normalize | str | None = None,
+    context: MapContext | None = None,
     min_n: int = 1,
     colorbar: bool = True,
     mark_best: bool = True,
-    scale: str = "fitted",
-    vmin: float | None = None,
-    vmax: float | None = None,
     title: str | None = None,
-    skill=None,
-    n=None,
     warn_edge_cell: bool = True,
+    **legacy,
 ) -> QuadMesh:
     """Heat map of ``value`` over two grid columns (any two of placement, angle, speed).
 
     One cell per grid point (``pcolormesh`` with edges half-way between the cell centres, so
-    uneven grids draw right); cells with ``n < min_n`` (or NaN) are masked and show grey. The
-    colour scale is fitted to the data (``scale="fitted"``: probabilities 0..max, points
-    symmetric about 0); ``scale="fixed"`` (probabilities 0..1, points ±3) compares maps;
-    ``vmin``/``vmax`` set an end and ``norm`` replaces the scale (:func:`default_norm`).
-    ``cmap`` defaults to viridis, or the diverging RdBu for points-like values.
+    uneven grids draw right); cells with ``n < min_n`` (or NaN) are masked and show grey.
+    ``scale``: a :class:`ColourScale` (default: fitted to the data, probabilities 0..max,
+    points symmetric about 0), ``"fixed"`` (probabilities 0..1, points ±3: compares maps), or
+    a matplotlib ``Normalize``; the colour map defaults to viridis, or the diverging RdBu for
+    points-like values.
 
     The title (``title`` replaces it) names the position, what the value means, the skill,
-    ``n`` (the shots per cell) and the speed when the map has one; ``skill`` and ``n``
-    default to the map's ``attrs["config"]``. ``mark_best`` stars the highest unmasked cell
-    (``gid="best"``) and names it with its 95 % interval in the legend below the axes, with
-    the typical interval of a cell (how much of the speckle is chance); when that cell lies
-    on the grid's edge (``warn_edge_cell``) the figure says so and a
-    :class:`BestOnEdgeWarning` is raised. Returns the QuadMesh; its array is the masked
-    [Y, X] grid.
+    ``n`` (the shots per cell) and the speed when the map has one; ``context``
+    (:class:`MapContext`) gives what the map's ``attrs["config"]`` does not. ``mark_best``
+    stars the highest unmasked cell (``gid="best"``) and names it with its 95 % interval in
+    the legend below the axes, with the typical interval of a cell (how much of the speckle
+    is chance); when that cell lies on the grid's edge (``warn_edge_cell``) the figure says so
+    and a :class:`BestOnEdgeWarning` is raised. ``legacy``: the earlier keywords (``norm``,
+    ``cmap``, ``vmin``, ``vmax``, ``skill``, ``n``). Returns the QuadMesh; its array is the
+    masked [Y, X] grid.
     """
+    scale, context = scale_and_context(value, scale, context, legacy, "draw_shotmap")
     xs, ys, z = shotmap_grid(df, value, x, y, min_n)
-    norm, cmap = _norm_cmap(value, z.compressed(), norm, cmap, scale, vmin, vmax)
+    scale = scale.fit(z.compressed())
+    norm, cmap = scale.norm, scale.colormap
     if ax is None:
         import matplotlib.pyplot as plt
 
@@ -459,19 +312,17 @@ def draw_shotmap(
     mesh = ax.pcolormesh(_edges(xs), _edges(ys), z, norm=norm, cmap=cmap, shading="flat")
     ax.set_xlabel(_AXIS_LABELS.get(x, x))
     ax.set_ylabel(_AXIS_LABELS.get(y, y))
-    ctx = map_context(df, skill, n)
+    ctx = MapContext.of(df, context)
     speeds = df["speed"].unique() if "speed" in df.columns and "speed" not in (x, y) else []
     speed = float(speeds[0]) if len(speeds) == 1 else None
     first = value_meaning(value)
-    if ctx["position"]:
-        first = f"{ctx['position']}: {first}"
-    note = POINTS_NOTES.get(ctx["variant"], "") if value == "points" else ""
-    ax.set_title(title if title is not None else _title(first, _who(ctx, speed), note), fontsize=10)
+    if ctx.position:
+        first = f"{ctx.position}: {first}"
+    note = ctx.points_note(value)
+    ax.set_title(title if title is not None else _title(first, ctx.who(speed), note), fontsize=10)
     if colorbar:
-        label = value_label(value)
-        if value == "points":
-            label = "points per stroke"
-        ax.figure.colorbar(mesh, ax=ax, label=label, extend=_extend(norm, z.compressed()))
+        label = colour_label(value)
+        ax.figure.colorbar(mesh, ax=ax, label=label, extend=scale.extend(z.compressed()))
     entries: list = []
     if mark_best and z.count():
         row = best_cell(df, value, min_n)
@@ -545,6 +396,21 @@ def _baseline_y(position: Position) -> float:
     return float(sum(IcfBoard().baseline_y()) / 2)
 
 
+def _starts(cells: pd.DataFrame, position: Position) -> np.ndarray:
+    """[N, 2] where each row's shot starts: its origin (``x0``, ``y0``) when the table has
+    those columns (Carrooka, the crokinole side), else its placement on the middle of the
+    South baselines (of an ICF board when the position's board has none)."""
+    if "x0" in cells.columns:
+        return cells[["x0", "y0"]].to_numpy(dtype=float)
+    px = cells["placement"].to_numpy(dtype=float)
+    return np.column_stack([px, np.full_like(px, _baseline_y(position))])
+
+
+def _board(position: Position, plot: BoardPlot | None) -> BoardPlot:
+    """The board plot a drawing uses: ``plot``, else the family's for ``position``."""
+    return board_plot(position.board) if plot is None else plot
+
+
 def _pick_speed(df: pd.DataFrame, value: str, speed: float | None, min_n: int) -> float | None:
     """The speed to draw: the one given (matched to the nearest grid speed), the only one, or
     the speed of the best cell."""
@@ -568,36 +434,35 @@ def draw_shotmap_on_board(
     value: str = "p_continue",
     speed: float | None = None,
     ax: Axes | None = None,
-    baseline_y: float | None = None,
+    *,
+    scale: ColourScale | Normalize | str | None = None,
+    context: MapContext | None = None,
     ray_length: float = 0.25,
     min_n: int = 1,
-    norm: Normalize | None = None,
-    cmap: str | Colormap | None = None,
-    colorbar: bool = True,
-    scale: str = "fitted",
-    vmin: float | None = None,
-    vmax: float | None = None,
-    title: str | None = None,
     what: str | None = None,
-    skill=None,
-    n=None,
+    colorbar: bool = True,
     legend: bool = True,
+    title: str | None = None,
+    plot: BoardPlot | None = None,
+    **legacy,
 ) -> LineCollection:
     """The board and ``position``'s pieces with a fan of aim lines: for each (placement,
     angle) cell at one ``speed``, a ray of ``ray_length`` metres from the striker's spot
-    (placement, ``baseline_y``) - or from the cell's origin (``x0``, ``y0``) when the map has
-    those columns (Carrooka) - in the aim direction, coloured by ``value``.
+    (placement, on the middle of the South baselines) - or from the cell's origin (``x0``,
+    ``y0``) when the map has those columns (Carrooka) - in the aim direction, coloured by
+    ``value``.
 
     ``speed`` defaults to the map's only speed, else the speed of the best cell (named in
-    the title). ``baseline_y`` defaults to the middle of the South baselines (of an ICF board
-    when the position's board has none). Cells with ``n < min_n`` or a NaN value are left out;
-    better cells are drawn wider and over worse ones, the best ray widest. Colour scale as
-    :func:`draw_shotmap` (fitted by default; ``scale``, ``vmin``, ``vmax``, ``norm``). The
-    title names the position, the value's meaning, ``what`` the rays are (default "each
-    aim"), the skill, ``n`` and the speed; the legend below the board names the pieces and
-    the best aim with its 95 % interval. Returns the LineCollection (one segment per drawn
-    cell, in drawing order: increasing value).
+    the title). Cells with ``n < min_n`` or a NaN value are left out; better cells are drawn
+    wider and over worse ones, the best ray widest. ``scale`` and ``context`` as in
+    :func:`draw_shotmap`. The title names the position, the value's meaning, ``what`` the
+    rays are (default "each aim"), the skill, ``n`` and the speed; the legend below the board
+    names the pieces and the best aim with its 95 % interval. ``plot``: the board plot to draw
+    with (default the family's). Returns the LineCollection (one segment per drawn cell, in
+    drawing order: increasing value).
     """
+    scale, context = scale_and_context(value, scale, context, legacy, "draw_shotmap_on_board")
+    plot = _board(position, plot)
     speed = _pick_speed(df, value, speed, min_n)
     cells = df if speed is None else df[np.isclose(df["speed"].astype(float), speed)]
     ok = np.isfinite(cells[value].to_numpy(dtype=float))
@@ -607,23 +472,19 @@ def draw_shotmap_on_board(
     # best_cell and draw_shotmap pick it)
     cells = cells[ok]
     cells = cells.iloc[np.lexsort((-np.arange(len(cells)), cells[value].to_numpy(dtype=float)))]
-    y0 = _baseline_y(position) if baseline_y is None else float(baseline_y)
-    if "x0" in cells.columns:  # cells that carry their origin (Carrooka)
-        start = cells[["x0", "y0"]].to_numpy(dtype=float)
-    else:
-        px = cells["placement"].to_numpy(dtype=float)
-        start = np.column_stack([px, np.full_like(px, y0)])
+    start = _starts(cells, position)
     a = np.radians(cells["angle"].to_numpy(dtype=float))
     end = start + ray_length * np.column_stack([np.cos(a), np.sin(a)])
     vals = cells[value].to_numpy(dtype=float)
-    norm, cmap = _norm_cmap(value, vals, norm, cmap, scale, vmin, vmax)
+    scale = scale.fit(vals)
+    norm, cmap = scale.norm, scale.colormap
 
-    ctx = map_context(df, skill, n, variant=position.variant, position=position.name)
+    ctx = MapContext.of(df, context, position=position.name, variant=position.variant)
     if title is None:
         first = f"{position.name}: {value_meaning(value)}, {what or 'each aim'}"
-        note = POINTS_NOTES.get(ctx["variant"], "") if value == "points" else ""
-        title = _title(first, _who(ctx, speed), note, width=TITLE_WIDTH - 10)
-    ax = draw_position(position, ax=ax, title=title, legend=False)
+        note = ctx.points_note(value)
+        title = _title(first, ctx.who(speed), note, width=TITLE_WIDTH - 10)
+    ax = draw_position(position, ax=ax, title=title, legend=False, plot=plot)
     ax.title.set_fontsize(10)
     # wider for better cells (on the colour scale), widest for the best one, drawn last
     widths = 0.8 + 1.6 * np.clip(np.asarray(norm(vals), dtype=float), 0.0, 1.0)
@@ -655,8 +516,8 @@ def draw_shotmap_on_board(
             lc,
             ax=ax,
             shrink=0.8,
-            label="points per stroke" if value == "points" else value_label(value),
-            extend=_extend(norm, vals),
+            label=colour_label(value),
+            extend=scale.extend(vals),
         )
     if legend:
         extra = []
@@ -669,7 +530,7 @@ def draw_shotmap_on_board(
             ray = Line2D([], [], color=cmap(norm(vals[-1])), linewidth=3.2)
             label = f"best aim: {_fmt(vals[-1])}{_interval(best, value)}, {where}"
             extra.append((ray, label))
-        board_plot(position.board).draw_legend(ax, position, extra=extra, ncol=2)
+        plot.draw_legend(ax, position, extra=extra, ncol=2)
     return lc
 
 
@@ -677,19 +538,17 @@ def draw_target_map(
     df: pd.DataFrame,
     position: Position,
     ax: Axes | None = None,
-    norm: Normalize | None = None,
-    cmap: str | Colormap = PROB_CMAP,
-    colorbar: bool = True,
+    *,
+    scale: ColourScale | Normalize | str | None = None,
+    context: MapContext | None = None,
     legal=None,
     best_only: bool = True,
     min_p: float = 0.0,
-    scale: str = "fitted",
-    vmin: float | None = None,
-    vmax: float | None = None,
-    title: str | None = None,
-    skill=None,
-    n=None,
     labels: bool = True,
+    colorbar: bool = True,
+    title: str | None = None,
+    plot: BoardPlot | None = None,
+    **legacy,
 ) -> LineCollection:
     """A target map on the board: for each row (``piece``, ``pocket``, ``p_best``) a line from
     the piece to the pocket (a capture name such as ``"pocket.NE"``), coloured and widened by
@@ -701,13 +560,15 @@ def draw_target_map(
     ``legal_pots(position, turn)``: ICF the shooter's own coins, Carrooka the reds while red
     is on); rows of other pieces are left out (None: every piece; a boolean ``legal`` column
     of ``df`` is honoured too). ``best_only`` keeps one line per piece, its best pocket;
-    ``min_p`` leaves out lines below it. The colour scale is fitted, 0..max (``scale="fixed"``:
-    0..1; ``vmin``, ``vmax``, ``norm`` as in :func:`draw_shotmap`); lines have a dark outline;
-    likelier lines are drawn on top. Rows with a NaN ``p_best`` are drawn thinnest, in the
-    colour map's "bad" colour. The title names the position, the skill and ``n`` (from the
-    map's ``attrs["config"]`` or the arguments) and what was left out; the legend below the
-    board names the pieces. Returns the LineCollection, one segment per drawn row (in drawing
+    ``min_p`` leaves out lines below it. The colour scale (``scale``) is fitted, 0..max
+    (``"fixed"``: 0..1); lines have a dark outline; likelier lines are drawn on top. Rows
+    with a NaN ``p_best`` are drawn thinnest, in the colour map's "bad" colour. The title
+    names the position, the skill and ``n`` (``context``, else the map's ``attrs["config"]``)
+    and what was left out; the legend below the board names the pieces. ``plot``: the board
+    plot to draw with. Returns the LineCollection, one segment per drawn row (in drawing
     order: increasing ``p_best``)."""
+    scale, context = scale_and_context("p_best", scale, context, legacy, "draw_target_map")
+    plot = _board(position, plot)
     for col in ("piece", "pocket", "p_best"):
         if col not in df.columns:
             raise ValueError(f"target map has no column {col!r}; columns: {list(df.columns)}")
@@ -736,13 +597,13 @@ def draw_target_map(
         cap = captures[pocket]
         segments.append([(piece.x, piece.y), (cap.x, cap.y)])
     p = rows["p_best"].to_numpy(dtype=float)
-    norm, cmap = _norm_cmap("p_best", p, norm, cmap, scale, vmin, vmax)
+    scale = scale.fit(p)
+    norm, cmap = scale.norm, scale.colormap
 
-    ctx = map_context(df, skill, n, variant=position.variant, position=position.name)
+    ctx = MapContext.of(df, context, position=position.name, variant=position.variant)
     if title is None:
         shown = "every piece"
         if legal is not None:  # named as the legend names them: "white coins"
-            plot = board_plot(position.board)
             names = dict.fromkeys(plot.piece_label(q) for q in position.pieces if q.id in legal)
             shown = "only what the shooter may pocket: " + (", ".join(names) or "nothing")
         if best_only:
@@ -750,9 +611,9 @@ def draw_target_map(
         if min_p > 0:
             shown += f"; chances under {min_p:.0%} left out"
         title = _title(
-            f"{position.name}: the best chance of each target", _who(ctx), shown, width=56
+            f"{position.name}: the best chance of each target", ctx.who(), shown, width=56
         )
-    ax = draw_position(position, ax=ax, title=title, legend=False)
+    ax = draw_position(position, ax=ax, title=title, legend=False, plot=plot)
     ax.title.set_fontsize(10)
     scaled = np.clip(np.nan_to_num(np.asarray(norm(p), dtype=float), nan=0.0), 0.0, 1.0)
     widths = 1.0 + 5.0 * scaled
@@ -799,5 +660,206 @@ def draw_target_map(
     ]
     if legal is not None and not len(rows):
         extra.append((Patch(facecolor="none", edgecolor="none"), "no legal target reaches it"))
-    board_plot(position.board).draw_legend(ax, position, extra=extra, ncol=2)
+    plot.draw_legend(ax, position, extra=extra, ncol=2)
     return lc
+
+
+# ---------------------------------------------------------------------- given shots
+
+
+def _where(row, unit: str) -> str:
+    """How a shot is played, in words: its placement in ``unit`` (where the row has one), its
+    aim and its speed."""
+    parts = []
+    if "placement" in row:
+        parts.append(_coord("placement", float(row["placement"]), unit == "deg"))
+    parts.append(_coord("angle", float(row["angle"])))
+    if "speed" in row:
+        parts.append(f"{float(row['speed']):.2f} m/s")
+    return ", ".join(parts)
+
+
+def draw_aims(
+    df: pd.DataFrame,
+    position: Position,
+    value: str = "points",
+    ax: Axes | None = None,
+    *,
+    scale: ColourScale | Normalize | str | None = None,
+    context: MapContext | None = None,
+    ray_length: float = 0.3,
+    shooter: bool = False,
+    unit: str | None = None,
+    what: str | None = None,
+    colorbar: bool = True,
+    legend: bool = True,
+    title: str | None = None,
+    plot: BoardPlot | None = None,
+) -> LineCollection:
+    """Given shots on the board (the best shots of a search, or one shot): for each row of
+    ``df`` (``placement``, ``angle`` in degrees, ``speed``, ``value``; its origin ``x0``,
+    ``y0`` when it has those columns, else its placement on the South baselines) a ray of
+    ``ray_length`` metres in the aim direction, coloured by ``value`` (``scale``, fitted by
+    default). Rows are ranked by their ``rank`` column, else by ``value``; the first is drawn
+    last and widest, and each ray's rank is written at its end (``gid="aim-rank"``).
+    ``shooter`` draws the shooting disc, faint, at each origin. ``unit``: the placement's
+    unit in the legend, ``"m"`` (on a line) or ``"deg"`` (on a circle; the default when the
+    rows carry their origins); rows without a ``placement`` (a shooter played from where it
+    lies, with ``x0``, ``y0``) are named by their aim and speed.
+
+    The title names the position, what the value means, ``what`` the rays are (default "the
+    best shots"), the skill and ``n`` (``context``, else the table's ``attrs["config"]``);
+    the legend below the board names the pieces and each shot with its value and 95 %
+    interval. Returns the LineCollection, one segment per row (in drawing order: the first
+    ranked last)."""
+    from carromlab.plot.trajectory import _shooter_kind, _shooter_piece
+
+    scale = ColourScale.of(value, scale)
+    plot = _board(position, plot)
+    if "rank" in df.columns:
+        rows = df.sort_values("rank", kind="stable")
+    else:
+        rows = df.iloc[np.argsort(-df[value].to_numpy(dtype=float), kind="stable")]
+    rows = rows.iloc[::-1]  # the first ranked drawn last, on top
+    start = _starts(rows, position)
+    a = np.radians(rows["angle"].to_numpy(dtype=float))
+    end = start + ray_length * np.column_stack([np.cos(a), np.sin(a)])
+    vals = rows[value].to_numpy(dtype=float)
+    scale = scale.fit(vals)
+    norm, cmap = scale.norm, scale.colormap
+    ctx = MapContext.of(df, context, position=position.name, variant=position.variant)
+    if title is None:
+        first = f"{position.name}: {value_meaning(value)}, {what or 'the best shots'}"
+        note = ctx.points_note(value)
+        title = _title(first, ctx.who(per="each"), note, width=TITLE_WIDTH - 10)
+    ax = draw_position(position, ax=ax, title=title, legend=False, plot=plot)
+    ax.title.set_fontsize(10)
+    widths = 0.8 + 1.6 * np.clip(np.nan_to_num(np.asarray(norm(vals), dtype=float)), 0.0, 1.0)
+    if len(vals):
+        widths[-1] = 3.2
+    lc = LineCollection(
+        np.stack([start, end], axis=1).reshape(-1, 2, 2),
+        array=vals,
+        norm=norm,
+        cmap=cmap,
+        linewidths=widths,
+        capstyle="round",
+        zorder=Z_RAYS,
+    )
+    _outline(ax, lc, widths + 1.0, "#00000080")
+    ax.add_collection(lc)
+    spots = np.unique(start, axis=0).reshape(-1, 2)
+    ax.plot(
+        spots[:, 0],
+        spots[:, 1],
+        "o",
+        markersize=2.5,
+        color="black",
+        zorder=Z_RAYS + 0.1,
+        gid="spots",
+    )
+    kind = _shooter_kind(position.board)
+    if shooter and kind is not None:
+        radius = position.board.piece_specs()[kind].radius
+        for sx, sy in spots:
+            face, edge = plot.piece_color(_shooter_piece(position, sx, sy, kind))
+            ax.add_patch(
+                Circle(
+                    (sx, sy),
+                    radius,
+                    facecolor=face,
+                    edgecolor=edge,
+                    linewidth=0.8,
+                    alpha=0.6,
+                    zorder=Z_RAYS - 0.1,
+                    gid="shooter",
+                )
+            )
+    ranks = rows["rank"].to_numpy() if "rank" in rows.columns else np.arange(len(rows), 0, -1)
+    if len(rows) > 1:
+        for (x1, y1), k in zip(end, ranks):
+            ax.text(
+                x1,
+                y1,
+                f"{int(k)}",
+                ha="center",
+                va="center",
+                fontsize=7,
+                zorder=Z_LABEL,
+                gid="aim-rank",
+                bbox=dict(boxstyle="circle,pad=0.2", facecolor="white", alpha=0.85, linewidth=0),
+            )
+    if colorbar and len(rows) > 1:
+        ax.figure.colorbar(
+            lc, ax=ax, shrink=0.8, label=colour_label(value), extend=scale.extend(vals)
+        )
+    if legend:
+        unit = unit or ("deg" if "x0" in rows.columns else "m")
+        extra = []
+        for (_, row), v, w, k in list(zip(rows.iterrows(), vals, widths, ranks))[::-1]:
+            ray = Line2D([], [], color=cmap(norm(v)), linewidth=w)
+            head = f"{int(k)}: " if len(rows) > 1 else ""
+            label = f"{head}{_fmt(v)}{_interval(row, value)}, {_where(row, unit)}"
+            extra.append((ray, label))
+        plot.draw_legend(ax, position, extra=extra, ncol=2)
+    return lc
+
+
+def draw_chances(
+    position: Position,
+    chances,
+    ax: Axes | None = None,
+    *,
+    scale: ColourScale | Normalize | str | None = None,
+    min_p: float = 0.01,
+    labels: bool = True,
+    colorbar: bool = True,
+    plot: BoardPlot | None = None,
+) -> list[Circle]:
+    """Each piece's chance of being pocketed, over a drawn position: a ring round each piece
+    of ``chances`` (piece id -> probability, a mapping or a Series) at ``min_p`` or more,
+    coloured by it (``scale``, fitted 0..max by default), with the chance written beside it
+    (``labels``, ``gid="chance-label"``). ``ax``: the axes of the position drawn (a new
+    drawing of ``position`` when None). Returns the rings (``gid="chance:<id>"``), likeliest
+    last."""
+    scale = ColourScale.of("p_capture", scale)
+    plot = _board(position, plot)
+    if ax is None:
+        ax = draw_position(position, legend=False, plot=plot)
+    items = [(pid, float(p)) for pid, p in dict(chances).items() if math.isfinite(float(p))]
+    items = sorted((i for i in items if i[1] >= min_p), key=lambda i: i[1])
+    scale = scale.fit([p for _, p in items])
+    specs = position.board.piece_specs()
+    rings = []
+    for pid, p in items:
+        piece = position.by_id(pid)
+        radius = specs[piece.kind].radius
+        ring = Circle(
+            (piece.x, piece.y),
+            radius * 1.45,
+            facecolor="none",
+            edgecolor=scale.colour(p),
+            linewidth=2.4,
+            zorder=Z_LABEL - 1,
+            gid=f"chance:{pid}",
+        )
+        ax.add_patch(ring)
+        rings.append(ring)
+        if labels:
+            ax.text(
+                piece.x + radius * 1.6,
+                piece.y + radius * 1.6,
+                f"{pid} {p:.0%}",
+                ha="left",
+                va="bottom",
+                fontsize=7,
+                zorder=Z_LABEL,
+                gid="chance-label",
+                bbox=dict(boxstyle="round,pad=0.15", facecolor="white", alpha=0.85, linewidth=0),
+            )
+    if colorbar and rings:
+        import matplotlib.cm as cm
+
+        mappable = cm.ScalarMappable(norm=scale.norm, cmap=scale.colormap)
+        ax.figure.colorbar(mappable, ax=ax, shrink=0.8, label="P(pocketed)")
+    return rings

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from matplotlib.animation import FuncAnimation
     from matplotlib.axes import Axes
 
+    from carromlab.plot.boards import BoardPlot
     from carromlab.position import Position
 
 #: Colour of the striker's path (and its outline at the start spot).
@@ -157,6 +158,7 @@ def draw_trajectories(
     points: int = 16,
     legend: bool = True,
     zoom: bool | float = False,
+    plot: BoardPlot | None = None,
 ) -> list[Line2D]:
     """The board with ``position``'s pieces (where they stood before the shot) and the exact
     paths of the discs in each trace (:func:`~carromlab.physics.trace.sample_paths`).
@@ -179,8 +181,8 @@ def draw_trajectories(
 
     from carromlab.physics.trace import sample_paths  # (imports jax: only when drawing)
 
-    plot = board_plot(position.board)
-    ax = draw_position(position, ax=ax, legend=False)
+    plot = board_plot(position.board) if plot is None else plot
+    ax = draw_position(position, ax=ax, legend=False, plot=plot)
     specs = position.board.piece_specs()
     kind = shooter or _shooter_kind(position.board)
     paths, marks = [], []

@@ -1,0 +1,22 @@
+"""Reports: an analysis and what is said and drawn of it, as one object.
+
+A report holds a result table (``.table``) with the position it was computed in, and gives
+what the command line prints (``.summary()``, a dict), its figure (``.figure()``, a
+matplotlib Figure) and its files (``.save(out)``: the parquet files and PNGs of the command
+line's ``--out``). Each is made by running the analysis (``.run(...)``) or from a table made
+before (``.from_table(...)``):
+
+- :class:`ShotMapReport`: a shot map (``carromlab shotmap``), with its target map;
+- :class:`BestShotsReport`: the best shots of a search under noise (``carromlab best``);
+- :class:`EstimateReport`: one shot's estimate (``carromlab estimate``).
+
+Warnings a figure raises (a shot map's best cell on the grid's edge) are kept, one line
+each, in ``.warnings``. Reports sit above the games and below the command line; they reach a
+game only through the registry (the variant's analysis hooks and rules).
+"""
+
+from carromlab.reports.best import BestShotsReport
+from carromlab.reports.estimate import EstimateReport
+from carromlab.reports.shotmap import ShotMapReport
+
+__all__ = ["BestShotsReport", "EstimateReport", "ShotMapReport"]
