@@ -1,6 +1,8 @@
-"""Shot-map drawing and recorded-shot drawing: artists, masks, colour scales (fitted by
-default, fixed on request), titles that say what a map shows, the best cell on the grid's
-edge, target maps of legal pots only, legends, exact positions."""
+"""Shot-map drawing and recorded-shot drawing: artists, masks, colour scales (one
+ColourScale object: fitted by default, fixed on request, shared by panels), titles that say
+what a map shows (a MapContext), the best cell on the grid's edge, target maps of legal pots
+only, given shots' aims and a shot's chances on the board (PositionPlot), legends, exact
+positions."""
 
 import matplotlib
 
@@ -22,11 +24,14 @@ from carromlab.bench.runner import scenario_template
 from carromlab.bench.scenarios import scenario
 from carromlab.physics import Physics
 from carromlab.physics.kernel import make_simulator
+from carromlab.plot import ColourScale, MapContext, PositionPlot, board_plot
 from carromlab.plot.shotmap import (
     POINTS_LIMIT,
     POINTS_NOTES,
     BestOnEdgeWarning,
     default_norm,
+    draw_aims,
+    draw_chances,
     draw_shotmap,
     draw_shotmap_on_board,
     draw_target_map,
@@ -109,7 +114,7 @@ def test_draw_shotmap_norms_and_axes():
     assert biggest < POINTS_LIMIT / 2 and pts.cmap.name == "RdBu"
     assert not [line for line in axs[0].lines if line.get_gid() == "best"]
     mine = draw_shotmap(
-        one, value="p_foul", ax=axs[1], norm=Normalize(0, 0.2), colorbar=False, mark_best=False
+        one, value="p_foul", ax=axs[1], scale=Normalize(0, 0.2), colorbar=False, mark_best=False
     )
     assert mine.norm.vmax == 0.2
     # any two grid columns: speed x angle at one placement
@@ -136,7 +141,13 @@ def test_colour_scales_fitted_fixed_and_by_hand():
     assert fitted.cmap.name == "viridis"
     fixed = draw_shotmap(low, value="p_continues", ax=axs[0, 1], scale="fixed", mark_best=False)
     assert (fixed.norm.vmin, fixed.norm.vmax) == (0.0, 1.0)
-    by_hand = draw_shotmap(low, value="p_continues", ax=axs[0, 2], vmax=0.5, mark_best=False)
+    by_hand = draw_shotmap(
+        low,
+        "p_continues",
+        ax=axs[0, 2],
+        scale=ColourScale("p_continues", vmax=0.5),
+        mark_best=False,
+    )
     assert (by_hand.norm.vmin, by_hand.norm.vmax) == (0.0, 0.5)
     # points: symmetric about 0 even when the data are lopsided (-1.06..0.78)
     p = one.p_continue
@@ -170,7 +181,7 @@ def test_titles_name_position_skill_n_and_the_meaning():
     assert "club player" in lc.axes.get_title() and "n = 200" in lc.axes.get_title()
     # a frame without a configuration: skill and n from the arguments, else the n column
     plain = _shotmap()
-    named = draw_shotmap(plain, value="p_continue", skill="expert", n=50)
+    named = draw_shotmap(plain, value="p_continue", context=MapContext(skill="expert", n=50))
     assert "expert player" in named.axes.get_title() and "n = 50" in named.axes.get_title()
     counted = draw_shotmap(plain.assign(n=80), value="p_continue")
     assert "n = 80 shots per cell" in counted.axes.get_title()
@@ -361,6 +372,121 @@ def test_carrooka_target_map_no_colour_while_red_is_on():
     assert "no legal target reaches it" in _board_legend(empty.axes)
 
 
+def test_colour_scale_fits_once_and_is_shared():
+    one = _shotmap()
+    scale = ColourScale("points")
+    assert not scale.fitted and scale.kind == "signed" and scale.colormap.name == "RdBu"
+    fitted = scale.fit(one.points)
+    biggest = np.abs(one.points).max()
+    assert (fitted.norm.vmin, fitted.norm.vmax) == pytest.approx((-biggest, biggest))
+    assert fitted.fit([10.0]) is fitted  # a fitted scale keeps its range
+    assert ColourScale("points", fixed=True).fit(one.points).norm.vmax == POINTS_LIMIT
+    assert ColourScale("p_foul", vmin=0.1).fit([0.3]).norm.vmin == 0.1
+    assert ColourScale("p_foul", cmap="magma").colormap.name == "magma"
+    assert fitted.extend([0.0]) == "neither" and fitted.extend([9.0, -9.0]) == "both"
+    assert fitted.label == "points per stroke" and ColourScale("p_foul").label == "P(foul)"
+    # one scale for two panels: the board's aims drawn on the heat map's range
+    _, axs = plt.subplots(1, 2)
+    half = one[one.placement < 0]  # a smaller range than the whole map's
+    mesh = draw_shotmap(one, "points", ax=axs[0], scale=fitted, mark_best=False)
+    lc = draw_shotmap_on_board(half, scenario("cut").position, "points", ax=axs[1], scale=fitted)
+    assert mesh.norm is lc.norm is fitted.norm
+    assert ColourScale.of("points", "fixed").fixed and ColourScale.of("points", None) == scale
+    with pytest.raises(ValueError, match="scale"):
+        ColourScale.of("points", "pale")
+    with pytest.raises(TypeError, match="scale"):
+        ColourScale.of("points", 3)
+    with pytest.raises(ValueError, match="not fitted"):
+        scale.colour(0.5)
+
+
+def test_the_earlier_keywords_still_work():
+    """norm, cmap, vmin, vmax, skill and n fill the scale's and the context's fields."""
+    one = _shotmap()
+    old = draw_shotmap(one, "p_foul", norm=Normalize(0, 0.2), cmap="magma", mark_best=False)
+    assert old.norm.vmax == 0.2 and old.cmap.name == "magma"
+    by_hand = draw_shotmap(one, "p_continue", vmax=0.5, skill="expert", n=50, mark_best=False)
+    assert by_hand.norm.vmax == 0.5
+    assert "expert player" in by_hand.axes.get_title() and "n = 50" in by_hand.axes.get_title()
+    pos = scenario("cut").position
+    lc = draw_shotmap_on_board(one, pos, "points", vmin=-2.0, skill="pro", colorbar=False)
+    assert lc.norm.vmin == -2.0 and "pro player" in lc.axes.get_title()
+    targets = pd.DataFrame(dict(piece=["w1"], pocket=["pocket.NE"], p_best=[0.4]))
+    assert draw_target_map(targets, pos, vmax=0.5).norm.vmax == 0.5
+    with pytest.raises(TypeError, match="wobble"):
+        draw_shotmap(one, wobble=1)
+
+
+def _best_rows(position) -> pd.DataFrame:
+    return pd.DataFrame(
+        dict(
+            rank=[2, 1, 3],
+            placement=[0.05, -0.05, 0.10],
+            angle=[80.0, 66.0, 120.0],
+            speed=[2.0, 2.5, 1.5],
+            points=[0.4, 0.7, -0.2],
+            points_lo=[0.3, 0.6, -0.3],
+            points_hi=[0.5, 0.8, -0.1],
+            n=[100, 100, 100],
+        )
+    )
+
+
+def test_aims_ranked_from_where_each_shot_starts():
+    pos = standard_position("icf-midgame")
+    rows = _best_rows(pos)
+    lc = draw_aims(rows, pos, "points", ray_length=0.3)
+    segs = lc.get_segments()
+    assert len(segs) == 3
+    # the first ranked drawn last, widest, from its placement on the baselines
+    assert lc.get_array()[-1] == 0.7 and lc.get_linewidths()[-1] == max(lc.get_linewidths())
+    assert segs[-1][0][0] == pytest.approx(-0.05)
+    assert segs[-1][0][1] == pytest.approx(sum(pos.board.baseline_y()) / 2)
+    d = segs[-1][1] - segs[-1][0]
+    assert np.hypot(*d) == pytest.approx(0.3)
+    assert np.degrees(np.arctan2(d[1], d[0])) == pytest.approx(66.0)
+    ranks = sorted(t.get_text() for t in lc.axes.texts if t.get_gid() == "aim-rank")
+    assert ranks == ["1", "2", "3"]
+    legend = _board_legend(lc.axes)
+    assert any(t.startswith("1: 0.70 (95 % 0.60 to 0.80), x = -0.050 m, aim 66°") for t in legend)
+    assert "the best shots" in lc.axes.get_title()
+    # rows that carry their origin start there; without a placement the legend gives none
+    spot = rows.drop(columns="placement").assign(x0=0.05, y0=-0.25)
+    carried = draw_aims(spot, pos, "points", shooter=True, colorbar=False)
+    assert np.allclose([s[0] for s in carried.get_segments()], [0.05, -0.25])
+    assert [p for p in carried.axes.patches if p.get_gid() == "shooter"]
+    assert not [t for t in _board_legend(carried.axes) if "x = " in t]
+
+
+def test_chances_ring_the_pieces_over_a_drawn_position():
+    pos = standard_position("icf-midgame")
+    view = PositionPlot(pos)
+    ax = view.draw(legend=False)
+    rings = view.chances({"w1": 0.6, "b8": 0.03, "q": 0.001}, ax=ax)
+    assert [r.get_gid() for r in rings] == ["chance:b8", "chance:w1"]  # under 1 %: left out
+    w1 = pos.by_id("w1")
+    assert rings[-1].center == pytest.approx((w1.x, w1.y))
+    labels = [t.get_text() for t in ax.texts if t.get_gid() == "chance-label"]
+    assert labels == ["b8 3%", "w1 60%"]
+    assert draw_chances(pos, pd.Series({"w1": 0.0}), colorbar=False) == []
+
+
+def test_position_plot_draws_with_its_own_board_plot():
+    pos = scenario("cut").position
+    view = PositionPlot(pos, axis=True)  # the axes kept, in metres
+    assert view.plot.axis and "PositionPlot" in repr(view)
+    with pytest.raises(TypeError, match="not both"):
+        PositionPlot(pos, board_plot(pos.board), axis=True)
+    df = _shotmap()
+    lc = view.shotmap(df, "points", colorbar=False)
+    assert lc.axes.get_xlabel() == "x (m)"  # drawn by the given plot
+    aims = view.aims(_best_rows(pos), "points", colorbar=False)
+    assert aims.axes.get_xlabel() == "x (m)"
+    targets = pd.DataFrame(dict(piece=["w1"], pocket=["pocket.NE"], p_best=[0.4]))
+    assert view.targets(targets, colorbar=False).axes.get_xlabel() == "x (m)"
+    assert view.draw().get_xlabel() == "x (m)"
+
+
 @pytest.fixture(scope="module")
 def cut_trace():
     sc = scenario("cut")
@@ -388,6 +514,13 @@ def test_draw_trajectories_paths_start_at_the_pieces(cut_trace):
     w1 = next(line for line in paths if line.get_gid() == "path:0:w1").get_xydata()
     w1 = w1[np.isfinite(w1).all(axis=1)]
     np.testing.assert_allclose(w1[-1], marks[0].get_xydata()[0])
+
+
+def test_position_plot_paths(cut_trace):
+    sc, _, trace = cut_trace
+    lines = PositionPlot(sc.position, axis=True).paths(trace, DECEL, legend=False)
+    assert lines and lines[0].axes.get_xlabel() == "x (m)"
+    assert not [a for a in lines[0].axes.artists if a.get_gid() == "board-legend"]
 
 
 def test_positions_at_start_and_end(cut_trace):
