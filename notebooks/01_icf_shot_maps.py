@@ -41,7 +41,6 @@ import carromlab as cl
 from carromlab.games.icf.midgame import CUT_POCKET, CUT_STRIKER_X, CUT_TARGET, ghost_aim
 from carromlab.games.icf.striker import baseline_y
 from carromlab.physics.kernel import make_simulator
-from carromlab.plot.shotmap import default_norm
 from carromlab.shots import noisy_shots, place_shooter, shot_keys
 
 # %% [markdown]
@@ -176,12 +175,17 @@ plt.show()
 # cost a penalty coin). Cells where the striker cannot legally be placed, or would sit on a
 # coin, stay grey. The star marks the best cell, named with its 95 % interval under the map.
 # The colour scale is fitted to this map, symmetric about 0 (white: no gain; blue: points
-# won; red: points lost); `scale="fixed"` (±3 points) compares maps of different positions.
+# won; red: points lost); `cl.ColourScale("points", fixed=True)` (±3 points) compares maps
+# of different positions.
+#
+# `cl.ShotMapReport` holds the map with what `carromlab shotmap` says and draws of it: its
+# table, its summary, its figures and its files (`.save(folder)` writes the parquet files
+# and pictures the command line writes).
 
 # %%
 placements = np.round(MAP_PLACEMENTS, 3)
 angles = np.degrees(cut_angle) + np.linspace(-ANGLE_SPAN, ANGLE_SPAN, N_ANGLES)
-smap = cl.shot_map(
+report = cl.ShotMapReport.run(
     position,
     placements,
     angles,
@@ -189,23 +193,33 @@ smap = cl.shot_map(
     skill="club",
     n=N_CELL,
     seed=SEED,
-    pieces=(CUT_TARGET,),
+    value="points",
     runner=runner,
 )
+smap = report.table
 smap[["placement", "angle", "speed", "n", f"p_capture:{CUT_TARGET}", "points"]].head()
 
+# %% [markdown]
+# The command line's figure: the map, and on the board the best aim from each placement (a
+# short aim line from the striker's spot, better aims drawn wider and on top), both panels
+# on one colour scale. A best cell on the grid's edge is written on the figure and kept in
+# `report.warnings`.
+
 # %%
-fig, (ax_map, ax_board) = plt.subplots(1, 2, figsize=(13, 6.5))
-points_scale = default_norm("points", smap["points"])  # one scale for both panels
-cl.draw_shotmap(smap, value="points", ax=ax_map, norm=points_scale)
-ax_map.locator_params(axis="x", nbins=5)
-cl.draw_shotmap_on_board(smap, position, value="points", ax=ax_board, norm=points_scale)
+fig = report.figure()
+fig.axes[0].locator_params(axis="x", nbins=5)
+plt.show()
+report.summary()
+
+# %% [markdown]
+# The target map: for each coin White may pocket, the best chance any cell of the map gives
+# of putting it in its likeliest pocket.
+
+# %%
+report.targets_figure()
 plt.show()
 
 # %% [markdown]
-# On the board each cell is a short aim line from the striker's spot; better cells are drawn
-# wider and on top.
-#
 # ## 5. The best shots
 #
 # `best_shots` searches placement, angle and speed: a coarse grid first, then a few rounds of
@@ -231,6 +245,14 @@ best = cl.best_shots(
 columns = ["rank", "placement", "angle", "speed", "n", "points", "points_lo", "points_hi"]
 columns += [f"p_capture:{CUT_TARGET}", "p_foul", "p_foul_lo", "p_foul_hi"]
 best.head(3)[columns].round(3)
+
+# %% [markdown]
+# The best shots on the board, ranked: each from its placement, coloured by its expected
+# points (`cl.BestShotsReport`, as `carromlab best` reports them).
+
+# %%
+cl.BestShotsReport.from_table(best, position).figure()
+plt.show()
 
 # %% [markdown]
 # ## 6. What the best shot looks like
