@@ -396,14 +396,16 @@ def _baseline_y(position: Position) -> float:
     return float(sum(IcfBoard().baseline_y()) / 2)
 
 
-def _starts(cells: pd.DataFrame, position: Position) -> np.ndarray:
+def _starts(cells: pd.DataFrame, position: Position, line_y: float | None = None) -> np.ndarray:
     """[N, 2] where each row's shot starts: its origin (``x0``, ``y0``) when the table has
-    those columns (Carrooka, the crokinole side), else its placement on the middle of the
-    South baselines (of an ICF board when the position's board has none)."""
+    those columns (Carrooka, the crokinole side), else its placement on the line
+    ``y = line_y`` (default: the middle of the South baselines, of an ICF board when the
+    position's board has none)."""
     if "x0" in cells.columns:
         return cells[["x0", "y0"]].to_numpy(dtype=float)
     px = cells["placement"].to_numpy(dtype=float)
-    return np.column_stack([px, np.full_like(px, _baseline_y(position))])
+    y = _baseline_y(position) if line_y is None else float(line_y)
+    return np.column_stack([px, np.full_like(px, y)])
 
 
 def _board(position: Position, plot: BoardPlot | None) -> BoardPlot:
@@ -440,6 +442,7 @@ def draw_shotmap_on_board(
     ray_length: float = 0.25,
     min_n: int = 1,
     what: str | None = None,
+    baseline_y: float | None = None,
     colorbar: bool = True,
     legend: bool = True,
     title: str | None = None,
@@ -448,9 +451,9 @@ def draw_shotmap_on_board(
 ) -> LineCollection:
     """The board and ``position``'s pieces with a fan of aim lines: for each (placement,
     angle) cell at one ``speed``, a ray of ``ray_length`` metres from the striker's spot
-    (placement, on the middle of the South baselines) - or from the cell's origin (``x0``,
-    ``y0``) when the map has those columns (Carrooka) - in the aim direction, coloured by
-    ``value``.
+    (placement, ``baseline_y``: the y of the line shots start on, default the middle of the
+    South baselines) - or from the cell's origin (``x0``, ``y0``) when the map has those
+    columns (Carrooka) - in the aim direction, coloured by ``value``.
 
     ``speed`` defaults to the map's only speed, else the speed of the best cell (named in
     the title). Cells with ``n < min_n`` or a NaN value are left out; better cells are drawn
@@ -472,7 +475,7 @@ def draw_shotmap_on_board(
     # best_cell and draw_shotmap pick it)
     cells = cells[ok]
     cells = cells.iloc[np.lexsort((-np.arange(len(cells)), cells[value].to_numpy(dtype=float)))]
-    start = _starts(cells, position)
+    start = _starts(cells, position, baseline_y)
     a = np.radians(cells["angle"].to_numpy(dtype=float))
     end = start + ray_length * np.column_stack([np.cos(a), np.sin(a)])
     vals = cells[value].to_numpy(dtype=float)
@@ -731,7 +734,7 @@ def draw_aims(
     if title is None:
         first = f"{position.name}: {value_meaning(value)}, {what or 'the best shots'}"
         note = ctx.points_note(value)
-        title = _title(first, ctx.who(per="each"), note, width=TITLE_WIDTH - 10)
+        title = _title(first, ctx.who(per="each"), note)
     ax = draw_position(position, ax=ax, title=title, legend=False, plot=plot)
     ax.title.set_fontsize(10)
     widths = 0.8 + 1.6 * np.clip(np.nan_to_num(np.asarray(norm(vals), dtype=float)), 0.0, 1.0)
@@ -776,19 +779,24 @@ def draw_aims(
                 )
             )
     ranks = rows["rank"].to_numpy() if "rank" in rows.columns else np.arange(len(rows), 0, -1)
-    if len(rows) > 1:
-        for (x1, y1), k in zip(end, ranks):
-            ax.text(
-                x1,
-                y1,
-                f"{int(k)}",
-                ha="center",
-                va="center",
-                fontsize=7,
-                zorder=Z_LABEL,
-                gid="aim-rank",
-                bbox=dict(boxstyle="circle,pad=0.2", facecolor="white", alpha=0.85, linewidth=0),
-            )
+    placed: list[np.ndarray] = []
+    gap = 0.04 * position.board.extent
+    shown = list(zip(end, ranks))[::-1] if len(rows) > 1 else []
+    for at, k in shown:  # the first ranked first; a rank over another's left to the legend
+        if any(np.hypot(*(at - q)) < gap for q in placed):
+            continue
+        placed.append(at)
+        ax.text(
+            at[0],
+            at[1],
+            f"{int(k)}",
+            ha="center",
+            va="center",
+            fontsize=7,
+            zorder=Z_LABEL,
+            gid="aim-rank",
+            bbox=dict(boxstyle="circle,pad=0.2", facecolor="white", alpha=0.85, linewidth=0),
+        )
     if colorbar and len(rows) > 1:
         ax.figure.colorbar(
             lc, ax=ax, shrink=0.8, label=colour_label(value), extend=scale.extend(vals)

@@ -63,7 +63,7 @@ class BestShotsReport(Report):
         shots a cell, ``iterations`` of cross-entropy with ``population`` candidates of
         ``n_cem`` shots, the finalists estimated again with ``n`` fresh shots each
         (:func:`~carromlab.analysis.best_shots`; ``options``: its other keywords)."""
-        from carromlab.analysis.best import best_shots
+        from carromlab.analysis import best_shots
 
         df = best_shots(
             position,

@@ -35,6 +35,10 @@ HEADLINE = (
 )
 #: The kernel's names for the shooting disc (disc 0) in a table of captures.
 SHOOTERS = ("striker", "shooter")
+#: The labels of the headline rows (a label names its quantity where the two differ).
+HEADS = tuple(
+    label for head, names in HEADLINE for label in (head, *(f"{head} ({n})" for n in names))
+)
 #: How many of the pieces most often pocketed the summary names.
 POCKETED = 3
 
@@ -62,7 +66,7 @@ class EstimateReport(Report):
         """Play ``shot`` from ``position`` ``n`` times with a ``skill`` player's noise
         (``options``: :func:`~carromlab.analysis.estimate`'s other keywords: ``runner``,
         ``physics``, ``confidence``)."""
-        from carromlab.analysis.estimate import estimate
+        from carromlab.analysis import estimate
 
         df = estimate(
             position,
@@ -148,8 +152,8 @@ class EstimateReport(Report):
     def figure(self) -> Figure:
         """The board with the shot: the shooter where it starts, its aim, coloured by the
         points (else the first headline quantity); each piece it pockets at least once in a
-        hundred ringed with its chance; the headline numbers with their 95 % intervals in
-        the legend."""
+        hundred ringed with its chance; the headline numbers (the pot rate, the foul risk,
+        the points) with their 95 % intervals in the title."""
         self._needs_position("a figure")
         return self._drawn(self._figure)
 
@@ -179,11 +183,15 @@ class EstimateReport(Report):
         rows = pd.DataFrame([ray])
         view = PositionPlot(position)
         fig, ax = plt.subplots(figsize=(7.5, 7.5))
-        title = (
-            f"{position.name}: one shot played {summary['n']:,} times"
-            + (f" by a {summary['skill']} player" if summary["skill"] else "")
-            + f"\nfrom ({ray['x0']:+.3f}, {ray['y0']:+.3f}) m, aim {ray['angle']:.1f}°, "
-            f"{ray['speed']:.2f} m/s"
+        who = f" by a {summary['skill']} player" if summary["skill"] else ""
+        headline = [f"{r['label']}: {_words(r)}" for r in lines if r["label"] in HEADS]
+        title = "\n".join(
+            [
+                f"{position.name}: one shot played {summary['n']:,} times{who}",
+                f"from ({ray['x0']:+.3f}, {ray['y0']:+.3f}) m, aim {ray['angle']:.1f}°, "
+                f"{ray['speed']:.2f} m/s",
+                *headline,
+            ]
         )
         context = MapContext(skill=summary["skill"] or None, n=summary["n"])
         view.aims(
@@ -200,9 +208,7 @@ class EstimateReport(Report):
         )
         ax.title.set_fontsize(10)
         rings = view.chances(self.chances(), ax=ax)
-        extra: list[LegendEntry] = [
-            (Patch(facecolor="none", edgecolor="none"), f"{r['label']}: {_words(r)}") for r in lines
-        ]
+        extra: list[LegendEntry] = []
         if rings:
             extra.append(
                 (

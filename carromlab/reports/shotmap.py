@@ -83,7 +83,7 @@ class ShotMapReport(Report):
         :func:`~carromlab.analysis.shot_map` (``runner``, ``physics``, ``scoring``,
         ``confidence``). The grid's size, the skill and the speeds are checked before any
         shot."""
-        from carromlab.analysis.shotmap import shot_map
+        from carromlab.analysis import shot_map
 
         df = shot_map(
             position,
@@ -180,7 +180,8 @@ class ShotMapReport(Report):
         over placement x angle at the grid's first speed with, on the board, the best aim
         from each placement; or, where every shot starts from one spot (a Carrooka striker
         where it lies) over several speeds, the heat map over angle x speed with every aim
-        at the best speed on the board. A best cell on the grid's edge is written on the
+        at the best speed on the board. Aims start where the variant's shots do (on its
+        line, or from each cell's origin). A best cell on the grid's edge is written on the
         figure and kept in :attr:`warnings`."""
         value = self._value()
         return self._drawn(lambda: self._figure(value))
@@ -192,12 +193,15 @@ class ShotMapReport(Report):
         from carromlab.plot.shotmap import draw_shotmap
 
         df, view = self.table, PositionPlot(self.position)
+        line = _line_y(self.position)
         fig, axes = plt.subplots(1, 2, figsize=(13, 6.5))
         if df["placement"].nunique() == 1 and df["speed"].nunique() > 1:
             scale = ColourScale(value).fit(df[value])
             draw_shotmap(df, value, x="angle", y="speed", ax=axes[0], scale=scale)
             what = "every aim at the best speed"
-            view.shotmap(df, value, ax=axes[1], ray_length=0.2, scale=scale, what=what)
+            view.shotmap(
+                df, value, ax=axes[1], ray_length=0.2, scale=scale, what=what, baseline_y=line
+            )
         else:
             sub = df[df["speed"] == df["speed"].iloc[0]]
             scale = ColourScale(value).fit(sub[value])
@@ -208,7 +212,15 @@ class ShotMapReport(Report):
             per_spot = sub.dropna(subset=[value])
             per_spot = per_spot.loc[per_spot.groupby("placement")[value].idxmax()]
             what = "the best aim from each placement"
-            view.shotmap(per_spot, value, ax=axes[1], ray_length=0.35, scale=scale, what=what)
+            view.shotmap(
+                per_spot,
+                value,
+                ax=axes[1],
+                ray_length=0.35,
+                scale=scale,
+                what=what,
+                baseline_y=line,
+            )
         return fig
 
     def targets_figure(self) -> Figure:
@@ -261,3 +273,12 @@ def _pieces(position: Position) -> tuple[str, ...]:
     """The pieces a map counts the captures of: every piece but a striker lying on the
     board."""
     return tuple(p.id for p in position.pieces if p.kind != "striker")
+
+
+def _line_y(position: Position) -> float | None:
+    """The y of the line a variant's shots start on (ICF's baselines, the Carroms shooting
+    line), None where they start on a circle or from where the shooter lies."""
+    from carromlab.analysis.variants import analysis_for
+
+    va = analysis_for(position.variant)
+    return None if va.origin_of is not None else float(va.shot_y(position.board))
