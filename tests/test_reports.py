@@ -148,6 +148,21 @@ def test_edge_warnings_are_collected_not_shown(midgame, recwarn, tmp_path):
     assert [p.name for p in written] == ["shotmap.parquet", "shotmap.png"]
 
 
+def test_aims_start_on_the_variants_own_line():
+    """A Carroms map's aims start on its shooting line, not at the ICF baselines' height."""
+    from carromlab.analysis.variants import analysis_for
+
+    pos = standard_position("carroms-opening")
+    p, a = (g.ravel() for g in np.meshgrid([-0.1, 0.0, 0.1], [60.0, 90.0, 120.0], indexing="ij"))
+    df = pd.DataFrame(dict(placement=p, angle=a, speed=2.0, n=10, points=0.1 * p + 0.001 * a))
+    report = ShotMapReport.from_table(df, pos)
+    board = [ax for ax in report.figure().axes if ax.get_label() != "<colorbar>"][1]
+    rays = [c for c in board.collections if c.get_gid() != "outline" and c.get_array() is not None]
+    line = analysis_for("carroms").shot_y(pos.board)
+    assert np.allclose([s[0][1] for s in rays[0].get_segments()], line)
+    assert line != pytest.approx(sum(standard_position("icf-midgame").board.baseline_y()) / 2)
+
+
 def test_a_stored_map_resumes_and_its_cells_go_once_saved(midgame, tmp_path):
     store = tmp_path / "out" / "shotmap.partial"
     report = ShotMapReport.run(midgame, [0.0], [90.0], SPEEDS, n=8, store=store)
