@@ -59,9 +59,6 @@ def play(
     hit the event cap (truncated).
     """
     check_out(out)
-    from carromlab.play.log import read_config_file
-
-    read_config_file(out)  # a config.json cut short: refused before any work
     check(games=games, seed=seed, slots=slots)
     game = variant_game(variant)  # the names first, before JAX loads
     options = play_options(game, variant, ctx.args)
@@ -69,6 +66,9 @@ def play(
         raise CarromlabError(f"whole games are not available for {variant!r}")
     check_policy(game, variant, policy)
     check_skill(skill)
+    from carromlab.play.log import read_config_file  # (imports the game loop, and JAX)
+
+    read_config_file(out)  # a config.json cut short: refused before any work
     config = game.make_config(variant, **options)
     chooser = game.make_player(policy, skill=skill, variant=variant)
 
