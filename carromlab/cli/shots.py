@@ -109,9 +109,11 @@ def estimate(
     if out is not None:
         check_out(out)
     game, options, pos, turn = prepare_shot(ctx.args, "estimate", position, variant, skill)
+    from carromlab.reports import EstimateReport
+
     if pos is None:  # the game's own command (KOOBA)
         df = game.commands["estimate"](skill=skill, n=n, seed=seed, options=options)
-        write_and_print(df, out, as_json, strict, show_all)
+        write_and_print(EstimateReport.from_table(df), out, as_json, strict, show_all)
         return
     from carromlab.input_schema import radians_warning
 
@@ -121,7 +123,6 @@ def estimate(
         if warning:
             warn(warning)
 
-    from carromlab.analysis import estimate as run_estimate
     from carromlab.analysis.variants import analysis_for
     from carromlab.shots import Shot
 
@@ -136,7 +137,7 @@ def estimate(
     xs, ys = va.origin(pos, [float(placement)])
     shot = Shot(float(xs[0]), float(ys[0]), math.radians(angle), speed)
     va.check_shot(pos, shot)  # the game's own word on the shot (ICF: law 130), now
-    df = run_estimate(
+    report = EstimateReport.run(
         pos,
         shot,
         skill=skill,
@@ -147,24 +148,22 @@ def estimate(
         turn=turn,
         hand_set=hand_set,
     )
-    write_and_print(df, out, as_json, strict, show_all)
+    write_and_print(report, out, as_json, strict, show_all)
 
 
 def write_and_print(
-    df, out: Path | None, as_json: bool, strict: bool = False, show_all: bool = False
+    report, out: Path | None, as_json: bool, strict: bool = False, show_all: bool = False
 ) -> None:
-    from carromlab.analysis.truncation import truncation
-
+    """An estimate (an :class:`~carromlab.reports.EstimateReport`): estimate.parquet in
+    ``out``, then JSON or the table, then its truncated shots."""
     if out is not None:
-        from carromlab.analysis.results import write_parquet
-
-        write_parquet(df, out / "estimate.parquet")
+        report.save(out, figures=False)
     if as_json:
-        rows = json.loads(df.to_json(orient="records"))
-        typer.echo(json.dumps({"config": df.attrs["config"], "rows": rows}, default=str))
+        rows = json.loads(report.table.to_json(orient="records"))
+        typer.echo(json.dumps({"config": report.config, "rows": rows}, default=str))
     else:
-        print_estimate(df, show_all)
-    report_truncation(truncation(df), strict)
+        print_estimate(report, show_all)
+    report_truncation(report.truncation, strict)
 
 
 @app.command(context_settings=GAME_OPTIONS, epilog=game_option_help("shot_options"))
@@ -262,7 +261,7 @@ def shotmap(
         options=options,
         hand_set=hand_set,
     )
-    result = with_origin(result, va, pos)
+    result = with_origin(result, va, pos)  # (the report's summary has it already)
     print_summary(result, as_json, "m" if line_origin(va) else "deg")
     report_truncation(summary_truncation(result), strict)
 
@@ -282,40 +281,27 @@ def run_shotmap(
     options=None,
     hand_set=None,
 ):
-    """Compute, write and draw a shot map; a summary dict."""
-    from carromlab.input_schema import check_cells, check_run
-
-    cells = len(placements) * len(angles) * len(speeds)
-    check_cells(cells, "shotmap")
-    check_run(cells, n, "shotmap")
+    """Compute, write and draw a shot map (a :class:`~carromlab.reports.ShotMapReport`: its
+    files in ``out``, the warnings its figure raised on stderr); its summary. The finished
+    cells are kept in OUT/shotmap.partial/ until the map is written: after Ctrl-C the same
+    command resumes."""
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from carromlab.analysis import shot_map
-    from carromlab.analysis.results import write_parquet
-    from carromlab.analysis.shotmap import (
-        PARTIAL,
-        ShotMapInterrupted,
-        drop_partial,
-        map_summary,
-        targets_from_cells,
-    )
-    from carromlab.plot.shotmap import draw_shotmap, draw_shotmap_on_board, draw_target_map
+    from carromlab.analysis.shotmap import PARTIAL, ShotMapInterrupted
     from carromlab.registry import get_game
+    from carromlab.reports import ShotMapReport
 
     game = get_game(variant)
     options = shot_options(game, [], "shotmap") if options is None else options
     pos = shot_position(position, variant, options)
-    ids = tuple(p.id for p in pos.pieces if p.kind != "striker")
     partial = out / PARTIAL  # the finished cells, kept until the map is written
 
     def resuming(kept: int, total: int) -> None:
         typer.echo(f"resuming: {kept:,} of {total:,} cells kept in {partial}", err=True)
 
     try:
-        df = shot_map(
+        report = ShotMapReport.run(
             pos,
             placements,
             angles,
@@ -324,13 +310,12 @@ def run_shotmap(
             n=n,
             seed=seed,
             chunk=chunk,
-            progress=True,
-            pieces=ids,
-            per_pocket=True,
+            value=value,
             turn=shot_turn(game, options),
             hand_set=hand_set,
             store=partial,
             on_resume=resuming,
+            progress=True,
         )
     except ShotMapInterrupted as stop:
         typer.echo(
@@ -339,57 +324,12 @@ def run_shotmap(
             err=True,
         )
         raise typer.Exit(INTERRUPTED_EXIT) from None
-    if value not in df.columns:  # where the rules were not found before the run
-        refuse_value(
-            value, [c for c in df.columns if not c.endswith(("_lo", "_hi"))], "shotmap", variant
-        )
-    out.mkdir(parents=True, exist_ok=True)
-    write_parquet(df, out / "shotmap.parquet")
-    drop_partial(partial)
-    import warnings
-
-    from carromlab.analysis.variants import analysis_for
-    from carromlab.plot.shotmap import default_norm
-
-    # both panels on one colour scale, fitted to the map (titles: position, skill, n, value)
-    who = dict(value=value, skill=skill, n=n)
-    fig, axes = plt.subplots(1, 2, figsize=(13, 6.5))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        if len(set(df["placement"])) == 1 and len(speeds) > 1:
-            # one origin (a Carrooka striker where it lies): angle x speed, and the fan of
-            # aims at the best cell's speed
-            norm = default_norm(value, df[value])
-            draw_shotmap(df, x="angle", y="speed", ax=axes[0], norm=norm, **who)
-            what = "every aim at the best speed"
-            draw_shotmap_on_board(df, pos, ax=axes[1], ray_length=0.2, norm=norm, what=what, **who)
-        else:
-            speed = speeds[0]
-            sub = df[df["speed"] == speed]
-            norm = default_norm(value, sub[value])
-            draw_shotmap(sub, ax=axes[0], norm=norm, **who)
-            if "x0" in df.columns:  # placements are angles on a circle, not baseline x
-                axes[0].set_xlabel("placement: the origin's angle on the circle (deg)")
-            # on the board: the best aim from each placement (every cell hides the board)
-            per_spot = sub.dropna(subset=[value])
-            per_spot = per_spot.loc[per_spot.groupby("placement")[value].idxmax()]
-            what = "the best aim from each placement"
-            draw_shotmap_on_board(
-                per_spot, pos, ax=axes[1], ray_length=0.35, norm=norm, what=what, **who
-            )
-    for w in caught:  # the best cell on the grid's edge: one line, as the other warnings
-        typer.echo(f"warning: {w.message}", err=True)
-    fig.savefig(out / "shotmap.png", dpi=120, bbox_inches="tight")
-    plt.close(fig)
-    targets = targets_from_cells(df, pos, ids)
-    write_parquet(targets, out / "targets.parquet")
-    # only what the shooter may pocket (the rules say which), the best pocket of each
-    legal = analysis_for(variant).rules.legal_pots(pos, shot_turn(game, options))
-    fig, ax = plt.subplots(figsize=(7, 6.5))
-    draw_target_map(targets, pos, ax=ax, legal=legal, min_p=0.05, skill=skill, n=n)
-    fig.savefig(out / "targets.png", dpi=120, bbox_inches="tight")
-    plt.close(fig)
-    return map_summary(df, out, value, ("placement", "angle", "speed"))
+    if value not in report.table.columns:  # where the rules were not found before the run
+        refuse_value(value, report.values(), "shotmap", variant)
+    report.save(out)
+    for line in report.warnings:  # the best cell on the grid's edge: one line each
+        warn(f"warning: {line}")
+    return report.summary()
 
 
 @app.command(context_settings=GAME_OPTIONS, epilog=game_option_help("shot_options"))
@@ -441,11 +381,10 @@ def best(
         hand_set=hand_set,
     )
     _, _, pos, turn = prepare_shot(ctx.args, "best", position, variant, skill, value)
-    from carromlab.analysis import best_shots
-    from carromlab.analysis.truncation import search_truncation, truncation
     from carromlab.analysis.variants import analysis_for
+    from carromlab.reports import BestShotsReport
 
-    df = best_shots(
+    report = BestShotsReport.run(
         pos,
         turn=turn,
         skill=skill,
@@ -455,29 +394,24 @@ def best(
         iterations=iterations,
         population=population,
         n_cem=n_cem,
-        top_k=top,
-        n_final=n,
+        top=top,
+        n=n,
         seed=seed,
         chunk=chunk,
         progress=not as_json,
         hand_set=hand_set,
     )
     if out is not None:
-        from carromlab.analysis.results import write_parquet
-
-        write_parquet(df, out / "best.parquet")
-    cols = ["rank", "placement", "angle", "speed", value, f"{value}_lo", f"{value}_hi", "n"]
-    cols += ["p_truncated"] if value != "p_truncated" else []
-    reported, search = truncation(df), search_truncation(df)
+        report.save(out, figures=False)
+    reported, search = report.truncations
     if as_json:
-        rows = json.loads(df[cols].to_json(orient="records"))
-        cut = {"reported": reported.as_dict(), "search": search.as_dict()}
-        doc = {"config": df.attrs["config"], "rows": rows, "truncated": cut}
+        summary = report.summary()
+        doc = {"config": report.config, "rows": summary["rows"], "truncated": summary["truncated"]}
         typer.echo(json.dumps(doc, default=str))
     else:
-        print_best(df[cols], value, analysis_for(variant), pos)
+        print_best(report.rows, value, analysis_for(variant), pos)
         typer.echo(f"truncated: {reported.counts()} reported; {search.counts()} in the search")
-    report_truncation(reported + search, strict)
+    report_truncation(report.truncation, strict)
 
 
 @app.command()

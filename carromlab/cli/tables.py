@@ -11,76 +11,38 @@ import typer
 from carromlab.cli.app import console
 from carromlab.input_checks import fixed_origin, line_origin
 
-#: An estimate's first rows: the pot rate, the foul risk and the points, each the first of
-#: these quantities the variant's rules give.
-HEADLINE = (
-    ("pot rate", ("potted", "continues")),
-    ("foul risk", ("foul", "penalty")),
-    ("points", ("points",)),
-)
-
-#: The kernel's names for the shooting disc (disc 0) in a table of captures.
-SHOOTERS = ("striker", "shooter")
-
 
 def estimate_cells(r) -> tuple[str, str]:
     """An estimate and its interval for the terminal: probabilities in per cent, means with
-    three decimals."""
-    if r.kind == "probability":
-        return f"{100 * r.estimate:.1f} %", f"[{100 * r.lo:.1f}, {100 * r.hi:.1f}] %"
-    return f"{r.estimate:.3f}", f"[{r.lo:.3f}, {r.hi:.3f}]"
+    three decimals (``r``: a row of the table, or of a report's summary)."""
+    kind, est, lo, hi = (r[k] for k in ("kind", "estimate", "lo", "hi"))
+    if kind == "probability":
+        return f"{100 * est:.1f} %", f"[{100 * lo:.1f}, {100 * hi:.1f}] %"
+    return f"{est:.3f}", f"[{lo:.3f}, {hi:.3f}]"
 
 
-def print_estimate(df, show_all: bool = False) -> None:
-    """An estimate as a table: the pot rate, foul risk and points first (each with its 95 %
-    interval) and the pieces most often pocketed; every quantity with ``show_all``."""
+def print_estimate(report, show_all: bool = False) -> None:
+    """An estimate (an :class:`~carromlab.reports.EstimateReport`) as a table: its summary's
+    rows (the pot rate, foul risk and points first, each with its 95 % interval, and the
+    pieces most often pocketed); every quantity with ``show_all``."""
     from rich.table import Table
 
-    config = df.attrs.get("config", {})
-    rows = {r.quantity: r for r in df.itertuples()}
-    n = int(df["n"].max()) if len(df) else 0
-    skill = config.get("skill", {})
-    skill = skill.get("name", "") if isinstance(skill, dict) else str(skill)
-    where = config.get("position") or config.get("variant") or ""
-    title = ", ".join(x for x in (where, skill, f"{n:,} shots") if x)
-    table = Table("", "estimate", "95% interval", title=title, title_justify="left")
+    df, summary = report.table, report.summary()
+    table = Table("", "estimate", "95% interval", title=summary["title"], title_justify="left")
     if show_all:
         shown = df[
             (df["kind"] == "mean")
             | (df["estimate"] > 0)
             | ~df["quantity"].str.startswith("capture:")
         ]
-        for r in shown.itertuples():
-            table.add_row(r.quantity, *estimate_cells(r))
-        console().print(table)
-        return
-    used = set()
-    for label, names in HEADLINE:
-        name = next((q for q in names if q in rows), None)
-        if name is not None:
-            used.add(name)
-            table.add_row(
-                f"{label} ({name})" if name != label else label, *estimate_cells(rows[name])
-            )
-    piece = df["quantity"].str.slice(8)
-    pots = df[
-        df["quantity"].str.startswith("capture:")
-        & ~piece.str.contains(":")
-        & ~piece.isin(SHOOTERS)  # the shooter pocketed is a foul, counted above
-        & (df["estimate"] > 0)
-    ].nlargest(3, "estimate")
-    for r in pots.itertuples():
-        used.add(r.quantity)
-        table.add_row(f"{r.quantity[8:]} pocketed", *estimate_cells(r))
-    if not used:  # a game with other quantities (KOOBA's tags): all of them
-        for r in df.itertuples():
-            table.add_row(r.quantity, *estimate_cells(r))
-        console().print(table)
-        return
-    rest = len(df) - len(used)
-    if rest > 0:
-        table.caption = f"{rest} more quantities: --all (or --json)"
-        table.caption_justify = "left"
+        for r in shown.to_dict("records"):
+            table.add_row(r["quantity"], *estimate_cells(r))
+    else:
+        for r in summary["rows"]:
+            table.add_row(r["label"], *estimate_cells(r))
+        if summary["more"] > 0:
+            table.caption = f"{summary['more']} more quantities: --all (or --json)"
+            table.caption_justify = "left"
     console().print(table)
 
 
