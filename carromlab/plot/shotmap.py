@@ -372,6 +372,40 @@ def draw_shotmap(
 # ---------------------------------------------------------------------- on the board
 
 
+def _draw_rays(
+    ax: Axes, start, end, vals, norm, cmap
+) -> tuple[LineCollection, np.ndarray, np.ndarray]:
+    """Aims as rays from ``start`` to ``end`` coloured by ``vals`` on ``norm`` / ``cmap``:
+    wider for better values (on the colour scale), widest for the last (the best, drawn
+    last), outlined, and a dot at each distinct start. Returns the rays, their widths and
+    the starts."""
+    widths = 0.8 + 1.6 * np.clip(np.nan_to_num(np.asarray(norm(vals), dtype=float)), 0.0, 1.0)
+    if len(vals):
+        widths[-1] = 3.2
+    lc = LineCollection(
+        np.stack([start, end], axis=1).reshape(-1, 2, 2),
+        array=vals,
+        norm=norm,
+        cmap=cmap,
+        linewidths=widths,
+        capstyle="round",
+        zorder=Z_RAYS,
+    )
+    _outline(ax, lc, widths + 1.0, "#00000080")
+    ax.add_collection(lc)
+    spots = np.unique(start, axis=0).reshape(-1, 2)
+    ax.plot(
+        spots[:, 0],
+        spots[:, 1],
+        "o",
+        markersize=2.5,
+        color="black",
+        zorder=Z_RAYS + 0.1,
+        gid="spots",
+    )
+    return lc, widths, spots
+
+
 def _outline(ax: Axes, lc: LineCollection, widths, color: str) -> LineCollection:
     """A dark outline under ``lc`` (same segments, wider), so light colours read on the
     board."""
@@ -489,31 +523,7 @@ def draw_shotmap_on_board(
         title = _title(first, ctx.who(speed), note, width=TITLE_WIDTH - 10)
     ax = draw_position(position, ax=ax, title=title, legend=False, plot=plot)
     ax.title.set_fontsize(10)
-    # wider for better cells (on the colour scale), widest for the best one, drawn last
-    widths = 0.8 + 1.6 * np.clip(np.asarray(norm(vals), dtype=float), 0.0, 1.0)
-    if len(vals):
-        widths[-1] = 3.2
-    lc = LineCollection(
-        np.stack([start, end], axis=1),
-        array=vals,
-        norm=norm,
-        cmap=cmap,
-        linewidths=widths,
-        capstyle="round",
-        zorder=Z_RAYS,
-    )
-    _outline(ax, lc, widths + 1.0, "#00000080")
-    ax.add_collection(lc)
-    spots = np.unique(start, axis=0).reshape(-1, 2)
-    ax.plot(
-        spots[:, 0],
-        spots[:, 1],
-        "o",
-        markersize=2.5,
-        color="black",
-        zorder=Z_RAYS + 0.1,
-        gid="spots",
-    )
+    lc, _, _ = _draw_rays(ax, start, end, vals, norm, cmap)
     if colorbar:
         ax.figure.colorbar(
             lc,
@@ -737,30 +747,7 @@ def draw_aims(
         title = _title(first, ctx.who(per="each"), note)
     ax = draw_position(position, ax=ax, title=title, legend=False, plot=plot)
     ax.title.set_fontsize(10)
-    widths = 0.8 + 1.6 * np.clip(np.nan_to_num(np.asarray(norm(vals), dtype=float)), 0.0, 1.0)
-    if len(vals):
-        widths[-1] = 3.2
-    lc = LineCollection(
-        np.stack([start, end], axis=1).reshape(-1, 2, 2),
-        array=vals,
-        norm=norm,
-        cmap=cmap,
-        linewidths=widths,
-        capstyle="round",
-        zorder=Z_RAYS,
-    )
-    _outline(ax, lc, widths + 1.0, "#00000080")
-    ax.add_collection(lc)
-    spots = np.unique(start, axis=0).reshape(-1, 2)
-    ax.plot(
-        spots[:, 0],
-        spots[:, 1],
-        "o",
-        markersize=2.5,
-        color="black",
-        zorder=Z_RAYS + 0.1,
-        gid="spots",
-    )
+    lc, widths, spots = _draw_rays(ax, start, end, vals, norm, cmap)
     kind = _shooter_kind(position.board)
     if shooter and kind is not None:
         radius = position.board.piece_specs()[kind].radius
