@@ -258,6 +258,16 @@ def test_points_notes_agree_with_the_rules():
         assert f"{colour} {COLOUR_VALUES[colour]}" in note("carrooka")
 
 
+def test_the_plots_points_notes_are_the_games_own():
+    """The plots sit below the registry, so they keep a copy of each game's ``points_notes``
+    (the caption of a ``points`` map); the copy must say what the game declares."""
+    from carromlab.registry import GAMES, game_names
+
+    game_names()  # the built-in games loaded
+    declared = {v: note for g in GAMES.values() for v, note in g.points_notes.items()}
+    assert declared == POINTS_NOTES
+
+
 def test_shotmap_grid_masks_missing_cells():
     df = _shotmap().iloc[1:]  # one cell missing
     _, _, z = shotmap_grid(df, "p_continue")

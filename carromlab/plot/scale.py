@@ -43,7 +43,8 @@ PROB_CMAP = "viridis"
 SIGNED_CMAP = "RdBu"
 
 #: What a stroke's ``points`` count in each variant (the rules' default scoring weights;
-#: tests/test_plot_shotmap.py checks them against the rules).
+#: tests/test_plot_shotmap.py checks them against the rules and against each game's declared
+#: ``Game.points_notes``: the plots sit below the registry and cannot ask it).
 POINTS_NOTES = {
     "icf": "own coin +1, opponent's coin −1, queen covered +3, striker pocketed −1",
     "icf-doubles": "own coin +1, opponent's coin −1, queen covered +3, striker pocketed −1",
