@@ -6,12 +6,16 @@ piece state) and :class:`~carromlab.physics.params.Physics` (traced parameters: 
 restitution).
 
 Importing it asks JAX for one CPU device per core (:mod:`carromlab.physics.devices`;
-``CARROMLAB_CORES`` sets the count), unless JAX's backend has already started.
+``CARROMLAB_CORES`` sets the count), unless JAX's backend has already started, and turns on
+the persistent compilation cache (:mod:`carromlab.compile_cache`;
+``CARROMLAB_CACHE_DIR`` moves it or, ``off``, switches it off).
 """
 
+from carromlab import compile_cache as _compile_cache
 from carromlab.physics import devices as _devices
 
 _devices.configure()
+_compile_cache.configure()
 
 from carromlab.physics.params import Physics  # noqa: E402
 from carromlab.physics.table import Pieces, Table  # noqa: E402
