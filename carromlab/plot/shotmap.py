@@ -406,6 +406,31 @@ def _draw_rays(
     return lc, widths, spots
 
 
+def _spaced_labels(
+    ax: Axes, labels: list, gap: float, gid: str, boxstyle: str, most: int | None = None
+) -> None:
+    """Small boxed labels ``(at, text)`` in the order given, each left out where it would
+    stand within ``gap`` of one already placed, and at most ``most`` of them."""
+    placed: list[np.ndarray] = []
+    for at, text in labels:
+        if most is not None and len(placed) >= most:
+            break
+        if any(np.hypot(*(at - q)) < gap for q in placed):
+            continue
+        placed.append(at)
+        ax.text(
+            at[0],
+            at[1],
+            text,
+            ha="center",
+            va="center",
+            fontsize=7,
+            zorder=Z_LABEL,
+            gid=gid,
+            bbox=dict(boxstyle=boxstyle, facecolor="white", alpha=0.85, linewidth=0),
+        )
+
+
 def _outline(ax: Axes, lc: LineCollection, widths, color: str) -> LineCollection:
     """A dark outline under ``lc`` (same segments, wider), so light colours read on the
     board."""
@@ -642,26 +667,14 @@ def draw_target_map(
     _outline(ax, lc, widths + 1.5, "#000000a0")
     ax.add_collection(lc)
     if labels:  # the chance on the likeliest lines, half-way along, none on another
-        placed: list[np.ndarray] = []
-        gap = 0.12 * position.board.extent
-        for (start, stop), value in reversed(list(zip(segments, p))):
-            at = np.asarray(start) + 0.5 * (np.asarray(stop) - np.asarray(start))
-            if not math.isfinite(value) or len(placed) >= LABELLED:
-                continue
-            if any(np.hypot(*(at - q)) < gap for q in placed):
-                continue
-            placed.append(at)
-            ax.text(
-                at[0],
-                at[1],
-                f"{value:.0%}",
-                ha="center",
-                va="center",
-                fontsize=7,
-                zorder=Z_LABEL,
-                gid="target-label",
-                bbox=dict(boxstyle="round,pad=0.15", facecolor="white", alpha=0.85, linewidth=0),
-            )
+        halfway = [
+            (np.asarray(start) + 0.5 * (np.asarray(stop) - np.asarray(start)), f"{value:.0%}")
+            for (start, stop), value in reversed(list(zip(segments, p)))
+            if math.isfinite(value)
+        ]
+        _spaced_labels(
+            ax, halfway, 0.12 * position.board.extent, "target-label", "round,pad=0.15", LABELLED
+        )
     if colorbar:
         ax.figure.colorbar(lc, ax=ax, shrink=0.8, label="P(the best shot pockets it there)")
     top = float(np.nanmax(p)) if np.isfinite(p).any() else 1.0
@@ -766,24 +779,9 @@ def draw_aims(
                 )
             )
     ranks = rows["rank"].to_numpy() if "rank" in rows.columns else np.arange(len(rows), 0, -1)
-    placed: list[np.ndarray] = []
-    gap = 0.04 * position.board.extent
-    shown = list(zip(end, ranks))[::-1] if len(rows) > 1 else []
-    for at, k in shown:  # the first ranked first; a rank over another's left to the legend
-        if any(np.hypot(*(at - q)) < gap for q in placed):
-            continue
-        placed.append(at)
-        ax.text(
-            at[0],
-            at[1],
-            f"{int(k)}",
-            ha="center",
-            va="center",
-            fontsize=7,
-            zorder=Z_LABEL,
-            gid="aim-rank",
-            bbox=dict(boxstyle="circle,pad=0.2", facecolor="white", alpha=0.85, linewidth=0),
-        )
+    # the first ranked first; a rank over another's is left to the legend
+    shown = [(at, f"{int(k)}") for at, k in list(zip(end, ranks))[::-1]] if len(rows) > 1 else []
+    _spaced_labels(ax, shown, 0.04 * position.board.extent, "aim-rank", "circle,pad=0.2")
     if colorbar and len(rows) > 1:
         ax.figure.colorbar(
             lc, ax=ax, shrink=0.8, label=colour_label(value), extend=scale.extend(vals)
