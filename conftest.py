@@ -14,17 +14,83 @@ the run that ended "686 passed" it landed in hypothesis's gc callback and pytest
 PytestUnraisableExceptionWarning, though no one pressed Ctrl-C and every test had passed. So
 a worker ignores SIGINT once its tests are over (execnet still ends it 10 s later with
 ``os._exit`` if it hangs); the controller, which handles Ctrl-C, is untouched.
+
+The test run's compiled kernel programs, counted across every process.
+
+The controlling pytest process points ``CARROMLAB_PROGRAM_LOG`` at a fresh file before the
+workers start; every process of the run (the workers, the command-line subprocesses, the
+notebooks' kernels) appends one JSON line per kernel program it uses
+(:mod:`carromlab.physics.programs`). The run ends with their count: distinct programs (one key
+each: kernel, static choices, shapes), how many XLA compiled and how many came from the
+compilation cache, by kind and board. The suite's budget is 40 distinct programs
+(docs/benchmarks.md).
 """
 
+from __future__ import annotations
+
+import json
 import os
 import signal
+import tempfile
+from collections import Counter
+from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("CARROMLAB_QUICK", "1")
+
+LOG_ENV = "CARROMLAB_PROGRAM_LOG"  # carromlab.physics.programs.LOG_ENV (no JAX import here)
+PROGRAM_BUDGET = 40
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_unconfigure(config):
     if hasattr(config, "workerinput"):  # an xdist worker, its tests done and reported
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def pytest_configure(config):
+    if hasattr(config, "workerinput"):  # an xdist worker: the controller set the file
+        return
+    fd, path = tempfile.mkstemp(prefix="carromlab-programs-", suffix=".jsonl")
+    os.close(fd)
+    os.environ[LOG_ENV] = path
+    config._program_log = Path(path)
+
+
+def read_programs(path: Path) -> list[dict]:
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            rows.append(json.loads(line))
+        except ValueError:
+            continue  # a line cut short by a killed process
+    return rows
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    path = getattr(config, "_program_log", None)
+    if path is None or not path.exists():
+        return
+    rows = read_programs(path)
+    by_key: dict[str, dict] = {}
+    compiled: set[str] = set()
+    for r in rows:
+        by_key.setdefault(r["key"], r)
+        if r.get("compiled"):
+            compiled.add(r["key"])
+    kinds = Counter(
+        f"{r['kind']} {r['why'].get('board', '')} discs {r['why'].get('discs', '-')}"
+        for r in by_key.values()
+    )
+    seconds = sum(r.get("compile_seconds", 0.0) for r in rows if r.get("compiled"))
+    tr = terminalreporter
+    tr.write_sep("-", "kernel programs")
+    tr.write_line(
+        f"distinct kernel programs used by the run: {len(by_key)} (budget {PROGRAM_BUDGET}); "
+        f"compiled by XLA here: {len(compiled)} ({seconds:.0f} s in all processes), "
+        f"the rest read from the compilation cache"
+    )
+    for what, n in kinds.most_common():
+        tr.write_line(f"  {n:3d}  {what}")
+    path.unlink(missing_ok=True)

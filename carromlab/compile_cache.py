@@ -6,7 +6,8 @@ compiled again (tens of seconds on a 2-core machine).
 
 1. ``CARROMLAB_CACHE_DIR``: a folder, or ``off`` (also ``0``, ``false``, ``no``, ``none``) to
    switch the cache off;
-2. ``JAX_COMPILATION_CACHE_DIR``, JAX's own variable, when it is set (left to JAX as it is);
+2. ``JAX_COMPILATION_CACHE_DIR``, JAX's own variable, when it is set (the folder is left to JAX;
+   carromlab only sets what it keeps: :data:`MIN_COMPILE_SECONDS`);
 3. the user's cache folder (``platformdirs.user_cache_dir("carromlab")``, for example
    ``~/.cache/carromlab``), sub-folder ``jax``.
 
@@ -26,6 +27,8 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,10 +45,33 @@ TAG_TEXT = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
     "# carromlab's compilation cache: compiled kernels, safe to delete (carromlab cache clear)\n"
 )
-#: Programs that compile faster than this (s) are not written: the kernels take seconds,
-#: small helper programs milliseconds (JAX's default is 1 s; the throw kernel and the smaller
-#: boards' programs take 0.3-1 s on a 2-core machine, still worth keeping).
-MIN_COMPILE_SECONDS = 0.2
+#: Programs that compile faster than this (s) are not written. JAX's default is 1 s; here every
+#: program is kept: the kernels take seconds to compile, and the ten or so small helper
+#: programs a command also compiles (noise, placing the shooter, tallies) 0.1-0.2 s each, more
+#: than a second in all, against a few milliseconds each to read back.
+MIN_COMPILE_SECONDS = 0.0
+
+
+#: XLA's C++ log level (``TF_CPP_MIN_LOG_LEVEL``; 3: fatal only), set when carromlab is
+#: imported unless the user set it: XLA's "Very slow compile?" banners (a compile over a few
+#: seconds on a busy machine) are log lines of level ERROR and never the user's concern;
+#: errors that matter reach Python as exceptions. ``TF_CPP_MIN_LOG_LEVEL=0`` shows them all.
+XLA_LOG_LEVEL = "3"
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", XLA_LOG_LEVEL)
+
+#: What shows a long compile (a spinner on the command line; nothing in the library): a
+#: factory ``notice(what) -> context manager``, set by :func:`set_compile_notice`.
+_NOTICE: list[Callable[[str], AbstractContextManager[object]]] = []
+
+
+def set_compile_notice(factory: Callable[[str], AbstractContextManager[object]] | None) -> None:
+    """Show every kernel compile from now on with ``factory(what)`` (None: nothing)."""
+    _NOTICE[:] = [] if factory is None else [factory]
+
+
+def compile_notice(what: str) -> AbstractContextManager[object]:
+    """The context a kernel is compiled (or read back) in: the notice set, else nothing."""
+    return _NOTICE[0](what) if _NOTICE else nullcontext()
 
 
 @dataclass(frozen=True)
@@ -76,12 +102,13 @@ def cache_setting(environ: dict[str, str] | None = None) -> CacheSetting:
 def configure(environ: dict[str, str] | None = None) -> CacheSetting:
     """Point JAX's persistent compilation cache at :func:`cache_setting`'s folder (made if
     missing; a folder that cannot be made leaves the cache off, with no error: a cache is a
-    speed-up, never a requirement). ``JAX_COMPILATION_CACHE_DIR`` is JAX's to read and is
+    speed-up, never a requirement). ``JAX_COMPILATION_CACHE_DIR``'s folder is JAX's to read and is
     left alone."""
     import jax
 
     setting = cache_setting(environ)
     if setting.source == JAX_CACHE_ENV:
+        jax.config.update("jax_persistent_cache_min_compile_time_secs", MIN_COMPILE_SECONDS)
         return setting
     folder = setting.folder
     if folder is not None:

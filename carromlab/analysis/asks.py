@@ -93,8 +93,8 @@ class Evaluator:
 
     The kernel runs shots in ``lanes`` lanes that refill as shots come to rest
     (:func:`~carromlab.physics.kernel.make_lane_simulator`), at most ``block`` shots a call;
-    a call's queue is padded (with dead discs, which cost next to nothing) to a power of two,
-    so few shapes are compiled; the blocks run on every core's device
+    every call's queue is padded to ``block`` shots (dead discs, which the lane simulator does
+    not start), so one program is compiled for every call; the blocks run on every core's device
     (:mod:`~carromlab.physics.devices`). A shot's numbers depend only on its ask and key, for
     a given ``lanes`` and ``block``, on any number of cores. ``max_events`` is high (4096):
     with refilling lanes a long shot holds up no other, and a real stroke should not be cut
@@ -169,12 +169,12 @@ class Evaluator:
         if total:
             make = _disc_maker(noise)
             # each shot's discs are gathered here, so the compiled shapes depend only on the
-            # block size (a power of two), never on how many positions share the call
+            # block size, never on how many shots or positions share the call
             stacked = {f: np.stack([t[f] for t in templates]) for f in templates[0]}
 
             def run_block(start, device):
                 count = min(self.block, total - start)
-                size = min(self.block, _bucket(max(count, 4 * self.lanes)))
+                size = self.block
                 sl = np.minimum(np.arange(start, start + size), total - 1)
 
                 def put(a):
@@ -188,7 +188,7 @@ class Evaluator:
                     Shot(*(put(jnp.asarray(base[f][sl])) for f in range(4))),
                     put(jnp.asarray(np.arange(size) < count)),  # padding: dead discs, no events
                 )
-                out = self._sim(discs, self.physics)
+                out = self._sim(discs, self.physics, count)
                 return {f: np.asarray(getattr(out, f))[:count] for f in vars(out)}
 
             # the blocks run on every core's device, each on the next free one, in order
@@ -231,10 +231,6 @@ def _template(position, capacity: int, hand_set: float | None = None) -> tuple[d
     arrays = Discs.arrays(padded)
     plan = hand_set_plan_for(position, padded, hand_set)
     return {**arrays, **plan.arrays(arrays["x"].dtype)}, pieces.n
-
-
-def _bucket(n: int) -> int:
-    return 1 << max(0, int(n - 1).bit_length())
 
 
 def _as_arrays(shots: Shot) -> Shot:

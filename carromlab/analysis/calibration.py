@@ -48,6 +48,7 @@ from carromlab.equipment import CrokinoleBoard, IcfBoard
 from carromlab.errors import CarromlabError
 from carromlab.physics import Physics
 from carromlab.physics.kernel import Discs, batch_simulator_for, make_simulator
+from carromlab.physics.programs import kernel_program
 from carromlab.physics.table import Pieces, Table
 from carromlab.position import Position
 from carromlab.shots import (
@@ -158,8 +159,16 @@ def runs_from_outcome(ln: Lane, wall_contacts, y_final) -> np.ndarray:
 @functools.lru_cache(maxsize=4)
 def _lane_simulator(layout, max_events: int):
     """One striker, vmapped over shots *and* physics (one parameter set per lane)."""
-    one = make_simulator(Table.from_layout(layout), 1, max_events)
-    return jax.jit(jax.vmap(one, in_axes=(0, 0)))
+    table = Table.from_layout(layout)
+    one = make_simulator(table, 1, max_events)
+    return kernel_program(
+        jax.vmap(one, in_axes=(0, 0)),
+        "one-striker",
+        None,
+        board=table.label(),
+        discs=1,
+        events=max_events,
+    )
 
 
 #: Batch size of the liveliness kernel runs: batches are padded to a multiple of it, so a few

@@ -38,6 +38,7 @@ from carromlab.physics.kernel import (
     DEFAULT_CONTACTS,
     Discs,
     batch_simulator_for,
+    disc_bucket,
     lane_simulator_for,
 )
 from carromlab.physics.priors import PhysicsPrior
@@ -50,6 +51,14 @@ from carromlab.shots import Shot, hand_set_plan_for, place_shooter, set_by_hand
 LANES = 512
 #: Events between two harvests of finished lanes.
 LANE_STEPS = 1
+#: The chunk sizes a run uses (:func:`run_chunk`): every chunk of a run has one of these
+#: shapes, the shots past a run's end padded with dead discs that the lane simulator does not
+#: start, so a few compiled programs serve runs of any size (every run over 512 shots, an
+#: estimate of 2,000 and a shot map of 10^6 alike, uses the 4096 one). A run of at most 64
+#: (512) shots uses the smaller queue: its lanes (as many as the queue, up to ``LANES``) then
+#: hold no dead shots to step. ``chunk`` bounds memory and picks the largest size not above
+#: it (:func:`chunk_size`).
+CHUNK_SIZES = (64, 512, 4096, 32768)
 
 
 @dataclass
@@ -67,9 +76,11 @@ class Chunk:
 class ShotRunner:
     """Simulates noisy shots of ``position`` with a shooting piece of ``shooter_kind`` (index 0).
 
-    ``chunk`` bounds memory; ``max_events`` is the kernel's event cap. With ``capacity`` the
-    discs are padded with dead ones to that many, so runners for positions with fewer pieces
-    (later in a game) share one compiled kernel; outcomes are trimmed back to the real discs.
+    ``chunk`` bounds memory (:func:`chunk_size`: every chunk has one of a few fixed sizes);
+    ``max_events`` is the kernel's event cap. The discs are padded with dead ones to
+    ``capacity`` (default: :func:`~carromlab.physics.kernel.disc_bucket` of the position's
+    count), so runners for positions with fewer pieces (later in a game) share one compiled
+    kernel; outcomes are trimmed back to the real discs.
     ``physics`` is a :class:`Physics` or a :class:`~carromlab.physics.priors.PhysicsPrior`
     (parameters drawn per shot; each chunk then carries the draws). ``contacts``: the
     kernel's contact model (:data:`~carromlab.physics.kernel.CONTACT_MODELS`).
@@ -94,9 +105,10 @@ class ShotRunner:
         self.table = Table.from_layout(position.board.layout)
         self.pieces = Pieces.from_position(position, shooter=(shooter_kind, None, 0.0, 0.0))
         self.n_real = self.pieces.n
-        padded = self.pieces.padded(capacity) if capacity else self.pieces
+        padded = self.pieces.padded(capacity or disc_bucket(self.pieces.n))
         self.template = Discs.from_pieces(padded)
-        self.chunk = int(chunk)
+        self.chunk = chunk_size(chunk)
+        self._asked_chunk = int(chunk)
         self.physics = physics or Physics()
         self.prior = self.physics if isinstance(self.physics, PhysicsPrior) else None
         self.lanes = LANES if lanes is None else int(lanes)
@@ -160,7 +172,10 @@ class ShotRunner:
         ids = jnp.asarray(ids, jnp.int32)
         check_run(n_cells, n, desc)  # the shots are numbered with int32
         total = n_cells * n
-        size = min(self.chunk, total)
+        # every chunk of a run has the size of its first: one of CHUNK_SIZES with the lane
+        # simulator; the run's own size with the plain batch (which computes its padding)
+        size = run_chunk(self.chunk, total) if self.lanes else min(self._asked_chunk, total)
+        base, ids = _pad_cells(base, ids)
         make = _noisy_maker(noise, self.prior)
         root = jax.random.key(seed)
 
@@ -168,12 +183,14 @@ class ShotRunner:
             flat = np.arange(start, start + size)
             keep = min(size, total - start)
             flat_j = jnp.asarray(np.minimum(flat, total - 1), jnp.int32)
+            live = jnp.asarray(np.arange(size) < keep)
             if device is not None:
-                flat_j = jax.device_put(flat_j, device)
+                flat_j, live = jax.device_put((flat_j, live), device)
             shots, physics, keys = make(root, base, ids, flat_j, n)
             if self.prior is None:
                 physics = self.physics
-            out = self._sim(self._discs(self.template, shots, self._hand, keys), physics)
+            discs = self._discs(self.template, shots, self._hand, keys, live)
+            out = self._sim(discs, physics, keep) if self.lanes else self._sim(discs, physics)
             return Chunk(
                 cell=(flat // n)[:keep],
                 index=(flat % n)[:keep],
@@ -204,9 +221,33 @@ def _trim(a: np.ndarray, n_real: int) -> np.ndarray:
     return a[:, :n_real] if a.ndim == 2 else a
 
 
-def _place_one(template: Discs, shot: Shot, hand: dict, key) -> Discs:
+def run_chunk(chunk: int, total: int) -> int:
+    """The chunk size of a run of ``total`` shots: the smallest of :data:`CHUNK_SIZES` that
+    holds it, at most ``chunk``."""
+    fits = [c for c in CHUNK_SIZES if c >= total and c <= chunk]
+    return fits[0] if fits else chunk
+
+
+def chunk_size(chunk: int) -> int:
+    """The largest of :data:`CHUNK_SIZES` not above ``chunk`` (the smallest when it is below
+    all of them)."""
+    fits = [c for c in CHUNK_SIZES if c <= int(chunk)]
+    return fits[-1] if fits else CHUNK_SIZES[0]
+
+
+def _pad_cells(base: Shot, ids: jax.Array) -> tuple[Shot, jax.Array]:
+    """The cells (and their key ids) repeated up to the next power of two: the noise maker is
+    compiled for a few cell counts, not one per grid (the extra cells are never drawn)."""
+    n = int(ids.shape[0])
+    size = 1 << max(0, n - 1).bit_length()
+    pick = jnp.minimum(jnp.arange(size), n - 1)
+    return jax.tree_util.tree_map(lambda a: a[pick], base), ids[pick]
+
+
+def _place_one(template: Discs, shot: Shot, hand: dict, key, live) -> Discs:
     """One shot's discs: the hand-set pieces moved (:func:`~carromlab.shots.set_by_hand`),
-    the shooter placed."""
+    the shooter placed; every disc dead when ``live`` is False (a chunk's padding: the kernel
+    finds no event, the lane simulator never starts it)."""
     x, y = set_by_hand(
         key,
         template.x,
@@ -217,12 +258,13 @@ def _place_one(template: Discs, shot: Shot, hand: dict, key) -> Discs:
         hand["hand_spread"],
         hand["hand_size"],
     )
-    return place_shooter(replace(template, x=x, y=y), shot)
+    d = place_shooter(replace(template, x=x, y=y), shot)
+    return replace(d, alive=d.alive & live)
 
 
 #: Place the shooter (and move hand-set pieces) for a batch of shots (one jitted function
 #: shared by every runner).
-_place_batch = jax.jit(jax.vmap(_place_one, in_axes=(None, 0, None, 0)))
+_place_batch = jax.jit(jax.vmap(_place_one, in_axes=(None, 0, None, 0, 0)))
 
 
 @functools.lru_cache(maxsize=64)

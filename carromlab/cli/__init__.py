@@ -15,7 +15,7 @@ print), registered on the one typer app of :mod:`carromlab.cli.app`:
 - ``shots``: ``estimate``, ``shotmap`` (``run_shotmap``), ``best``, ``demo``; ``tables``:
   what they print;
 - ``play``: ``play``; ``bench``: ``bench``; ``sweep``: ``sweep``; ``cache``: ``cache info``,
-  ``cache clear``.
+  ``cache clear``; ``warmup``: ``warmup``; ``spinner``: the compile spinner.
 
 Importing this package registers every command; ``python -m carromlab`` and
 ``python -m carromlab.cli`` run :func:`main`.
@@ -23,7 +23,7 @@ Importing this package registers every command; ``python -m carromlab`` and
 
 # the commands, registered on the app in the order `carromlab --help` lists them
 # isort: off
-from carromlab.cli import positions, shots, play, sweep, bench, cache  # noqa: F401
+from carromlab.cli import positions, shots, play, sweep, bench, cache, warmup  # noqa: F401
 
 # isort: on
 from carromlab.cli.app import TRUNCATED_EXIT, app, main

@@ -43,6 +43,21 @@ def variant_game(variant: str):
     return game
 
 
+def check_game_or_variant(name: str | None) -> list[str]:
+    """The variants a ``--game`` names: a game's every variant, or one variant (None: every
+    variant); an unknown name is refused with the closest names."""
+    from carromlab.input_schema import check_name
+    from carromlab.registry import GAMES, variant_names
+
+    if name is None:
+        return variant_names()
+    for game in GAMES.values():
+        if name == game.name:
+            return list(game.variants)
+    check_name(name, list(dict.fromkeys([*GAMES, *variant_names()])), "game")
+    return [name]
+
+
 def check_skill(skill: str) -> None:
     from carromlab.input_schema import SKILL_NAMES, check_name
 

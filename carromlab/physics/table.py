@@ -63,6 +63,22 @@ class Table:
             surface_beyond=layout.surface.beyond,
         )
 
+    def label(self) -> str:
+        """A short name for the board in the kernel's eyes: its surface, its primitives'
+        counts and a hash of every number (two boards with one label: one program)."""
+        import hashlib
+
+        parts = [self.segments, self.rails, self.posts, self.captures]
+        text = "|".join(
+            [repr(p.round(9).tolist()) for p in parts]
+            + [repr(m) for m in (self.segment_materials, self.rail_materials)]
+            + [repr((self.post_materials, self.capture_kinds, self.surface_size))]
+            + [self.surface_shape, self.surface_beyond]
+        )
+        h = hashlib.sha1(text.encode()).hexdigest()[:6]
+        counts = f"{len(self.segments)}s{len(self.rails)}r{len(self.posts)}p{len(self.captures)}c"
+        return f"{self.surface_shape}/{self.surface_beyond} {counts} #{h}"
+
     @property
     def cushion_names(self) -> tuple[str, ...]:
         """Names of the walls in the kernel's wall order: segments, then rails, then posts."""

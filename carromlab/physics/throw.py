@@ -24,6 +24,8 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from carromlab.physics.programs import kernel_program
+
 
 def throw_one(key, aim_x, aim_y, from_x, from_y, angle, length, release, slide):
     """Landing (x, y, rotation) of one throw from (from_x, from_y) aimed at (aim_x, aim_y)."""
@@ -42,10 +44,12 @@ def throw_one(key, aim_x, aim_y, from_x, from_y, angle, length, release, slide):
     return x, y, rotation
 
 
-@jax.jit
-def throw_batch(keys, aim_x, aim_y, from_x, from_y, angle, length, release, slide):
+def _throw_batch(keys, aim_x, aim_y, from_x, from_y, angle, length, release, slide):
     """:func:`throw_one` over a batch (every argument has the batch's leading axis or is a
     scalar)."""
     return jax.vmap(throw_one, in_axes=(0, 0, 0, 0, 0, None, None, None, None))(
         keys, aim_x, aim_y, from_x, from_y, angle, length, release, slide
     )
+
+
+throw_batch = kernel_program(_throw_batch, "throw")

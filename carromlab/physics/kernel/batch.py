@@ -30,6 +30,7 @@ from carromlab.physics.kernel.spec import (
 from carromlab.physics.kernel.state import Discs, KernelState, ShotOutcome, Trace
 from carromlab.physics.kernel.step import EventLoop, Machine, make_machine
 from carromlab.physics.params import Physics
+from carromlab.physics.programs import kernel_program
 from carromlab.physics.table import Table
 
 #: A pytree of arrays (a batch's leading axis first): discs, physics, states, outcomes.
@@ -194,7 +195,12 @@ def make_batch_simulator(
         )
         return jax.vmap(lambda *a: loop_of(*a[:-1]).finish(a[-1]))(*lanes_in, ss)
 
-    return jax.jit(simulate, compiler_options=kernel_compiler_options())
+    return kernel_program(
+        simulate,
+        "trace" if record else "batch",
+        kernel_compiler_options(),
+        **_static_why(table, n_pieces, max_events, contacts, per_shot_physics),
+    )
 
 
 def make_lane_simulator(
@@ -207,9 +213,11 @@ def make_lane_simulator(
     per_shot_physics: bool = False,
     cluster_steps: int = CLUSTER_STEPS,
 ) -> Simulator:
-    """``simulate(discs, physics)`` over a queue of shots (leading axis) with ``lanes`` of
-    them in flight at once; jitted, returns a ``ShotOutcome`` per shot like
-    :func:`make_batch_simulator` (``per_shot_physics`` as there).
+    """``simulate(discs, physics, count=None)`` over a queue of shots (leading axis) with
+    ``lanes`` of them in flight at once; jitted, returns a ``ShotOutcome`` per shot like
+    :func:`make_batch_simulator` (``per_shot_physics`` as there). Only the queue's first
+    ``count`` shots (traced; default all) are run, the rest come back zero: one compiled
+    program serves every run up to the queue's size, which callers keep to a few fixed sizes.
 
     A vmapped ``while_loop`` runs every shot of a batch for as many events as its longest shot
     has, so lanes idle; here a lane whose shot has come to rest hands its outcome back and
@@ -222,7 +230,7 @@ def make_lane_simulator(
         table, n_pieces, max_events, contacts=contacts, cluster_steps=cluster_steps
     )
 
-    def run(discs: Discs, physics: Physics) -> PyTree:
+    def run(discs: Discs, physics: Physics, count: jax.Array) -> PyTree:
         q = discs.x.shape[0]
         n_lanes = min(lanes, q)
         per_harvest = max(1, n_lanes // 4)
@@ -231,7 +239,9 @@ def make_lane_simulator(
         lane_s = init_many(loop_of, lane_in)
         shape = jax.eval_shape(partial(finish_many, loop_of), lane_in, lane_s)
         out = jax.tree_util.tree_map(lambda sd: jnp.zeros((q, *sd.shape[1:]), sd.dtype), shape)
-        carry = (lane_in, lane_s, jnp.arange(n_lanes), jnp.asarray(n_lanes), out)
+        first = jnp.arange(n_lanes)
+        lane_id = jnp.where(first < count, first, -1)
+        carry = (lane_in, lane_s, lane_id, jnp.minimum(count, n_lanes), out)
 
         def outer_body(c: LaneCarry) -> LaneCarry:
             lane_in, lane_s, lane_id, nxt, out = c
@@ -246,13 +256,35 @@ def make_lane_simulator(
             n_fin = finished.sum()
             go = (n_fin >= per_harvest) | ((n_fin > 0) & ~running.any())
             c = (lane_in, lane_s, lane_id, nxt, out)
-            reap = partial(harvest, loop_of, queue_in, per_harvest, finished=finished)
+            reap = partial(harvest, loop_of, queue_in, per_harvest, finished=finished, count=count)
             after: LaneCarry = jax.lax.cond(go, reap, lambda c: c, c)
             return after
 
         return jax.lax.while_loop(lambda c: (c[2] >= 0).any(), outer_body, carry)[4]
 
-    return jax.jit(run, compiler_options=kernel_compiler_options())
+    why = _static_why(table, n_pieces, max_events, contacts, per_shot_physics)
+    program = kernel_program(run, "lanes", kernel_compiler_options(), **why, lanes=lanes)
+
+    def simulate(discs: Discs, physics: Physics, count: int | jax.Array | None = None) -> PyTree:
+        q = discs.x.shape[0]
+        return program(discs, physics, jnp.asarray(q if count is None else count, jnp.int32))
+
+    return simulate
+
+
+def _static_why(
+    table: Table, n_pieces: int, max_events: int, contacts: str, per_shot_physics: bool
+) -> dict[str, object]:
+    """What a kernel was built for (:func:`~carromlab.physics.programs.kernel_program`)."""
+    why: dict[str, object] = {
+        "board": table.label(),
+        "discs": n_pieces,
+        "events": max_events,
+        "contacts": contacts,
+    }
+    if per_shot_physics:
+        why["physics"] = "per shot"
+    return why
 
 
 def lane_inputs(
@@ -290,10 +322,12 @@ def harvest(
     per_harvest: int,
     carry: LaneCarry,
     finished: jax.Array,
+    count: jax.Array,
 ) -> LaneCarry:
     """Up to ``per_harvest`` finished lanes hand their outcomes back (into ``out`` at their
-    shots' places) and take the queue's next shots (``nxt`` on); a lane left without a shot
-    gets id -1. ``carry``: (lane inputs, lane states, lane shot ids, next shot, out)."""
+    shots' places) and take the queue's next shots (``nxt`` on, below ``count``); a lane left
+    without a shot gets id -1. ``carry``: (lane inputs, lane states, lane shot ids, next shot,
+    out)."""
     lane_in, lane_s, lane_id, nxt, out = carry
     q = jax.tree_util.tree_leaves(queue_in)[0].shape[0]
     n_lanes = lane_id.shape[0]
@@ -303,7 +337,7 @@ def harvest(
     res = finish_many(loop_of, _take(lane_in, sl), _take(lane_s, sl))
     out = _put(out, jnp.where(valid, lane_id[sl], q), res)
     new_id = nxt + jnp.cumsum(valid) - 1
-    has_new = valid & (new_id < q)
+    has_new = valid & (new_id < count)
     nid = jnp.minimum(new_id, q - 1)
     nd = _take(queue_in, nid)
     target = jnp.where(valid, slots, n_lanes)

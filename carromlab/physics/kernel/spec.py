@@ -66,6 +66,13 @@ ROWS_PER_PASS = 2
 #: shots do not wait on them (under a plain vmap every shot would run every solve's loop).
 #: 64 or 128 measured no faster on the 2-core CPU (docs/benchmarks.md).
 SOLVE_LANES = 32
+#: Disc counts a kernel is compiled for when a caller lets the count round up
+#: (:func:`disc_bucket`): a position's discs are padded with dead ones (which cost next to
+#: nothing) to the next of these, so one program serves every position of a board up to that
+#: many pieces. 20, 26: full ICF and Carroms boards (the striker included), so their
+#: positions are never padded; 8 and 12 keep the small positions of the end of a game (and
+#: tests) cheap.
+DISC_BUCKETS = (8, 12, 20, 26, 32, 48, 64)
 #: XLA options for the kernel's compiled programs on a CPU: vectors of 512 bits where the CPU
 #: has them (AVX-512; elsewhere the widest it has). Outcomes are the same bit for bit; the
 #: break ran 5-10 % faster on a 2-core AMD EPYC (docs/benchmarks.md). Not used on a GPU.
@@ -251,6 +258,15 @@ def bind(spec: KernelSpec, d: Discs, physics: Physics) -> Constants:
         rail_geom=wall_geom[n_seg : n_seg + n_rail],
         post_geom=wall_geom[n_seg + n_rail :],
     )
+
+
+def disc_bucket(n: int) -> int:
+    """The disc count a kernel for ``n`` discs is compiled for: the next of
+    :data:`DISC_BUCKETS` (beyond them, the next multiple of 32)."""
+    for b in DISC_BUCKETS:
+        if n <= b:
+            return b
+    return -(-n // 32) * 32
 
 
 def kernel_compiler_options() -> dict[str, Any] | None:
