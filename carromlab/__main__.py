@@ -1,5 +1,6 @@
-"""``python -m carromlab``: the command line."""
+"""``python -m carromlab``: the command line (:mod:`carromlab.entry`)."""
 
-from carromlab.cli import main
+from carromlab.entry import main
 
-main()
+if __name__ == "__main__":
+    main()

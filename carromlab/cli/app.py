@@ -13,6 +13,7 @@ from pathlib import Path
 
 import typer
 
+from carromlab import interrupt
 from carromlab._version import __version__
 from carromlab.errors import CarromlabError
 
@@ -29,9 +30,10 @@ app.add_typer(positions_app, name="positions")
 #: exits 2, typer's usage errors 2, validate's illegal files 1).
 TRUNCATED_EXIT = 3
 
-#: The exit code of a shot map interrupted by Ctrl-C (128 + SIGINT, as shells report it); its
-#: finished cells are kept in ``OUT/shotmap.partial/`` and the same command resumes it.
-INTERRUPTED_EXIT = 130
+#: The exit code of any command interrupted by Ctrl-C (128 + SIGINT, as shells report it),
+#: after one line on stderr (carromlab/interrupt.py); a shot map's finished cells are kept in
+#: ``OUT/shotmap.partial/`` and the same command resumes it.
+INTERRUPTED_EXIT = interrupt.INTERRUPTED_EXIT
 
 STRICT_HELP = (
     "Make truncated shots (those that hit the kernel's event cap) an error: the results are "
@@ -173,9 +175,11 @@ def main(argv: list[str] | None = None) -> None:
     The command line's own errors (an option's value of the wrong type, an unknown or
     missing option) are click's; they are printed as one line naming the command, exit 2,
     instead of click's usage block. A command's exit code (``typer.Exit``) is the
-    process's."""
+    process's. Ctrl-C: one line (``interrupted``, or what the command kept), exit code 130
+    (the console script, :mod:`carromlab.entry`, also covers the imports and a compile)."""
     # click's UsageError (BadParameter's base; recent typer carries its own copy of click)
     usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+    interrupt.begin()
     try:
         code = app(args=argv, prog_name="carromlab", standalone_mode=False)
     except usage_error as e:
@@ -185,11 +189,13 @@ def main(argv: list[str] | None = None) -> None:
         if message:  # (no message: no command given, the help is already shown)
             typer.echo(f"error: {where}: {message}{hint}", err=True)
         sys.exit(2)
-    except typer.Abort:  # Ctrl-C where no command handles it
-        typer.echo("aborted", err=True)
-        sys.exit(1)
+    except (KeyboardInterrupt, typer.Abort):  # Ctrl-C (older typer: click's Abort)
+        interrupt.say()
+        sys.exit(INTERRUPTED_EXIT)
     except (CarromlabError, Refused) as e:
         typer.echo(f"error: {e}", err=True)
         sys.exit(2)
+    if code == INTERRUPTED_EXIT:  # Ctrl-C: typer returns 130 without a word
+        interrupt.say()  # (nothing if the command said what it kept)
     if isinstance(code, int) and code:
         sys.exit(code)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import typer
 
+from carromlab import interrupt
 from carromlab.cli.app import (
     GAME_OPTIONS,
     INTERRUPTED_EXIT,
@@ -300,6 +301,10 @@ def run_shotmap(
     def resuming(kept: int, total: int) -> None:
         typer.echo(f"resuming: {kept:,} of {total:,} cells kept in {partial}", err=True)
 
+    # the line a Ctrl-C that the run does not see in time gets (carromlab/interrupt.py)
+    interrupt.note(
+        f"interrupted: finished cells are kept in {partial}; rerun the same command to resume"
+    )
     try:
         report = ShotMapReport.run(
             pos,
@@ -318,10 +323,9 @@ def run_shotmap(
             progress=True,
         )
     except ShotMapInterrupted as stop:
-        typer.echo(
+        interrupt.say(
             f"interrupted: {stop.kept:,} of {stop.total:,} cells kept in {stop.folder}; "
-            "rerun the same command to resume",
-            err=True,
+            "rerun the same command to resume"
         )
         raise typer.Exit(INTERRUPTED_EXIT) from None
     if value not in report.table.columns:  # where the rules were not found before the run

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 
+from carromlab import interrupt
 from carromlab.cli.app import (
     STRICT_HELP,
     app,
@@ -55,6 +56,9 @@ def sweep(
     from carromlab.sweeps import load_sweep, run_sweep
 
     sw = load_sweep(config)
+    interrupt.note(
+        f"interrupted: finished tasks are kept in {out}; rerun the same command to resume"
+    )
     stats: dict = {}
     df = run_sweep(sw, out, executor, workers, scheduler, job_size, chunk, not as_json, stats)
     cut = truncation(df)

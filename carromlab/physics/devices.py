@@ -93,7 +93,8 @@ def map_chunks(
     a time on its device, and takes the next free item when done); the results are yielded in
     the items' order. At most ``ahead`` items per device run or wait unread, so memory stays
     bounded. With one device, everything runs in the calling thread. An exception in ``fn``
-    stops the workers and is raised here; so is a ``KeyboardInterrupt`` in the caller."""
+    stops the workers and is raised here; so is a ``KeyboardInterrupt`` in the caller, which
+    hands out nothing more and returns at once, without waiting for the chunks running."""
     devices = compute_devices() if devices is None else list(devices)
     if len(devices) <= 1:
         dev = devices[0] if devices else None
@@ -124,6 +125,7 @@ def map_chunks(
     for t in threads:
         t.start()
     n_items = 0
+    interrupted = False
     try:
         source = iter(enumerate(items))
         nxt = 0
@@ -148,6 +150,9 @@ def map_chunks(
             if not ok:
                 raise res
             yield res
+    except KeyboardInterrupt:  # Ctrl-C while the caller waits here for a chunk
+        interrupted = True
+        raise
     finally:
         stop.set()
         while True:  # drop what no worker has taken
@@ -157,5 +162,9 @@ def map_chunks(
                 break
         for _ in threads:
             todo.put(None)
-        for t in threads:  # no worker outlives the call (nor runs into interpreter exit)
-            t.join()
+        if not interrupted:  # no worker outlives the call (nor runs into interpreter exit)
+            for t in threads:
+                t.join()
+        # after Ctrl-C, no wait for the chunks running: a compile cannot be stopped and may
+        # take seconds; each worker ends after its chunk (daemon threads; the command line
+        # leaves with os._exit, carromlab/interrupt.py)

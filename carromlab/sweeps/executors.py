@@ -13,12 +13,13 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
+from multiprocessing.context import SpawnContext, SpawnProcess
 
+from carromlab import interrupt
 from carromlab.errors import CarromlabError
 from carromlab.physics.devices import CORES_ENV, configure, usable_cores
 
@@ -32,6 +33,8 @@ class InlineExecutor(Executor):
         future: Future = Future()
         try:
             future.set_result(fn(*args, **kwargs))
+        except KeyboardInterrupt:  # Ctrl-C stops the run now, not after the next job
+            raise
         except BaseException as e:  # handed to the caller through the future
             future.set_exception(e)
         return future
@@ -61,23 +64,62 @@ def open_executor(
         share = max(1, usable_cores() // n)
         pool = ProcessPoolExecutor(
             max_workers=n,
-            mp_context=multiprocessing.get_context("spawn"),
+            mp_context=_QuietSpawnContext(),
             initializer=_use_cores,
             initargs=(share,),
         )
+        forget = interrupt.on_leave(lambda: _end_workers(pool))
         try:
             yield pool, n
+        except KeyboardInterrupt:  # Ctrl-C: the jobs running are not waited for
+            _end_workers(pool)
+            raise
         finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            forget()
+            pool.shutdown(wait=True, cancel_futures=True)  # (its queues' semaphores freed)
     else:
         with _dask(workers, scheduler) as pair:
             yield pair
 
 
+class _QuietSpawnProcess(SpawnProcess):
+    """A spawned worker that never sees the terminal's Ctrl-C (SIGINT blocked from its start,
+    so it prints no traceback of its own): on Ctrl-C the parent ends it."""
+
+    def start(self) -> None:
+        with interrupt.blocked():
+            super().start()
+
+
+class _QuietSpawnContext(SpawnContext):
+    Process = _QuietSpawnProcess
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """End a process pool's workers now (their jobs are lost; finished ones are written)."""
+    ends = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if ends is not None:
+        ends()
+        return
+    try:
+        procs = list((getattr(pool, "_processes", None) or {}).values())
+    except RuntimeError:  # changed while read: the pool is ending them
+        return
+    for p in procs:
+        p.terminate()
+
+
 def _use_cores(n: int) -> None:
-    """A process-pool worker's start: its share of the cores (before JAX starts)."""
+    """A process-pool worker's start: its share of the cores (before JAX starts), and a
+    plain thread lock for tqdm (its default, a multiprocessing lock, is a named semaphore
+    that a worker ended on Ctrl-C would leave to the resource tracker, which warns of it)."""
+    import threading
+
+    from tqdm import tqdm
+
     os.environ[CORES_ENV] = str(n)
     configure(n)
+    tqdm.set_lock(threading.RLock())
 
 
 @contextmanager
@@ -90,12 +132,13 @@ def _dask(workers: int | None, scheduler: str | None):
         ) from None
     cluster = None
     if scheduler is None:
-        cluster = LocalCluster(
-            n_workers=workers or os.cpu_count() or 1,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-        )
+        with interrupt.blocked():  # its worker processes inherit it: Ctrl-C is ours
+            cluster = LocalCluster(
+                n_workers=workers or os.cpu_count() or 1,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+            )
         client = Client(cluster)
     else:
         try:
