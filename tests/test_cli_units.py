@@ -16,11 +16,10 @@ import os
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
-from cli_run import run
+from cli_run import no_work, run
 
 from carromlab import cli
 from carromlab import input_schema as schema
@@ -39,15 +38,15 @@ def one_line(err: str) -> str:
 # ---------------------------------------------------------------------- names, before JAX
 
 #: Runs the command lines given as JSON in argv[1] through the CLI in one fresh process and
-#: prints, for each, its exit code, its stderr's last line, its seconds and whether JAX was
-#: imported by then.
+#: prints, for each, its exit code, its stderr's last line, its number of lines and whether
+#: JAX (and numpy's compiled core, pandas) was imported by then.
 PROBE = textwrap.dedent(
     """
-    import contextlib, io, json, sys, time
+    import contextlib, io, json, sys
     from carromlab.cli import main
     out = []
     for args in json.loads(sys.argv[1]):
-        t0, err = time.perf_counter(), io.StringIO()
+        err = io.StringIO()
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
             try:
                 main(args)
@@ -55,34 +54,33 @@ PROBE = textwrap.dedent(
             except SystemExit as e:
                 code = e.code
         lines = err.getvalue().strip().splitlines() or [""]
-        out.append([code, lines[-1], len(lines), time.perf_counter() - t0, "jax" in sys.modules])
+        out.append([code, lines[-1], len(lines), "jax" in sys.modules, "pandas" in sys.modules])
     print(json.dumps(out))
     """
 )
 
 
-def probe(*cases: list[str]) -> tuple[list, float]:
+def probe(*cases: list[str]) -> list:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    t0 = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-c", PROBE, json.dumps(list(cases))],
         capture_output=True,
         text=True,
         env=env,
         cwd=ROOT,
-        timeout=120,
+        timeout=600,  # only against a hang
     )
-    wall = time.perf_counter() - t0
     assert proc.returncode == 0, proc.stderr[-2000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1]), wall
+    return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def test_a_bad_variant_is_refused_within_3_s_in_a_fresh_process_without_jax():
-    (result,), wall = probe(["estimate", "--variant", "carom"])
-    code, line, lines, _, jax = result
-    assert code == 2 and lines == 1 and not jax
+def test_a_bad_variant_is_refused_in_a_fresh_process_before_jax_or_pandas_is_imported():
+    """What made the refusal quick (it used to be timed): nothing heavy is imported first."""
+    (result,) = probe(["estimate", "--variant", "carom"])
+    code, line, lines, jax, pandas = result
+    assert code == 2 and lines == 1
     assert line.startswith("error: unknown game or variant 'carom'; did you mean carroms")
-    assert wall < 3.0, f"{wall:.2f} s"
+    assert not jax and not pandas
 
 
 BAD_NAMES = [
@@ -112,12 +110,11 @@ BAD_NAMES = [
 
 def test_every_bad_name_is_refused_in_one_line_before_jax_is_imported(tmp_path):
     cases = [[a.replace("{tmp}", str(tmp_path)) for a in args] for args, _ in BAD_NAMES]
-    results, _ = probe(*cases)
-    for (args, needle), (code, line, lines, seconds, jax) in zip(BAD_NAMES, results):
+    results = probe(*cases)
+    for (args, needle), (code, line, lines, jax, _) in zip(BAD_NAMES, results):
         assert code == 2 and lines == 1 and line.startswith("error: "), (args, line)
         assert needle in line, (args, line)
         assert not jax, (args, "imported JAX")
-        assert seconds < 3.0, (args, seconds)
     assert not any((tmp_path / x).exists() for x in "abcdefg")
 
 
@@ -484,18 +481,21 @@ def test_ascii_numbers_and_the_degree_sign_still_read():
         ("[1, 2]", "holds JSON that is not an object"),
     ],
 )
-def test_a_play_folder_with_a_config_cut_short_is_refused(capsys, tmp_path, text, words):
+def test_a_play_folder_with_a_config_cut_short_is_refused_before_any_game(
+    capsys, tmp_path, text, words
+):
     """Was: a traceback (JSONDecodeError) without log.sqlite, and with it the games played on
-    beside a config.json no rerun could read."""
+    beside a config.json no rerun could read. Now refused before the log is opened or a game
+    played (:func:`cli_run.no_work`), the folder untouched."""
     folder = tmp_path / "play"
     folder.mkdir()
     config = folder / "config.json"
     (config.write_bytes if isinstance(text, bytes) else config.write_text)(text)
     (folder / "log.sqlite").write_bytes(b"")  # a log's database: the folder is not new
     before = sorted(p.name for p in folder.iterdir())
-    t0 = time.perf_counter()
-    code, out, err = run(capsys, "play", "--games", "1", "--out", str(folder))
+    with no_work():
+        code, out, err = run(capsys, "play", "--games", "1", "--out", str(folder))
     line = one_line(err)
     assert code == 2 and out == "" and line.startswith(f"error: {config} {words}"), line
-    assert "new folder" in line and time.perf_counter() - t0 < 10
+    assert "new folder" in line
     assert sorted(p.name for p in folder.iterdir()) == before

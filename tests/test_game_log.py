@@ -10,7 +10,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -303,7 +302,7 @@ def test_the_database_is_not_committed():
 # --------------------------------------------------------------------------- kill tests
 
 DRIVER = """
-import importlib.util, os, signal, sys, time
+import importlib.util, os, signal, sys
 import pandas as pd
 
 spec = importlib.util.spec_from_file_location("carromlab_game_log", sys.argv[1])
@@ -324,7 +323,11 @@ stage, _, at = die.partition(":")
 calls = []
 def hook(where, game):
     calls.append(where)
-    if where == stage and (game == int(at) if where == "boards" else len(calls) == int(at)):
+    if stage == "step":  # the at-th step: a game's play, its boards' insert, an export
+        hit = len(calls) == int(at)
+    else:
+        hit = where == stage and (game == int(at) if where == "boards" else len(calls) == int(at))
+    if hit:
         os.kill(os.getpid(), signal.SIGKILL)
 log._test_hook = hook if stage else None
 gl = log.GameLog(folder, {"kind": "kill-test", "seed": 5})
@@ -332,7 +335,8 @@ print("ready", flush=True)
 done = gl.done()
 for g in range(games):
     if g not in done:
-        time.sleep(0.02)  # a game's play: kills land between games as well as in adds
+        if stage == "step":
+            hook("play", g)  # a game's play: kills land between games as well as in adds
         gl.add(record(g))
 gl.export_csv()
 print("finished", flush=True)
@@ -341,7 +345,7 @@ print("finished", flush=True)
 GAMES = 30
 
 
-def drive(tmp_path: Path, folder: Path, die: str = "", kill_after: float | None = None):
+def drive(tmp_path: Path, folder: Path, die: str = ""):
     script = tmp_path / "driver.py"
     if not script.exists():
         script.write_text(DRIVER)
@@ -351,13 +355,10 @@ def drive(tmp_path: Path, folder: Path, die: str = "", kill_after: float | None 
             [*args, str(GAMES), die], stdout=subprocess.PIPE, stderr=err, text=True
         )
         ready = proc.stdout.readline().strip()
-        if ready == "ready" and kill_after is not None:
-            time.sleep(kill_after)
-            proc.send_signal(signal.SIGKILL)
         out = proc.stdout.read()
         proc.wait(timeout=60)
     assert ready == "ready", (tmp_path / "driver.err").read_text()
-    if kill_after is None and not die:
+    if not die:
         assert proc.returncode == 0 and "finished" in out, (tmp_path / "driver.err").read_text()
     return proc.returncode
 
@@ -393,16 +394,21 @@ def uninterrupted(tmp_path_factory):
     return tmp / "ref", reference
 
 
-def test_sigkill_at_random_points_then_resume_equals_an_uninterrupted_run(tmp_path, uninterrupted):
+def test_sigkill_at_random_steps_then_resume_equals_an_uninterrupted_run(tmp_path, uninterrupted):
+    """Ten runs, each killed at a seeded random step (a game's play, its boards' insert inside
+    the transaction, an export's file written and not renamed): placed by the run's progress,
+    not by a time, so every run is cut short whatever the machine's speed."""
     ref, reference = uninterrupted
     folder = tmp_path / "killed"
     rng = np.random.default_rng(2024)
-    cut = 0
-    for delay in rng.uniform(0.0, 0.12, size=10):
-        killed = drive(tmp_path, folder, kill_after=float(delay)) == -signal.SIGKILL
+    for _ in range(10):
+        logged = len(read_log(folder)[1]) if (folder / "log.sqlite").exists() else 0
+        # a run has at least two steps a game left (its play and its boards' insert): any of
+        # the first 2 x left is reached before the run ends
+        step = int(rng.integers(1, 2 * (GAMES - logged) + 1))
+        assert drive(tmp_path, folder, die=f"step:{step}") == -signal.SIGKILL, step
         check_whole(folder, reference)
-        cut += killed and len(read_log(folder)[1]) < GAMES
-    assert cut >= 5  # most kills cut a run short
+    assert len(read_log(folder)[1]) < GAMES
     drive(tmp_path, folder)
     assert_same(read_log(folder), reference)
     for name in ("boards.csv", "games.csv"):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 
 import numpy as np
 import pytest
@@ -401,17 +400,14 @@ def _overlap(out: ReferenceOutcome, radius: np.ndarray) -> float:
     return max(0.0, -float(gap.min()))
 
 
-def test_icf_break():
+def test_icf_break_ends_untruncated_in_the_board_without_overlap_or_energy_gain():
     pos = standard_position("icf-opening")
     table = Table.from_layout(pos.board.layout)
     pieces = Pieces.from_position(
         pos, shooter=("striker", None, 0.0, -0.2526), speed=5.0, angle=math.pi / 2
     )
-    start = time.perf_counter()
     out = simulate_reference(table, pieces, record=True)
-    elapsed = time.perf_counter() - start
-    assert elapsed < 20.0
-    assert not out.truncated
+    assert not out.truncated  # it ends by itself, within the event and resolution caps
     assert 0 < out.t_end < 30.0
     assert np.isfinite(out.x).all() and np.isfinite(out.y).all()
     assert _overlap(out, pieces.radius) <= 1e-9

@@ -1,8 +1,10 @@
 """Kill tests for a sweep's folder (store.py, run.py): SIGKILL at ten random points of a sweep
-(seeded delays), then a resume: the table equals an uninterrupted run's row for row, with every
-task once and no file left over; kills between writing a file and renaming it (the folder's
-claim, a shard, the table); shards cut short, recomputed on resume and refused in one line by
-``collect``.
+(seeded steps of the run: in a job, while a file is written, before or after its rename), then
+a resume: the table equals an uninterrupted run's row for row, with every task once and no file
+left over; kills between writing a file and renaming it (the folder's claim, a shard, the
+table); shards cut short, recomputed on resume and refused in one line by ``collect``.
+Every kill is placed by the run's progress, never by a time: each run is killed whatever the
+machine's speed.
 
 The kernel is not run: ``run_sweep``'s ``compute`` gets a stand-in (:func:`fake_job`), and one
 server process (this file run as a script) imports carromlab once and forks a child for each
@@ -39,7 +41,7 @@ SPEC = {
 }
 TASKS = 2 * 25 * 2
 JOB_SIZE = 3  # jobs of 3, 3, ..., 1 in each group of 25
-SLEEP = 0.003  # seconds of "kernel" a task: kills land in jobs as well as in writes
+SLEEP = 0.003  # seconds of "kernel" a task (a kill in a job lands in it)
 SHARD = re.compile(r"^task-(\d{7})\.parquet$")
 TMP = re.compile(r"^task-(\d{7})\.parquet\.tmp$")
 
@@ -71,36 +73,61 @@ def fake_job(sweep, tasks, chunk):
 
 
 def _serve() -> None:
-    """Read a JSON command a line; fork a child that runs it; kill the child ``kill_after``
-    seconds after the fork if it is still running; answer a JSON line."""
+    """Read a JSON command a line; fork a child that runs it; answer a JSON line with its
+    exit code."""
     from carromlab.sweeps import parse_sweep
 
     print(json.dumps({"ready": True}), flush=True)
     for line in sys.stdin:
         cmd = json.loads(line)
         sweep = parse_sweep(cmd["spec"])
-        t0 = time.perf_counter()
         pid = os.fork()
         if pid == 0:
             _child(cmd, sweep)
-        kill_after = cmd.get("kill_after")
-        while True:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                break
-            if kill_after is not None and time.perf_counter() - t0 >= kill_after:
-                os.kill(pid, signal.SIGKILL)
-                _, status = os.waitpid(pid, 0)
-                break
-            time.sleep(0.0005)
-        seconds = time.perf_counter() - t0
-        reply = {"exit": os.waitstatus_to_exitcode(status), "seconds": seconds}
-        print(json.dumps(reply), flush=True)
+        _, status = os.waitpid(pid, 0)
+        print(json.dumps({"exit": os.waitstatus_to_exitcode(status)}), flush=True)
+
+
+def _die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _dying_at_step(k: int, u: float):
+    """Hooks that SIGKILL the child at its ``k``-th step, a step being a job or a rename (of
+    the folder's claim, a shard, the table); ``u`` in [0, 1) places the kill in that step: a
+    job killed after ``u`` of its work; a rename killed before it with the file written whole
+    (u < 1/3), killed while the file was written (its first bytes only), or killed just after
+    it. Returns the job function and the ``os.replace`` to use."""
+    steps = [0]
+    real = os.replace
+
+    def reached() -> bool:
+        steps[0] += 1
+        return steps[0] == k
+
+    def job(sweep, tasks, chunk):
+        if reached():
+            time.sleep(SLEEP * len(tasks) * u)
+            _die()
+        return fake_job(sweep, tasks, chunk)
+
+    def replace(src, dst, *args, **kwargs):
+        if reached():
+            if 1 / 3 <= u < 2 / 3:  # cut short while written
+                size = os.path.getsize(src)
+                os.truncate(src, int(size * (3 * u - 1)))
+            elif u >= 2 / 3:
+                real(src, dst, *args, **kwargs)
+            _die()
+        return real(src, dst, *args, **kwargs)
+
+    return job, replace
 
 
 def _child(cmd: dict, sweep) -> None:
     """Run one command in the forked child, its output in ``cmd["log"]``, its stats or error
-    in ``log.json``; SIGKILL itself before its ``die_at_replace``-th rename, if given."""
+    in ``log.json``; SIGKILL itself before its ``die_at_replace``-th rename, or at the step
+    ``die_at_step`` gives (:func:`_dying_at_step`), if given."""
     code, result = 1, {}
     try:
         fd = os.open(cmd["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
@@ -120,6 +147,9 @@ def _child(cmd: dict, sweep) -> None:
                 return real(src, dst, *args, **kwargs)
 
             os.replace = replace  # write_parquet's and Path.replace's
+        compute = fake_job
+        if cmd.get("die_at_step"):
+            compute, os.replace = _dying_at_step(*cmd["die_at_step"])
         try:
             if cmd["action"] == "collect":
                 collect(Path(cmd["out"]), sweep, sweep.tasks())
@@ -130,7 +160,7 @@ def _child(cmd: dict, sweep) -> None:
                     job_size=JOB_SIZE,
                     progress=False,
                     stats=result,
-                    compute=fake_job,
+                    compute=compute,
                 )
             code = 0
         except CarromlabError as e:
@@ -196,13 +226,13 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def reference(server, tmp_path_factory):
-    """An uninterrupted run: its table and how long it took."""
+    """An uninterrupted run's table."""
     out = tmp_path_factory.mktemp("whole") / "out"
     r = server.run(out)
     assert r["exit"] == 0, r["log"]
     assert r["result"]["computed"] == TASKS and r["result"]["repaired"] == []
     assert _names(out) == _complete()
-    return pd.read_parquet(out / "results.parquet"), r["seconds"]
+    return pd.read_parquet(out / "results.parquet")
 
 
 def _names(out: Path) -> set[str]:
@@ -247,19 +277,20 @@ def _check_final(out: Path, ref: pd.DataFrame) -> None:
     assert df["task"].tolist() == list(range(TASKS))
 
 
-def test_ten_kills_at_random_points_resume_to_the_uninterrupted_table(server, reference, tmp_path):
-    ref, whole_s = reference
+def test_ten_kills_at_random_steps_resume_to_the_uninterrupted_table(server, reference, tmp_path):
+    ref = reference
     out = tmp_path / "killed"
     rng = random.Random(20261202)
-    # 0.8 of an uninterrupted run's time cut at random into ten runs' lifetimes: every run is
-    # killed before it ends (each resumed run has less to do, and starts up again)
-    shares = [rng.random() for _ in range(10)]
-    delays = [0.8 * whole_s * x / sum(shares) for x in shares]
-    counts = []
-    for delay in delays:
-        r = server.run(out, kill_after=delay)
-        assert r["exit"] == -signal.SIGKILL, (delay, r)
+    counts = [0]
+    for _ in range(10):
+        # a run has more steps than tasks left (a rename for each task's shard, the table's,
+        # and the jobs): a step drawn among the first ``left`` is always reached
+        left = TASKS - counts[-1]
+        kill = [rng.randint(1, left), rng.random()]
+        r = server.run(out, die_at_step=kill)
+        assert r["exit"] == -signal.SIGKILL, (kill, r)
         counts.append(_check_partial(out, ref))
+    counts = counts[1:]
     assert counts == sorted(counts), counts  # no shard lost
     r = server.run(out)
     assert r["exit"] == 0, r["log"]
@@ -271,7 +302,7 @@ def test_ten_kills_at_random_points_resume_to_the_uninterrupted_table(server, re
 def test_kills_between_writing_a_file_and_renaming_it(server, reference, tmp_path):
     """Killed before the claim's rename (sweep.json.tmp alone in the folder), before the first
     shard's, in the middle, before the table's: each run resumes what the last left."""
-    ref, _ = reference
+    ref = reference
     out = tmp_path / "renames"
     # the renames of a run: the claim (a first run only), a shard a task (jobs that finish
     # together are written in any order), then the table
@@ -293,7 +324,7 @@ def test_kills_between_writing_a_file_and_renaming_it(server, reference, tmp_pat
 
 
 def test_a_shard_cut_short_is_recomputed_or_refused_in_one_line(server, reference, tmp_path):
-    ref, _ = reference
+    ref = reference
     out = tmp_path / "cut"
     assert server.run(out)["exit"] == 0
     cut = {17: 0.5, 60: 0.0, 99: -1}  # half the bytes, none, all but the last
