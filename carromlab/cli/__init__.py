@@ -17,8 +17,9 @@ print), registered on the one typer app of :mod:`carromlab.cli.app`:
 - ``play``: ``play``; ``bench``: ``bench``; ``sweep``: ``sweep``; ``cache``: ``cache info``,
   ``cache clear``; ``warmup``: ``warmup``; ``spinner``: the compile spinner.
 
-Importing this package registers every command; ``python -m carromlab`` and
-``python -m carromlab.cli`` run :func:`main`.
+Importing this package registers every command; :func:`main` is the API (the tests call it
+in-process). The console script (:mod:`carromlab.entry`), ``python -m carromlab`` and
+``python -m carromlab.cli`` run it with Ctrl-C handled first (:mod:`carromlab.interrupt`).
 """
 
 # the commands, registered on the app in the order `carromlab --help` lists them
