@@ -52,10 +52,13 @@ def pytest_unconfigure(config):
 def pytest_configure(config):
     if hasattr(config, "workerinput"):  # an xdist worker: the controller set the file
         return
+    if os.environ.get(LOG_ENV):  # the caller's own log: counted, and kept
+        config._program_log, config._keep_log = Path(os.environ[LOG_ENV]), True
+        return
     fd, path = tempfile.mkstemp(prefix="carromlab-programs-", suffix=".jsonl")
     os.close(fd)
     os.environ[LOG_ENV] = path
-    config._program_log = Path(path)
+    config._program_log, config._keep_log = Path(path), False
 
 
 def read_programs(path: Path) -> list[dict]:
@@ -93,4 +96,5 @@ def pytest_terminal_summary(terminalreporter, config):
     )
     for what, n in kinds.most_common():
         tr.write_line(f"  {n:3d}  {what}")
-    path.unlink(missing_ok=True)
+    if not config._keep_log:
+        path.unlink(missing_ok=True)

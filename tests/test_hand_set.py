@@ -137,8 +137,12 @@ def test_off_leaves_the_pieces_bit_for_bit_and_midgame_is_off():
     assert runner.hand_set == 0.0
     shots = Shot(*(jnp.zeros(4) + v for v in (0.0, -0.2526, math.pi / 2, 5.0)))
     keys = jax.vmap(lambda i: jax.random.fold_in(jax.random.key(0), i))(jnp.arange(4))
-    d = _place_batch(runner.template, shots, runner._hand, keys)
+    live = jnp.array([True, True, True, False])  # the last: a chunk's padding, every disc dead
+    d = _place_batch(runner.template, shots, runner._hand, keys, live)
     assert np.array_equal(np.asarray(d.x)[:, 1:], np.broadcast_to(runner.template.x[1:], (4, 19)))
+    alive = np.asarray(d.alive)
+    assert alive[:3].tolist() == np.broadcast_to(np.asarray(runner.template.alive), (3, 20)).tolist()
+    assert not alive[3].any()
     assert ShotRunner(standard_position("icf-midgame")).hand_set == 0.0
     assert ShotRunner(standard_position("icf-opening")).hand_set == HAND_SET
 

@@ -10,10 +10,10 @@ from carromlab.analysis.shotmap import PARTIAL, ShotMapInterrupted, shot_map
 from carromlab.errors import CarromlabError
 from carromlab.registry import standard_position
 
-#: A tiny grid: 4 placements (0.25 m is off the legal baseline: n = 0) x 5 angles, 8 shots a
-#: cell, 16-shot chunks, so blocks of 8 cells (4 chunks).
+#: A tiny grid: 4 placements (0.25 m is off the legal baseline: n = 0) x 5 angles, 32 shots a
+#: cell, 64-shot chunks (the smallest chunk size), so blocks of 8 cells (4 chunks).
 GRID = ([-0.1, 0.0, 0.1, 0.25], [60.0, 75.0, 90.0, 105.0, 120.0], [2.0])
-KW = dict(skill="club", n=8, seed=3, chunk=16, pieces=("w1",), per_pocket=True)
+KW = dict(skill="club", n=32, seed=3, chunk=64, pieces=("w1",), per_pocket=True)
 
 
 def _interrupt_after(monkeypatch, chunks: int) -> list[int]:
@@ -70,13 +70,13 @@ def test_a_stored_map_with_other_settings_is_refused(monkeypatch, tmp_path):
     with pytest.raises(ShotMapInterrupted):
         shot_map(pos, *GRID, store=folder, **KW)
     monkeypatch.undo()
-    with pytest.raises(CarromlabError, match=r"another --n \(8 there, 16 here\)") as e:
+    with pytest.raises(CarromlabError, match=r"another --n \(32 there, 16 here\)") as e:
         shot_map(pos, *GRID, store=folder, **{**KW, "n": 16})
     assert len(str(e.value).splitlines()) == 1 and str(folder) in str(e.value)
     with pytest.raises(CarromlabError, match="another --angles"):
         shot_map(pos, GRID[0], [60.0, 90.0], GRID[2], store=folder, **KW)
     held = json.loads((folder / "config.json").read_text())
-    assert held["n"] == 8 and held["seed"] == 3
+    assert held["n"] == 32 and held["seed"] == 3
 
 
 def test_the_command_line_keeps_the_cells_on_ctrl_c_and_resumes(capsys, monkeypatch, tmp_path):
@@ -87,7 +87,7 @@ def test_the_command_line_keeps_the_cells_on_ctrl_c_and_resumes(capsys, monkeypa
     from carromlab.analysis.results import read_parquet
 
     args = ["shotmap", "--position", "icf-midgame", "--placements=-0.1,0,0.1,0.25"]
-    args += ["--angles", "60:120:5", "--n", "8", "--seed", "3", "--chunk", "16"]
+    args += ["--angles", "60:120:5", "--n", "32", "--seed", "3", "--chunk", "64"]
     args += ["--out", str(tmp_path)]
     _interrupt_after(monkeypatch, 5)
     code, _, err = run(capsys, *args)

@@ -51,13 +51,13 @@ from carromlab.shots import Shot, hand_set_plan_for, place_shooter, set_by_hand
 LANES = 512
 #: Events between two harvests of finished lanes.
 LANE_STEPS = 1
-#: The chunk sizes a run uses (:func:`run_chunk`): every chunk of a run has one of these
-#: shapes, the shots past a run's end padded with dead discs that the lane simulator does not
-#: start, so a few compiled programs serve runs of any size (every run over 512 shots, an
-#: estimate of 2,000 and a shot map of 10^6 alike, uses the 4096 one). A run of at most 64
-#: (512) shots uses the smaller queue: its lanes (as many as the queue, up to ``LANES``) then
-#: hold no dead shots to step. ``chunk`` bounds memory and picks the largest size not above
-#: it (:func:`chunk_size`).
+#: The chunk sizes a runner uses (:func:`chunk_size`): every chunk of every run has the
+#: runner's size (4096 by default), the shots past a run's end padded with dead discs that the
+#: lane simulator does not start (its real-shot count is traced), so one compiled program
+#: serves runs of any size: an estimate of 100 shots, one of 2,000 and a shot map of 10^6. A
+#: run shorter than a chunk steps all ``LANES`` lanes, the unused ones idle: a few
+#: milliseconds an event, against seconds to compile a program of its own. A smaller ``chunk``
+#: bounds memory and picks the largest size not above it.
 CHUNK_SIZES = (64, 512, 4096, 32768)
 
 
@@ -172,9 +172,9 @@ class ShotRunner:
         ids = jnp.asarray(ids, jnp.int32)
         check_run(n_cells, n, desc)  # the shots are numbered with int32
         total = n_cells * n
-        # every chunk of a run has the size of its first: one of CHUNK_SIZES with the lane
-        # simulator; the run's own size with the plain batch (which computes its padding)
-        size = run_chunk(self.chunk, total) if self.lanes else min(self._asked_chunk, total)
+        # every chunk has the runner's size with the lane simulator; the run's own size with
+        # the plain batch (which would compute its padding)
+        size = self.chunk if self.lanes else min(self._asked_chunk, total)
         base, ids = _pad_cells(base, ids)
         make = _noisy_maker(noise, self.prior)
         root = jax.random.key(seed)
@@ -219,13 +219,6 @@ class ShotRunner:
 def _trim(a: np.ndarray, n_real: int) -> np.ndarray:
     """Drop the padding discs' columns of a per-disc outcome array."""
     return a[:, :n_real] if a.ndim == 2 else a
-
-
-def run_chunk(chunk: int, total: int) -> int:
-    """The chunk size of a run of ``total`` shots: the smallest of :data:`CHUNK_SIZES` that
-    holds it, at most ``chunk``."""
-    fits = [c for c in CHUNK_SIZES if c >= total and c <= chunk]
-    return fits[0] if fits else chunk
 
 
 def chunk_size(chunk: int) -> int:

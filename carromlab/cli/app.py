@@ -163,6 +163,39 @@ def select_device(device: str) -> None:
         ) from None
 
 
+#: Set by ``--explain`` (or the variable ``CARROMLAB_EXPLAIN=1``): at the end, the kernel
+#: programs the command compiled or read from the disk cache, and why, on stderr.
+EXPLAIN = {"on": False}
+
+
+@app.callback()
+def _options(
+    explain: bool = typer.Option(
+        False,
+        "--explain",
+        envvar="CARROMLAB_EXPLAIN",
+        help="At the end, list the kernel programs the command used (compiled, or read from "
+        "the compilation cache) and what chose each: board, discs, event cap, batch.",
+    ),
+) -> None:
+    EXPLAIN["on"] = explain
+    from carromlab.cli.spinner import install
+
+    install()  # a long compile shows a one-line spinner (a terminal only)
+
+
+def print_explain() -> None:
+    """``--explain``'s lines (nothing when no kernel was loaded)."""
+    if not EXPLAIN["on"]:
+        return
+    if "carromlab.physics.programs" not in sys.modules:
+        typer.echo("kernel programs used: 0 (JAX was not loaded)", err=True)
+        return
+    from carromlab.physics.programs import explain_lines
+
+    typer.echo("\n".join(explain_lines()), err=True)
+
+
 @app.command()
 def version() -> None:
     """Print the carromlab version."""
@@ -181,7 +214,10 @@ def main(argv: list[str] | None = None) -> None:
     usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
     interrupt.begin()
     try:
-        code = app(args=argv, prog_name="carromlab", standalone_mode=False)
+        try:
+            code = app(args=argv, prog_name="carromlab", standalone_mode=False)
+        finally:
+            print_explain()
     except usage_error as e:
         where = e.ctx.command_path if e.ctx is not None else "carromlab"
         message = " ".join(e.format_message().split())

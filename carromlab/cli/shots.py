@@ -433,6 +433,18 @@ def demo(
     set-up drawn."""
     check(n=n)
     check_out(out)
+    import time
+
+    from carromlab.compile_cache import cache_info
+
+    t0 = time.perf_counter()
+    if not cache_info()["entries"]:
+        typer.echo(
+            "first run on this machine: the physics kernel is compiled first (about half a "
+            "minute on 2 cores, once; it is kept in the compilation cache, and later runs start "
+            "in seconds; `carromlab cache info`)",
+            err=True,
+        )
     from carromlab.analysis.truncation import summary_truncation
 
     summary = run_shotmap(
@@ -459,4 +471,11 @@ def demo(
         pos.save(out / f"{name}.json")
         draw_to(pos, out / f"{name}.png", labels=False)
     typer.echo(f"wrote {len(STANDARD)} set-ups (PNG + JSON) and the shot map to {out}")
+    from carromlab.physics.programs import compile_totals
+
+    typer.echo(
+        f"done in {time.perf_counter() - t0:.0f} s, of which compiling (or reading back) kernels "
+        f"{compile_totals()['compile_seconds']:.0f} s (kept for later runs)",
+        err=True,
+    )
     report_truncation(summary_truncation(summary), strict)

@@ -113,10 +113,15 @@ def _shapes(leaves: list[Any]) -> str:
 def _summary(leaves: list[Any]) -> str:
     """The batch's size and the float width: what varies between calls of one kernel."""
     lead = sorted({a.shape[0] for a in leaves if getattr(a, "ndim", 0) >= 1})
-    floats = sorted(
-        {str(a.dtype) for a in leaves if np.issubdtype(getattr(a, "dtype", int), np.floating)}
-    )
+    floats = sorted({str(a.dtype) for a in leaves if _is_float(a)})
     return f"{'/'.join(map(str, lead)) or '-'} ({'/'.join(floats)})"
+
+
+def _is_float(a: Any) -> bool:
+    try:
+        return bool(np.issubdtype(getattr(a, "dtype", int), np.floating))
+    except TypeError:  # a key array's dtype (key<fry>) is no NumPy type
+        return False
 
 
 @functools.cache

@@ -45,11 +45,35 @@ def throw_one(key, aim_x, aim_y, from_x, from_y, angle, length, release, slide):
 
 
 def _throw_batch(keys, aim_x, aim_y, from_x, from_y, angle, length, release, slide):
-    """:func:`throw_one` over a batch (every argument has the batch's leading axis or is a
-    scalar)."""
+    """:func:`throw_one` over a batch (the first five arguments with the batch's leading
+    axis)."""
     return jax.vmap(throw_one, in_axes=(0, 0, 0, 0, 0, None, None, None, None))(
         keys, aim_x, aim_y, from_x, from_y, angle, length, release, slide
     )
 
 
-throw_batch = kernel_program(_throw_batch, "throw")
+_throw_program = kernel_program(_throw_batch, "throw")
+
+
+#: Throws a compiled program takes at once: a batch is cut into blocks of this many and the
+#: last padded (a batch of at most 64 throws, a game's, is padded to 64), so two programs serve
+#: every batch size.
+THROW_BLOCK = 4096
+
+
+def throw_batch(keys, aim_x, aim_y, from_x, from_y, angle, length, release, slide):
+    """:func:`throw_one` over a batch (every argument has the batch's leading axis or is a
+    scalar). The batch runs in blocks of :data:`THROW_BLOCK` (64 when it is no bigger), the
+    last padded by repeating its last throw; a throw depends only on its own key and aim, so
+    the blocks and the padding change nothing."""
+    n = int(keys.shape[0])
+    aims = [jnp.broadcast_to(jnp.asarray(a), (n,)) for a in (aim_x, aim_y, from_x, from_y)]
+    dtype = aims[0].dtype
+    scalars = [jnp.asarray(v, dtype) for v in (angle, length, release, slide)]
+    size = 64 if n <= 64 else THROW_BLOCK
+    outs = []
+    for start in range(0, n, size):
+        pick = jnp.minimum(jnp.arange(start, start + size), n - 1)
+        got = _throw_program(keys[pick], *(a[pick] for a in aims), *scalars)
+        outs.append([g[: min(size, n - start)] for g in got])
+    return tuple(jnp.concatenate(parts) for parts in zip(*outs))

@@ -70,9 +70,8 @@ SOLVE_LANES = 32
 #: (:func:`disc_bucket`): a position's discs are padded with dead ones (which cost next to
 #: nothing) to the next of these, so one program serves every position of a board up to that
 #: many pieces. 20, 26: full ICF and Carroms boards (the striker included), so their
-#: positions are never padded; 8 and 12 keep the small positions of the end of a game (and
-#: tests) cheap.
-DISC_BUCKETS = (8, 12, 20, 26, 32, 48, 64)
+#: positions are never padded; 8 keeps the small positions of a game's end (and tests) cheap.
+DISC_BUCKETS = (8, 20, 26, 32, 48, 64)
 #: XLA options for the kernel's compiled programs on a CPU: vectors of 512 bits where the CPU
 #: has them (AVX-512; elsewhere the widest it has). Outcomes are the same bit for bit; the
 #: break ran 5-10 % faster on a 2-core AMD EPYC (docs/benchmarks.md). Not used on a GPU.
