@@ -141,7 +141,9 @@ def test_off_leaves_the_pieces_bit_for_bit_and_midgame_is_off():
     d = _place_batch(runner.template, shots, runner._hand, keys, live)
     assert np.array_equal(np.asarray(d.x)[:, 1:], np.broadcast_to(runner.template.x[1:], (4, 19)))
     alive = np.asarray(d.alive)
-    assert alive[:3].tolist() == np.broadcast_to(np.asarray(runner.template.alive), (3, 20)).tolist()
+    assert (
+        alive[:3].tolist() == np.broadcast_to(np.asarray(runner.template.alive), (3, 20)).tolist()
+    )
     assert not alive[3].any()
     assert ShotRunner(standard_position("icf-midgame")).hand_set == 0.0
     assert ShotRunner(standard_position("icf-opening")).hand_set == HAND_SET
