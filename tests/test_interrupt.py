@@ -223,13 +223,28 @@ def test_the_api_main_turns_ctrl_c_into_one_line_and_130(capsys, monkeypatch):
     assert said(err) == ["interrupted"] and "Traceback" not in err
 
 
+def _waiting(thread: threading.Thread) -> bool:
+    """Whether ``thread`` is blocked in a ``threading.Condition.wait`` (map_chunks' wait)."""
+    frame = sys._current_frames().get(thread.ident)
+    while frame is not None:
+        if frame.f_code.co_name == "wait" and frame.f_code.co_filename == threading.__file__:
+            return True
+        frame = frame.f_back
+    return False
+
+
 def test_map_chunks_returns_on_ctrl_c_without_waiting_for_a_running_chunk():
     """Ctrl-C while the caller waits for a chunk that cannot be stopped (a compile): no more
-    work is handed out and the call ends with KeyboardInterrupt while that chunk still runs."""
+    work is handed out and the call ends with KeyboardInterrupt while that chunk still runs.
+    (The garbage collector is off meanwhile: a KeyboardInterrupt raised inside one of its
+    callbacks, JAX's, would be swallowed, as it was on the command line before the watcher.)"""
+    import gc
+
     from carromlab.physics.devices import map_chunks
 
     started, release, finished = threading.Event(), threading.Event(), threading.Event()
     ran = []
+    main = threading.main_thread()
 
     def fn(item, device):
         ran.append(item)
@@ -241,13 +256,18 @@ def test_map_chunks_returns_on_ctrl_c_without_waiting_for_a_running_chunk():
 
     def ctrl_c():
         started.wait(HANG_S)
-        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+        give_up = time.monotonic() + HANG_S
+        while not _waiting(main) and time.monotonic() < give_up:
+            time.sleep(0.001)
+        signal.pthread_kill(main.ident, signal.SIGINT)
 
     threading.Thread(target=ctrl_c, daemon=True).start()
+    gc.disable()
     try:
         with pytest.raises(KeyboardInterrupt):
             list(map_chunks(fn, range(100), devices=["a", "b"], ahead=1))
         assert not finished.is_set()  # left while the chunk was still running
         assert len(ran) < 100  # nothing handed out after the interrupt
     finally:
+        gc.enable()
         release.set()
