@@ -44,12 +44,26 @@ def _env(cores: int = 1) -> dict:
     return env
 
 
+def _as_a_terminal_starts_it() -> None:
+    """In the child before it runs: Ctrl-C at its default and not blocked, as a shell starts
+    a command in the foreground. (A test worker's own state is inherited otherwise: after
+    other tests it may ignore or block SIGINT, and the command would then, rightly, ignore
+    Ctrl-C as a background job does.)"""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 class Run:
     """A command line in a subprocess, its stderr read as it comes."""
 
     def __init__(self, args: list[str], env: dict, cwd: Path):
         self.proc = subprocess.Popen(
-            args, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            args,
+            cwd=cwd,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            preexec_fn=_as_a_terminal_starts_it if os.name == "posix" else None,
         )
         self._err: list[bytes] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -263,6 +277,10 @@ def test_map_chunks_returns_on_ctrl_c_without_waiting_for_a_running_chunk():
 
     threading.Thread(target=ctrl_c, daemon=True).start()
     gc.disable()
+    # the test worker's own SIGINT state may be anything after other tests: Python's default
+    # handler (KeyboardInterrupt), not blocked, for this test
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)
+    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
         with pytest.raises(KeyboardInterrupt):
             list(map_chunks(fn, range(100), devices=["a", "b"], ahead=1))
@@ -271,3 +289,5 @@ def test_map_chunks_returns_on_ctrl_c_without_waiting_for_a_running_chunk():
     finally:
         gc.enable()
         release.set()
+        signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
