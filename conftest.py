@@ -49,7 +49,20 @@ def pytest_unconfigure(config):
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def pytest_collection_modifyitems(config, items):
+    """The notebooks (run by nbmake) belong to the heavy group (``python3 tasks.py heavy``):
+    each runs the library end to end in a kernel of its own, as the tests do piece by piece."""
+    for item in items:
+        if str(item.path).endswith(".ipynb"):
+            item.add_marker(pytest.mark.heavy)
+
+
 def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "heavy: a case that repeats what a faster test checks, at more cost (float64 twins, "
+        "more devices, other boards, the notebooks); run by `python3 tasks.py heavy` and CI",
+    )
     if hasattr(config, "workerinput"):  # an xdist worker: the controller set the file
         return
     if os.environ.get(LOG_ENV):  # the caller's own log: counted, and kept

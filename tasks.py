@@ -3,6 +3,7 @@
 
     python3 tasks.py demo   # create .venv, install carromlab, run the main job
     python3 tasks.py test   # create .venv, install carromlab[dev], lint and run the tests
+    python3 tasks.py heavy  # the heavy group: cases that repeat others at more cost (CI)
 
 Both create ``.venv`` beside this file the first time (and refresh the install when
 pyproject.toml changes), so they work on a fresh machine.
@@ -46,36 +47,39 @@ def demo() -> None:
     run(BIN / "carromlab", "demo", "--out", out)
 
 
-def test() -> None:
+def _pytest(*args: str) -> None:
     ensure_env("dev")
     # One compilation cache for the run: the test processes (two workers, the command-line
-    # subprocesses) compile many of the same kernels; JAX keys each entry by its program and
-    # versions, so a stale entry is never used.
+    # subprocesses, the notebooks' kernels) compile many of the same kernels; a stale entry
+    # is never used (carromlab/compile_cache.py, carromlab/physics/programs.py).
     os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", str(ROOT / ".cache" / "jax"))
     # The two test workers already keep both cores busy, and every extra CPU device compiles
     # its own copy of each kernel: one device a process (tests/test_devices.py starts
     # processes with more).
     os.environ.setdefault("CARROMLAB_CORES", "1")
+    # --durations: every run ends with its slowest tests; conftest.py ends it with the count
+    # of distinct kernel programs it compiled (the budgets: docs/benchmarks.md)
+    run(PY, "-m", "pytest", "-n", "2", "-q", "--durations=15", *args, *sys.argv[2:])
+
+
+def test() -> None:
+    """Lint, then every test but the heavy group (budget: 8 minutes on a quiet 2-core machine
+    from a fresh clone, 4 with the compilation cache filled)."""
+    ensure_env("dev")
     run(BIN / "ruff", "check", ".")
     run(BIN / "ruff", "format", "--check", ".")
-    # --durations: every run ends with its slowest tests (the suite's 10-minute budget)
-    run(
-        PY,
-        "-m",
-        "pytest",
-        "-n",
-        "2",
-        "-q",
-        "--durations=15",
-        "tests",
-        "notebooks",
-        "--nbmake",
-        *sys.argv[2:],
-    )
+    _pytest("-m", "not heavy", "tests")
+
+
+def heavy() -> None:
+    """The heavy group: the notebooks run end to end and the test cases marked ``heavy``
+    (each repeats what a faster test checks, at more cost: float64 twins, more devices,
+    other boards). CI runs it after the tests (.ci/run)."""
+    _pytest("-m", "heavy", "tests", "notebooks", "--nbmake")
 
 
 if __name__ == "__main__":
-    commands = {"demo": demo, "test": test}
+    commands = {"demo": demo, "test": test, "heavy": heavy}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         sys.exit(f"usage: python3 tasks.py {{{'|'.join(commands)}}}")
     try:

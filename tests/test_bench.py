@@ -80,6 +80,7 @@ def test_boards_bench_refuses_an_unknown_policy_at_once(capsys):
     assert err.count("\n") == 0 and "'lookahed'" in err and "lookahead" in err
 
 
+@pytest.mark.heavy  # the games benchmark on a second board (the ICF one runs by default)
 def test_carrooka_games_bench_json_report(capsys):
     """The Carrooka whole-game benchmark's plumbing on one game."""
     try:

@@ -200,6 +200,9 @@ def test_play_writes_one_row_per_board_and_game(capsys, tmp_path):
     assert code == 2 and "unknown policy" in err
 
 
+# heavy: Carrooka's estimate and map through the command line (tests/test_carrooka_play.py
+# checks them in the library)
+@pytest.mark.heavy
 def test_carrooka_estimate_and_shotmap(capsys, tmp_path):
     """--variant carrooka: the striker where it lies (--striker), the piece on (--nominate);
     bad input is one line."""
@@ -242,6 +245,9 @@ def test_carrooka_estimate_and_shotmap(capsys, tmp_path):
     assert (tmp_path / "shotmap.png").exists()
 
 
+# heavy: Carrooka's play through the command line (the ICF play command and Carrooka's games
+# are checked by default)
+@pytest.mark.heavy
 def test_play_carrooka_writes_one_row_per_game(capsys, tmp_path):
     """`carromlab play --variant carrooka` plays whole games and writes one row per game:
     scores, winner, turns."""

@@ -105,6 +105,7 @@ def one_core_table():
     return _estimate_here()
 
 
+@pytest.mark.heavy  # two devices in fresh processes (the chunk-order invariance runs by default)
 def test_two_cores_give_the_one_core_table_exactly(one_core_table, tmp_path):
     """A fresh process with two CPU devices: its chunks run on both, and the estimate table
     is the one-core table, every number equal."""

@@ -1118,7 +1118,10 @@ def test_batched_equals_one_by_one():
         assert s["t_end"] == pytest.approx(o["t_end"], rel=1e-6)
 
 
-@pytest.mark.parametrize("key", ["icf", "ditch"])
+@pytest.mark.parametrize(
+    "key",
+    ["icf", pytest.param("ditch", marks=pytest.mark.heavy)],  # (the ditch: a second board)
+)
 def test_lane_simulator_matches_the_batch_simulator(key):
     """The refilling lanes give every shot the outcome the plain batch gives it (discrete
     outcomes equal, positions within float32 rounding), with more shots than lanes and

@@ -32,6 +32,7 @@ import textwrap
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 from disc_helpers import make_pieces, open_table
 
 from carromlab.equipment import CrokinoleBoard
@@ -257,6 +258,7 @@ X64_SCRIPT = textwrap.dedent(
 )
 
 
+@pytest.mark.heavy  # the float64 twin of the open-table reflection
 def test_open_table_reflection_in_float64():
     """The open-table shots of the float32 test through the float64 kernel (subprocess,
     JAX_ENABLE_X64=1): the same checks, to 1e-12 relative on velocities and times and 1e-13 m

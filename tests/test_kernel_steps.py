@@ -281,6 +281,7 @@ def test_tally_keeps_the_shooters_first_contact():
 # --------------------------------------------------------------------------- float64
 
 
+@pytest.mark.heavy  # the float64 twin of the step checks
 @pytest.mark.skipif(X64, reason="this is the float64 run")
 def test_every_step_check_holds_in_float64():
     """This file's checks again in float64 (a subprocess with ``JAX_ENABLE_X64=1``)."""

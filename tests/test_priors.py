@@ -27,6 +27,7 @@ def _chunks(physics, n=300, seed=3):
     return list(runner.run(CUT, n, va.noise(skill("club")), seed))
 
 
+@pytest.mark.heavy  # a point prior against fixed physics (the prior tests run by default)
 def test_a_point_prior_is_the_fixed_physics_shot_for_shot():
     """A prior that can only draw mu = 0.13 gives, shot for shot, the outcomes of the fixed
     Physics(mu=0.13) (the same captures; positions to float32 rounding, 1e-6 m: the
