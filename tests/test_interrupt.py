@@ -11,6 +11,7 @@ written), never for a time. Their timeouts only keep a broken run from hanging t
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -44,27 +45,35 @@ def _env(cores: int = 1) -> dict:
     return env
 
 
-def _as_a_terminal_starts_it() -> None:
-    """In the child before it runs: Ctrl-C at its default and not blocked, as a shell starts
-    a command in the foreground. (A test worker's own state is inherited otherwise: after
-    other tests it may ignore or block SIGINT, and the command would then, rightly, ignore
-    Ctrl-C as a background job does.)"""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+@contextlib.contextmanager
+def _as_a_terminal_starts_it():
+    """Start a child as a shell starts a command in the foreground: SIGINT handled (not
+    ignored: an ignored signal stays ignored across exec) and not blocked (the mask is
+    inherited). A test worker's own state may be either after other tests, and the command
+    would then, rightly, ignore Ctrl-C as a background job does."""
+    if os.name != "posix":
+        yield
+        return
+    handler = signal.getsignal(signal.SIGINT)
+    if handler is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        if handler is signal.SIG_IGN:
+            signal.signal(signal.SIGINT, handler)
 
 
 class Run:
     """A command line in a subprocess, its stderr read as it comes."""
 
     def __init__(self, args: list[str], env: dict, cwd: Path):
-        self.proc = subprocess.Popen(
-            args,
-            cwd=cwd,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            preexec_fn=_as_a_terminal_starts_it if os.name == "posix" else None,
-        )
+        with _as_a_terminal_starts_it():
+            self.proc = subprocess.Popen(
+                args, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            )
         self._err: list[bytes] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()

@@ -986,6 +986,9 @@ def _nearest_on_path(pieces: Pieces, k0=0):
     return best
 
 
+# heavy: one batch program per board family (every board runs through the lane simulator in
+# its games' tests by default)
+@pytest.mark.heavy
 def test_every_board_family_runs_through_the_kernel():
     """One opening shot per family; each keeps the invariants, is not truncated, and the
     shooter first meets the piece its straight path meets first."""

@@ -158,6 +158,9 @@ def test_executors_give_the_serial_table(reference, tmp_path, executor):
     assert stats["computed"] == 8
 
 
+# heavy: two devices in a fresh process (tests/test_devices.py checks the one-core table on two
+# devices too, in the heavy group; the sweep's executors run by default)
+@pytest.mark.heavy
 def test_two_jax_devices_give_the_serial_table(reference, tmp_path):
     """In a fresh process with two CPU devices (one a core), chunks run on both and the table
     is the serial one."""
