@@ -134,9 +134,27 @@ class Skill:
         return _skill_noise(self.placement, self.angle, self.speed)
 
 
+@jax.tree_util.register_dataclass
+@dataclass(frozen=True)
+class SkillNoise:
+    """A skill's noise, ``chain(jitter_placement(placement), jitter_angle(angle),
+    jitter_speed(speed))``, as a callable pytree: its three sigmas are leaves, so a compiled
+    function that takes it as an argument (the shot runner's noise maker) serves every skill
+    with one program; closed over, it is the same chain of constants."""
+
+    placement: float
+    angle: float
+    speed: float
+
+    def __call__(self, key, shot: Shot) -> Shot:
+        return chain(
+            jitter_placement(self.placement), jitter_angle(self.angle), jitter_speed(self.speed)
+        )(key, shot)
+
+
 @functools.lru_cache(maxsize=64)
-def _skill_noise(placement: float, angle: float, speed: float):
-    return chain(jitter_placement(placement), jitter_angle(angle), jitter_speed(speed))
+def _skill_noise(placement: float, angle: float, speed: float) -> SkillNoise:
+    return SkillNoise(placement, angle, speed)
 
 
 #: Skill presets (estimates: no published measurement of carrom execution error exists).

@@ -43,7 +43,7 @@ from carromlab.physics.kernel import (
 )
 from carromlab.physics.priors import PhysicsPrior
 from carromlab.physics.table import Pieces, Table
-from carromlab.shots import Shot, hand_set_plan_for, place_shooter, set_by_hand
+from carromlab.shots import Shot, SkillNoise, hand_set_plan_for, place_shooter, set_by_hand
 
 #: Shots in flight at once in each chunk's refilling lanes (ShotRunner ``lanes``). On the
 #: 2-core CPU 256, 512 and 1,024 lanes measured within the machine's noise of each other
@@ -260,18 +260,27 @@ def _place_one(template: Discs, shot: Shot, hand: dict, key, live) -> Discs:
 _place_batch = jax.jit(jax.vmap(_place_one, in_axes=(None, 0, None, 0, 0)))
 
 
-@functools.lru_cache(maxsize=64)
 def _noisy_maker(noise, prior=None):
-    """A jitted ``make(root, base, ids, flat, n) -> (shots, physics draws or None, keys)``
-    (``n``, the shots per cell, is traced: one compilation serves every size)."""
+    """``make(root, base, ids, flat, n) -> (shots, physics draws or None, keys)``, jitted
+    (``n``, the shots per cell, is traced: one compilation serves every size). A skill's
+    noise (:class:`~carromlab.shots.SkillNoise`, a pytree) is an argument of the compiled
+    function, so every skill shares it; any other noise function is closed over."""
+    if isinstance(noise, SkillNoise):
+        return functools.partial(_noisy_maker_for(None, prior), noise=noise)
+    return functools.partial(_noisy_maker_for(noise, prior), noise=None)
 
+
+@functools.lru_cache(maxsize=64)
+def _noisy_maker_for(fixed, prior):
     @jax.jit
-    def make(root, base: Shot, ids, flat, n):
+    def make(root, base: Shot, ids, flat, n, noise):
+        jitter = fixed if noise is None else noise
+
         def one(f):
             cell, i = f // n, f % n
             key = jax.random.fold_in(jax.random.fold_in(root, ids[cell]), i)
             shot = jax.tree_util.tree_map(lambda a: a[cell], base)
-            return noise(key, shot), (None if prior is None else prior.draw(key)), key
+            return jitter(key, shot), (None if prior is None else prior.draw(key)), key
 
         return jax.vmap(one)(flat)
 

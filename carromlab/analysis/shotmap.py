@@ -412,7 +412,32 @@ def _stored_map(position, grid, axes, skill, n, seed, folder, block, on_resume, 
 
 
 def _widen(long: pd.DataFrame) -> pd.DataFrame:
-    """One row per cell: p_q / p_q_lo / p_q_hi for probabilities, m / m_lo / m_hi for means."""
+    """One row per cell: p_q / p_q_lo / p_q_hi for probabilities, m / m_lo / m_hi for means.
+
+    A tally's long table holds every quantity for the same cells in the same order, one block
+    per quantity: then the columns are cut from its arrays in one go (a 793-cell block of a
+    shot map's 120 quantities took 0.1 s through pandas' groups); any other table goes
+    through the groups, with the same result."""
+    quantity, kind = long["quantity"].to_numpy(), long["kind"].to_numpy()
+    cell = long["cell"].to_numpy()
+    starts = np.flatnonzero(np.r_[True, (quantity[1:] != quantity[:-1]) | (kind[1:] != kind[:-1])])
+    size = len(long) // max(len(starts), 1)
+    blocks = len(starts) * size == len(long) and (starts == np.arange(len(starts)) * size).all()
+    pairs = list(zip(quantity[starts], kind[starts]))
+    if blocks and len(set(pairs)) == len(pairs) and len(long):
+        shape = (len(starts), size)
+        cells = cell.reshape(shape)
+        if (cells == cells[:1]).all():
+            est, lo, hi, n = (
+                long[c].to_numpy().reshape(shape) for c in ("estimate", "lo", "hi", "n")
+            )
+            index = pd.Index(cells[0], name="cell")
+            out: dict[str, np.ndarray] = {}
+            for k, (q, kd) in enumerate(pairs):
+                name = f"p_{q}" if kd == "probability" else q
+                out[name], out[f"{name}_lo"], out[f"{name}_hi"] = est[k], lo[k], hi[k]
+                out["n"] = n[k]
+            return pd.DataFrame(out, index=index)
     cols = {}
     for (q, kind), g in long.groupby(["quantity", "kind"], sort=False):
         g = g.set_index("cell")
