@@ -137,6 +137,8 @@ def cache_info(environ: dict[str, str] | None = None) -> dict[str, object]:
         "source": setting.source,
         "entries": len(files),
         "bytes": sum(p.stat().st_size for p in files),
+        # the kernel programs kept whole (carromlab/physics/programs.py: ``programs/``)
+        "programs": sum(1 for p in files if p.suffix == ".jaxexport"),
     }
 
 

@@ -68,14 +68,18 @@ def test_cache_info_and_clear(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv(cc.CACHE_ENV, str(folder))
     folder.mkdir()
     (folder / cc.TAG).write_text(cc.TAG_TEXT)
-    for name in ("jit_simulate-abc", "jit_simulate-abc-atime"):
+    for name in ("jit_simulate-abc", "jit_simulate-abc-atime", "programs/0123.jaxexport"):
+        (folder / name).parent.mkdir(exist_ok=True)
         (folder / name).write_bytes(b"x" * 1000)
     code, out, _ = run(capsys, "cache", "info", "--json")
     info = json.loads(out)
-    assert code == 0 and info["entries"] == 2 and info["bytes"] == 2000
+    assert code == 0 and info["entries"] == 3 and info["bytes"] == 3000
+    assert info["programs"] == 1
     assert info["folder"] == str(folder) and info["source"] == cc.CACHE_ENV
+    code, out, _ = run(capsys, "cache", "info")
+    assert "kernel programs kept whole: 1" in out
     code, out, _ = run(capsys, "cache", "clear")
-    assert code == 0 and "removed 2 entries (2.0 kB)" in out
+    assert code == 0 and "removed 3 entries (3.0 kB)" in out
     assert sorted(p.name for p in folder.iterdir()) == [cc.TAG]
     code, out, _ = run(capsys, "cache", "info")
     assert "entries: 0" in out

@@ -38,7 +38,10 @@ def info(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> N
         typer.echo(f"compilation cache: off ({got['source']})")
         return
     typer.echo(f"compilation cache: {got['folder']} (from {got['source']})")
-    typer.echo(f"entries: {got['entries']:,}, {_size(got['bytes'])}")
+    typer.echo(
+        f"entries: {got['entries']:,}, {_size(got['bytes'])}; kernel programs kept whole: "
+        f"{got['programs']:,} (`carromlab --explain COMMAND` lists those a command uses)"
+    )
 
 
 @cache_app.command("clear")
