@@ -191,14 +191,14 @@ def test_the_spinner_shows_a_long_compile_on_a_terminal_only():
     from carromlab.cli.spinner import spinner
 
     quiet = io.StringIO()
-    with spinner("the lanes kernel, 20 discs", stream=quiet, delay=0):
+    with spinner("the physics kernel for 20 discs", stream=quiet, delay=0):
         time.sleep(0.3)
     assert quiet.getvalue() == ""
     term = _Terminal()
-    with spinner("the lanes kernel, 20 discs", stream=term, delay=0):
+    with spinner("the physics kernel for 20 discs", stream=term, delay=0):
         time.sleep(0.3)
     text = term.getvalue()
-    assert "compiling the lanes kernel, 20 discs" in text and "first run only" in text
+    assert "compiling the physics kernel for 20 discs" in text and "first run only" in text
     assert text.endswith("\r\x1b[2K")  # wiped when done
     assert "\n" not in text  # one line, rewritten in place
     fast = _Terminal()

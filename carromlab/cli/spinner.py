@@ -2,7 +2,7 @@
 
 The command line sets it as the compile notice (:func:`carromlab.compile_cache.
 set_compile_notice`): a kernel's first run in a process (its compile, or its read from the
-compilation cache) shows, after a second, ``⠹ compiling the lanes kernel, 20 discs: 6 s
+compilation cache) shows, after a second, ``⠹ compiling the physics kernel for 20 discs: 6 s
 (first run only; kept for later runs)``, rewritten in place and wiped when done. Nothing is
 written when stderr is not a terminal (logs, pipes, tests) or the compile is quick.
 """

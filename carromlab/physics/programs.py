@@ -265,9 +265,19 @@ def kernel_program(
     return call
 
 
+#: How a compile names each kind of kernel to the user (the spinner's line).
+KIND_NAMES = {
+    "lanes": "the physics kernel",
+    "batch": "the physics kernel (plain batch)",
+    "trace": "the path-recording kernel",
+    "throw": "the throw kernel",
+    "one-striker": "the calibration kernel",
+}
+
+
 def _what(kind: str, static: dict[str, str]) -> str:
-    discs = f", {static['discs']} discs" if "discs" in static else ""
-    return f"the {kind} kernel{discs}"
+    discs = f" for {static['discs']} discs" if "discs" in static else ""
+    return f"{KIND_NAMES.get(kind, f'the {kind} kernel')}{discs}"
 
 
 def _write(path: Path, out_tree: Any, exported: Any) -> None:
