@@ -69,7 +69,11 @@ def test_evaluator_and_shot_runner_agree_on_carrooka_shots():
     shots = Shot(np.array([x, x]), np.array([y, y]), np.radians([0.0, 150.0]), np.array([2.0, 3.0]))
     noise = VA.noise(SKILLS["club"])
     ans = Evaluator(MID.board.layout, CAPACITY).answer([Ask(MID, shots, 8, 5, noise)])[0]
-    runner = ShotRunner(VA.table_position(MID), "striker", max_events=4096)
+    # (the evaluator's kernel settings: one compiled program serves both; what differs is how
+    # each makes its discs, keys and noise)
+    runner = ShotRunner(
+        VA.table_position(MID), "striker", max_events=4096, capacity=CAPACITY, lanes=64
+    )
     chunks = list(runner.run(shots, 8, noise, 5))
     cap = np.concatenate([c.outcome["capture"] for c in chunks])
     assert ans.outcome["capture"].shape == (16, len(pucks(MID)) + 1)
