@@ -74,6 +74,11 @@ def compile_notice(what: str) -> AbstractContextManager[object]:
     return _NOTICE[0](what) if _NOTICE else nullcontext()
 
 
+#: The lock file a process holds while it makes a kernel program ready
+#: (:func:`carromlab.physics.programs.program_lock`); empty, not counted as an entry.
+LOCK_SUFFIX = ".lock"
+
+
 @dataclass(frozen=True)
 class CacheSetting:
     """Where the compilation cache is (``folder``; None: off) and what decided it."""
@@ -130,7 +135,11 @@ def cache_info(environ: dict[str, str] | None = None) -> dict[str, object]:
     setting = cache_setting(environ)
     files = []
     if setting.folder is not None and setting.folder.is_dir():
-        files = [p for p in setting.folder.rglob("*") if p.is_file() and p.name != TAG]
+        files = [
+            p
+            for p in setting.folder.rglob("*")
+            if p.is_file() and p.name != TAG and p.suffix != LOCK_SUFFIX
+        ]
     return {
         "folder": None if setting.folder is None else str(setting.folder),
         "enabled": setting.folder is not None,

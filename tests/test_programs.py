@@ -205,3 +205,34 @@ def test_the_spinner_shows_a_long_compile_on_a_terminal_only():
     with spinner("x", stream=fast, delay=5):
         pass
     assert fast.getvalue() == ""  # a quick one shows nothing
+
+
+@pytest.mark.skipif(programs.fcntl is None, reason="no fcntl: no lock")
+def test_a_program_is_made_ready_by_one_process_at_a_time(cache):
+    """The lock a process holds while it makes a program ready: another holder of the same
+    key (another process; here another thread, which flock treats alike) waits until it is
+    released; other keys do not wait; the lock files are not cache entries."""
+    import threading
+    import time
+
+    from carromlab.compile_cache import cache_info
+
+    order, trying = [], threading.Event()
+
+    def second():
+        trying.set()
+        with programs.program_lock("k1"):
+            order.append("second")
+
+    with programs.program_lock("k1"):
+        with programs.program_lock("k2"):  # another program: no wait
+            order.append("other key")
+        t = threading.Thread(target=second)
+        t.start()
+        trying.wait()
+        time.sleep(0.2)  # (room for the second to get in, were the lock not held)
+        order.append("first")
+    t.join(timeout=60)
+    assert order == ["other key", "first", "second"]
+    assert (cache / programs.PROGRAMS_FOLDER / "k1.lock").exists()
+    assert cache_info()["entries"] == 0

@@ -17,6 +17,7 @@ say whether XLA compiled it, or read it from the persistent cache
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -24,7 +25,7 @@ import os
 import pickle
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,12 @@ from typing import Any
 import jax
 import numpy as np
 
-from carromlab.compile_cache import compile_notice
+from carromlab.compile_cache import LOCK_SUFFIX, compile_notice
+
+try:
+    import fcntl
+except ImportError:  # (not POSIX: no lock; two processes may then compile a program twice)
+    fcntl = None  # type: ignore[assignment]
 
 #: A file (JSON lines) every process appends its new programs to, when set.
 LOG_ENV = "CARROMLAB_PROGRAM_LOG"
@@ -234,7 +240,7 @@ def kernel_program(
             before = dict(_counters())
             t0 = time.perf_counter()
             if first:
-                with compile_notice(_what(kind, static)):
+                with compile_notice(_what(kind, static)), program_lock(key):
                     prog, source = load(key, leaves, in_tree)
                     out = prog.call(*leaves)
                     jax.block_until_ready(out)
@@ -273,6 +279,33 @@ KIND_NAMES = {
     "throw": "the throw kernel",
     "one-striker": "the calibration kernel",
 }
+
+
+@contextlib.contextmanager
+def program_lock(key: str) -> Iterator[None]:
+    """Held while a process makes a program ready (reads or traces it, compiles or reads the
+    compiled code): another process that needs the same program at the same moment (a test
+    worker, a sweep's worker) waits, then reads both back instead of compiling them a second
+    time. A lock file per program in the store (``fcntl.flock``: released by the system if
+    the process dies); nothing where the store is off or ``fcntl`` is missing (Windows)."""
+    folder = store_folder()
+    if folder is None or fcntl is None:
+        yield
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle = open(folder / f"{key}{LOCK_SUFFIX}", "a")  # (held until the block ends)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+        finally:
+            handle.close()
 
 
 def _what(kind: str, static: dict[str, str]) -> str:
