@@ -112,10 +112,6 @@ jax.monitoring.register_event_duration_secs_listener(_on_duration)
 jax.monitoring.register_event_listener(_on_event)
 
 
-def _shapes(leaves: list[Any]) -> str:
-    return " ".join(str(jax.typeof(a)) for a in leaves)
-
-
 def _summary(leaves: list[Any]) -> str:
     """The batch's size and the float width: what varies between calls of one kernel."""
     lead = sorted({a.shape[0] for a in leaves if getattr(a, "ndim", 0) >= 1})
@@ -196,7 +192,7 @@ def kernel_program(
     new signature is noted as a :class:`ProgramRecord` (:func:`programs`, ``--explain``)."""
     static = {k: str(v) for k, v in why.items()}
     options = dict(compiler_options or {})
-    loaded: dict[str, _Loaded] = {}
+    loaded: dict[tuple[Any, ...], _Loaded] = {}
     lock = threading.Lock()
 
     def load(key: str, leaves: list[Any], in_tree: Any) -> tuple[_Loaded, str]:
@@ -225,46 +221,49 @@ def kernel_program(
             _write(path, box["tree"], exported)
         return _Loaded(jax.jit(exported.call, compiler_options=options), box["tree"]), "traced"
 
+    def first_call(sig: tuple[Any, ...], leaves: list[Any]) -> tuple[_Loaded, Any]:
+        """A new signature: its program made ready (read back, or traced and written) under
+        the program's lock, run once, and noted."""
+        in_tree, types = sig
+        text = f"{in_tree}|{' '.join(map(str, types))}"
+        key = hashlib.sha256(
+            f"{kind}|{sorted(static.items())}|{text}|{code_digest()}|{_environment()}".encode()
+        ).hexdigest()[:24]
+        before = dict(_counters())
+        t0 = time.perf_counter()
+        with compile_notice(_what(kind, static)), program_lock(key):
+            prog, source = load(key, leaves, in_tree)
+            out = prog.call(*leaves)
+            jax.block_until_ready(out)
+        after = _counters()
+        hits = after["cache_hits"] - before["cache_hits"]
+        _note(
+            ProgramRecord(
+                kind=kind,
+                why={**static, "batch": _summary(leaves)},
+                key=key[:10],
+                seconds=round(time.perf_counter() - t0, 3),
+                compiled=int(after["compiles"] - before["compiles"] - hits),
+                from_disk=int(hits),
+                compile_seconds=round(after["compile_seconds"] - before["compile_seconds"], 3),
+                source=source,
+            )
+        )
+        return prog, out
+
     def call(*args: Any) -> Any:
         leaves, in_tree = jax.tree_util.tree_flatten(args)
-        sig = f"{in_tree}|{_shapes(leaves)}"
-        key = hashlib.sha256(
-            f"{kind}|{sorted(static.items())}|{sig}|{code_digest()}|{_environment()}".encode()
-        ).hexdigest()[:24]
-        prog = loaded.get(key)
-        if prog is not None:
-            return jax.tree_util.tree_unflatten(prog.out_tree, prog.call(*leaves))
-        with lock:  # one thread traces or reads a program; the others wait for it
-            prog = loaded.get(key)
-            first = prog is None
-            before = dict(_counters())
-            t0 = time.perf_counter()
-            if first:
-                with compile_notice(_what(kind, static)), program_lock(key):
-                    prog, source = load(key, leaves, in_tree)
-                    out = prog.call(*leaves)
-                    jax.block_until_ready(out)
-            else:
-                out = prog.call(*leaves)
-            if first:
-                after = _counters()
-                hits = after["cache_hits"] - before["cache_hits"]
-                _note(
-                    ProgramRecord(
-                        kind=kind,
-                        why={**static, "batch": _summary(leaves)},
-                        key=key[:10],
-                        seconds=round(time.perf_counter() - t0, 3),
-                        compiled=int(after["compiles"] - before["compiles"] - hits),
-                        from_disk=int(hits),
-                        compile_seconds=round(
-                            after["compile_seconds"] - before["compile_seconds"], 3
-                        ),
-                        source=source,
-                    )
-                )
-                loaded[key] = prog
-        return jax.tree_util.tree_unflatten(prog.out_tree, out)
+        # (the key's hash, the environment and the store are looked at once a signature)
+        sig = (in_tree, tuple(jax.typeof(a) for a in leaves))
+        prog = loaded.get(sig)
+        if prog is None:
+            with lock:  # one thread makes a program ready; the others wait for it
+                prog = loaded.get(sig)
+                if prog is None:
+                    prog, out = first_call(sig, leaves)
+                    loaded[sig] = prog
+                    return jax.tree_util.tree_unflatten(prog.out_tree, out)
+        return jax.tree_util.tree_unflatten(prog.out_tree, prog.call(*leaves))
 
     call.__wrapped__ = fun  # type: ignore[attr-defined]
     call.__doc__ = fun.__doc__

@@ -65,12 +65,13 @@ class Table:
 
     def label(self) -> str:
         """A short name for the board in the kernel's eyes: its surface, its primitives'
-        counts and a hash of every number (two boards with one label: one program)."""
+        counts and a hash of every number, exactly (two boards with one label: one program,
+        and one stored program: carromlab/physics/programs.py)."""
         import hashlib
 
         parts = [self.segments, self.rails, self.posts, self.captures]
         text = "|".join(
-            [repr(p.round(9).tolist()) for p in parts]
+            [repr(p.tolist()) for p in parts]
             + [repr(m) for m in (self.segment_materials, self.rail_materials)]
             + [repr((self.post_materials, self.capture_kinds, self.surface_size))]
             + [self.surface_shape, self.surface_beyond]
