@@ -26,7 +26,7 @@ def warmup(
     from tqdm import tqdm
 
     from carromlab.analysis.warmup import warmup_tasks
-    from carromlab.physics.programs import compile_totals, programs
+    from carromlab.physics.programs import programs
 
     tasks = warmup_tasks(variants)
     if not tasks:
@@ -40,8 +40,8 @@ def warmup(
             bar.update(1)
     recs = programs()
     compiled = sum(1 for r in recs if r.compiled)
-    tot = compile_totals()
+    read = sum(1 for r in recs if r.from_disk and not r.compiled)
     typer.echo(
         f"{len(recs)} kernel programs ready in {time.perf_counter() - t0:.0f} s "
-        f"({compiled} compiled now, {tot['cache_hits']} read from the cache)"
+        f"({compiled} compiled now, {read} read from the cache)"
     )
