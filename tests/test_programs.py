@@ -236,3 +236,38 @@ def test_a_program_is_made_ready_by_one_process_at_a_time(cache):
     assert order == ["other key", "first", "second"]
     assert (cache / programs.PROGRAMS_FOLDER / "k1.lock").exists()
     assert cache_info()["entries"] == 0
+
+
+def test_every_choice_a_simulator_is_built_with_is_in_its_program_key(monkeypatch):
+    """Two simulators built with different static choices (event cap, contact model, lanes,
+    steps, cluster steps, per-shot physics...) never share a stored program: each choice is
+    in the key's ``why`` (or its kind). Checked by changing one argument at a time."""
+    import inspect
+
+    from carromlab.equipment.icf import IcfBoard
+    from carromlab.physics.kernel import batch as batch_module
+    from carromlab.physics.kernel import make_batch_simulator, make_lane_simulator
+    from carromlab.physics.kernel.spec import CONTACT_MODELS, Table
+
+    built = []
+
+    def fake_program(fun, kind, options, **why):
+        built.append((kind, tuple(sorted((k, str(v)) for k, v in why.items()))))
+        return lambda *a: None
+
+    monkeypatch.setattr(batch_module, "kernel_program", fake_program)
+    table = Table.from_layout(IcfBoard().layout)
+    for make in (make_batch_simulator, make_lane_simulator):
+        make(table, 4)
+        base = built[-1]
+        for name, p in inspect.signature(make).parameters.items():
+            if name in ("table", "n_pieces"):
+                continue
+            if isinstance(p.default, bool):
+                other = not p.default
+            elif isinstance(p.default, int):
+                other = p.default + 1
+            else:
+                other = next(c for c in CONTACT_MODELS if c != p.default)
+            make(table, 4, **{name: other})
+            assert built[-1] != base, f"{make.__name__}({name}=...) is not in the program key"

@@ -199,7 +199,8 @@ def make_batch_simulator(
         simulate,
         "trace" if record else "batch",
         kernel_compiler_options(),
-        **_static_why(table, n_pieces, max_events, contacts, per_shot_physics),
+        **_static_why(table, n_pieces, max_events, contacts, per_shot_physics, cluster_steps),
+        solve_lanes=solve_lanes,
     )
 
 
@@ -262,8 +263,10 @@ def make_lane_simulator(
 
         return jax.lax.while_loop(lambda c: (c[2] >= 0).any(), outer_body, carry)[4]
 
-    why = _static_why(table, n_pieces, max_events, contacts, per_shot_physics)
-    program = kernel_program(run, "lanes", kernel_compiler_options(), **why, lanes=lanes)
+    why = _static_why(table, n_pieces, max_events, contacts, per_shot_physics, cluster_steps)
+    program = kernel_program(
+        run, "lanes", kernel_compiler_options(), **why, lanes=lanes, steps=steps
+    )
 
     def simulate(discs: Discs, physics: Physics, count: int | jax.Array | None = None) -> PyTree:
         q = discs.x.shape[0]
@@ -273,14 +276,22 @@ def make_lane_simulator(
 
 
 def _static_why(
-    table: Table, n_pieces: int, max_events: int, contacts: str, per_shot_physics: bool
+    table: Table,
+    n_pieces: int,
+    max_events: int,
+    contacts: str,
+    per_shot_physics: bool,
+    cluster_steps: int,
 ) -> dict[str, object]:
-    """What a kernel was built for (:func:`~carromlab.physics.programs.kernel_program`)."""
+    """What a kernel was built for (:func:`~carromlab.physics.programs.kernel_program`):
+    every Python value its program closes over, so two kernels built with different choices
+    never share a stored program."""
     why: dict[str, object] = {
         "board": table.label(),
         "discs": n_pieces,
         "events": max_events,
         "contacts": contacts,
+        "cluster steps": cluster_steps,
     }
     if per_shot_physics:
         why["physics"] = "per shot"
