@@ -28,12 +28,13 @@ def test_answers_match_the_runner_and_ignore_the_rest_of_the_batch():
     shots = _shots(mid, [0.0, 0.1, -0.12], [90.0, 70.0, 110.0], [2.0, 3.0, 1.5])
     runner = ShotRunner(mid, "striker", chunk=64, capacity=20)
     ref = np.concatenate([c.outcome["capture"] for c in runner.run(shots, 5, noise, seed=11)])
-    ev = Evaluator(mid.board.layout, 20, lanes=4, block=16)  # several blocks
+    # several blocks of 64; the shot runner's lanes and cap (its program, tests/test_devices.py)
+    ev = Evaluator(mid.board.layout, 20, lanes=16, block=64, max_events=512)
     turn = IcfTurn(shooter="white", own_down=1)
     alone = ev.answer([Ask(mid, shots, 5, 11, noise, turn)])[0]
     crowd = ev.answer(
         [
-            Ask(opening, _shots(opening, [0.05], [90.0], [5.0]), 7, 3, noise),
+            Ask(opening, _shots(opening, [0.05], [90.0], [5.0]), 50, 3, noise),
             Ask(mid, shots, 5, 11, noise, turn),
             Ask(mid, shots, 2, 12, skill("novice").noise(), turn),
         ]
@@ -44,7 +45,7 @@ def test_answers_match_the_runner_and_ignore_the_rest_of_the_batch():
     # lanes and batches differ only in float rounding: no chaos in these shots
     runner_x = np.concatenate([c.outcome["x"] for c in runner.run(shots, 5, noise, seed=11)])
     assert np.allclose(alone.outcome["x"], runner_x, atol=1e-5)
-    assert crowd[0].outcome["capture"].shape == (7, 20)
+    assert crowd[0].outcome["capture"].shape == (50, 20)
     assert list(alone.cell) == [0] * 5 + [1] * 5 + [2] * 5
     means = alone.means("points")
     assert means.shape == (3,) and np.isfinite(means).all()

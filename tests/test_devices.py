@@ -69,7 +69,7 @@ def test_a_bad_core_count_is_one_clear_error(monkeypatch):
 
 #: The estimate both sides compute: the rosette broken, set by hand (every shot's rack moved
 #: a little: chaotic, the hardest case for equal numbers), in chunks of 96 shots (7 chunks).
-BREAK = "icf-opening", scenario("break").shot, 640, 96
+BREAK = "icf-opening", scenario("break").shot, 640, 64
 
 ESTIMATE_SCRIPT = """
 import sys

@@ -1129,14 +1129,18 @@ def test_lane_simulator_matches_the_batch_simulator(key):
     """The refilling lanes give every shot the outcome the plain batch gives it (discrete
     outcomes equal, positions within float32 rounding), with more shots than lanes and
     fewer."""
+    from carromlab.analysis.runner import LANE_STEPS
     from carromlab.physics.kernel import make_lane_simulator
 
     n, _ = SHAPES[key]
     shots = property_shots()[key]
     discs = stack_discs(key, shots, len(shots))
     ref = batch_sim(key)(discs, PHYS)
-    for lanes in (8, 64):
-        out = make_lane_simulator(TABLES[key], n, MAX_EVENTS, lanes=lanes)(discs, PHYS)
+    # fewer lanes than shots (refilled) and more; steps as the shot runner takes them, so
+    # these are the runner's own programs (tests/test_devices.py, the chunk-64 tests)
+    for lanes in (16, 512):
+        sim = make_lane_simulator(TABLES[key], n, MAX_EVENTS, lanes=lanes, steps=LANE_STEPS)
+        out = sim(discs, PHYS)
         for f in (
             "alive",
             "capture",
@@ -1151,7 +1155,6 @@ def test_lane_simulator_matches_the_batch_simulator(key):
         np.testing.assert_allclose(out.t_end, ref.t_end, rtol=1e-5)
         # a traced count runs the queue's first shots only (the same program): the same
         # numbers for those, bit for bit, and zeros (never started) after them
-        sim = make_lane_simulator(TABLES[key], n, MAX_EVENTS, lanes=lanes)
         part = sim(discs, PHYS, len(shots) // 3)
         k = len(shots) // 3
         for f in ("capture", "x", "t_end", "n_events"):

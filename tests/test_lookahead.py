@@ -194,7 +194,11 @@ def test_free_spots_start_with_the_fixed_rules_spot_and_stay_free_and_apart():
 def test_valued_placement_puts_the_foulers_coin_where_it_is_worth_least_to_them():
     from carromlab.games.icf.players import ValuedPlacement, free_spots
 
-    pos = standard_position("icf-midgame")
+    # a white coin down (the one that comes back): 18 coins and the placed one, so the reply
+    # asks fit the game's own 20-disc program
+    mid = standard_position("icf-midgame")
+    down = next(p.id for p in mid.pieces if p.owner == "white")
+    pos = mid.replace(pieces=tuple(p for p in mid.pieces if p.id != down))
     place = ValuedPlacement({"white": 0.0, "black": math.pi}, placer="black", seed=1)
     r = pos.board.piece_specs()["coin"].radius
     spots = free_spots(pos, r, place.spots, pos.board.outer_circle_diameter / 2 - r)

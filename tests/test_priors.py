@@ -23,7 +23,7 @@ CUT = Shot(x=-0.05, y=-0.2526, angle=math.radians(65.94), speed=2.0)
 
 def _chunks(physics, n=300, seed=3):
     va = analysis_for(POS.variant)
-    runner = ShotRunner(va.table_position(POS), va.shooter_kind, chunk=128, physics=physics)
+    runner = ShotRunner(va.table_position(POS), va.shooter_kind, physics=physics)
     return list(runner.run(CUT, n, va.noise(skill("club")), seed))
 
 

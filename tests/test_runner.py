@@ -10,8 +10,8 @@ from carromlab.shots import SKILLS
 def test_padding_with_dead_discs_changes_nothing_and_simulators_are_shared():
     sc = scenario("cut")
     few = sc.position.replace(pieces=sc.position.pieces[:7])  # 8 discs: the 8-disc bucket
-    plain = ShotRunner(few, chunk=64)
-    padded = ShotRunner(few, chunk=64, capacity=20)  # the full board's program
+    plain = ShotRunner(few)
+    padded = ShotRunner(few, capacity=20)  # the full board's program
     assert plain.template.x.shape == (8,) and padded.template.x.shape == (20,)
     a = next(iter(plain.run(sc.shot, 64, SKILLS["club"].noise(), seed=2)))
     b = next(iter(padded.run(sc.shot, 64, SKILLS["club"].noise(), seed=2)))
@@ -23,7 +23,5 @@ def test_padding_with_dead_discs_changes_nothing_and_simulators_are_shared():
     # and without a capacity every position rounds up to its bucket's (DISC_BUCKETS)
     fewer = sc.position.replace(pieces=sc.position.pieces[:10])
     assert ShotRunner(fewer, capacity=20)._sim is padded._sim
-    assert ShotRunner(sc.position, chunk=64)._sim is padded._sim  # 20 discs: its own bucket
-    assert ShotRunner(sc.position.replace(pieces=sc.position.pieces[:3]), chunk=64)._sim is (
-        plain._sim
-    )
+    assert ShotRunner(sc.position)._sim is padded._sim  # 20 discs: its own bucket
+    assert ShotRunner(sc.position.replace(pieces=sc.position.pieces[:3]))._sim is (plain._sim)

@@ -143,13 +143,12 @@ def best_shots(
     check_run(screen, n_screen, "best: the screen (screen x n)")
     check_run(per_start * starts, n_cem, "best: a refinement (population x n_cem)")
     check_run(2 * starts, n_final, "best: the final estimates (finalists x n)")
-    # one chunk shape for every stage (a run smaller than a chunk is one chunk of its own
-    # size, and each new size compiles the kernel again): no larger than the smallest stage
-    stages = (len(grid) * n_grid, screen * n_screen, per_start * starts * n_cem)
+    # one chunk size for every stage: the runner's lanes start a chunk's real shots only, so a
+    # stage smaller than a chunk costs its own shots and shares the one compiled program
     runner = ShotRunner(
         va.table_position(position),
         va.shooter_kind,
-        chunk=min(int(chunk), *stages, starts * int(n_final)),
+        chunk=chunk,
         hand_set=hand_set,
         physics=physics,
     )
