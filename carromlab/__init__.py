@@ -61,6 +61,8 @@ _API = {
     "target_map": "carromlab.analysis.shotmap",
     "evaluate_cells": "carromlab.analysis.shotmap",
     "best_shots": "carromlab.analysis.best",
+    "shot_story": "carromlab.analysis.story",
+    "ShotStory": "carromlab.analysis.story",
     "ShotRunner": "carromlab.analysis.runner",
     "Ask": "carromlab.analysis.asks",
     "Evaluator": "carromlab.analysis.asks",
@@ -103,8 +105,11 @@ _API = {
     "draw_intervals": "carromlab.plot",
     "plot_ratings": "carromlab.plot",
     "draw_trajectories": "carromlab.plot",
+    "draw_story": "carromlab.plot",
     "animate_shot": "carromlab.plot",
     "draw_aim_map": "carromlab.plot.kooba",
+    # the explorer (the "explore" extra: anywidget)
+    "Explorer": "carromlab.explore",
 }
 
 

@@ -24,7 +24,7 @@ in-process). The console script (:mod:`carromlab.entry`), ``python -m carromlab`
 
 # the commands, registered on the app in the order `carromlab --help` lists them
 # isort: off
-from carromlab.cli import positions, shots, play, sweep, bench, cache, warmup  # noqa: F401
+from carromlab.cli import positions, shots, play, sweep, bench, cache, warmup, explore  # noqa: F401
 
 # isort: on
 from carromlab.cli.app import TRUNCATED_EXIT, app, main
