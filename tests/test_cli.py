@@ -177,22 +177,38 @@ def test_best_json_ranks_shots_with_intervals(capsys, tmp_path):
 
 
 def test_play_writes_one_row_per_board_and_game(capsys, tmp_path):
+    from test_play_summary import check_printed
+
     from carromlab.analysis.results import read_parquet
 
     args = ["play", "--policy", "random", "--games", "2", "--boards", "1", "--seed", "3"]
-    code, _, _ = run(capsys, *args, "--out", str(tmp_path))
+    code, out, _ = run(capsys, *args, "--out", str(tmp_path))
     assert code == 0
+    assert f"wrote 2 boards and 2 games to {tmp_path}" in out
     boards = read_parquet(tmp_path / "boards.parquet")
     games = read_parquet(tmp_path / "games.parquet")
     assert len(boards) == 2 and len(games) == 2
     assert set(games["winner"]) <= {0, 1}
     assert (games["score_0"] + games["score_1"] == boards["points"]).all()
     assert games.attrs["config"]["policy"] == "random"
+    # it ends with the results, read from the rows it wrote
+    check_printed(out, games, boards)
     # a rerun with more games resumes: the games already played are kept as they are
     code, out, _ = run(capsys, *args[:4], "3", *args[5:], "--out", str(tmp_path))
     assert code == 0 and "resuming: 2 of 3" in out
     more = read_parquet(tmp_path / "games.parquet")
     assert len(more) == 3 and more.iloc[:2].equals(games)
+    # --json: the same results as one JSON object (nothing left to play)
+    code, out, _ = run(capsys, *args[:4], "3", *args[5:], "--out", str(tmp_path), "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["resumed"] == 3 and doc["wrote"] == {"games": 3, "boards": 3}
+    assert doc["games"] == 3 and doc["by"] == "seat" and doc["truncated"] == 0
+    for r in doc["by_seat"]:
+        assert r["wins"] == (more["winner"] == r["seat"]).sum()
+        assert r["score"] == pytest.approx(more[f"score_{r['seat']}"].mean())
+    all_boards = read_parquet(tmp_path / "boards.parquet")
+    assert doc["boards"]["striker_pocketed"] == all_boards["striker_pocketed"].sum()
     # other options in the same folder are refused
     code, _, err = run(capsys, *args, "--skill", "pro", "--out", str(tmp_path))
     assert code == 2 and "another configuration" in err

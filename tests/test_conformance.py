@@ -14,6 +14,7 @@ import pytest
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from cli_run import run
+from test_play_summary import check_printed
 
 from carromlab.analysis.players import Player
 from carromlab.play import Driver, play_games
@@ -116,6 +117,7 @@ def test_a_whole_game_ends_and_its_rows_carry_the_config(game, variant, capsys, 
             (games["winner"] == -1) | games["finished"]
         ).all()
     assert {"winner", "strokes" if game != "kooba" else "shots"} <= set(games.columns)
+    check_printed(out, games)  # it ends with the results, read from the rows it wrote
     config = games.attrs["config"]
     assert config["variant"] == variant and config["seed"] == 4 and config["rules"]
     assert {"carromlab", "jax", "numpy"} <= set(config)

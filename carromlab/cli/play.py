@@ -3,6 +3,7 @@ resumes (:mod:`carromlab.play.log`)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import typer
@@ -47,6 +48,9 @@ def play(
         parser=out_path(),
         metavar="PATH",
     ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print one JSON object: the files written and the results."
+    ),
     strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
 ) -> None:
     """Play whole games between the game's players; one row per game (and, for carrom, one
@@ -55,8 +59,10 @@ def play(
     Each finished game is one transaction in OUT/log.sqlite (its board rows and its game row
     together), exported to OUT/games.csv and OUT/boards.csv as it goes, so a killed run
     resumes where it stopped when rerun with the same options; at the end the tables are
-    written as parquet with the run's configuration. The last line counts the strokes that
-    hit the event cap (truncated).
+    written as parquet with the run's configuration. It ends with the results: the wins by
+    seat with their 95 % Wilson intervals, each seat's points (and fouls, turns) per game,
+    and what the games counted (boards, fouls, strokes, the strokes that hit the event cap:
+    truncated), all read from games.parquet (and boards.parquet); --json prints them as JSON.
     """
     check_out(out)
     check(games=games, seed=seed, slots=slots)
@@ -86,28 +92,55 @@ def play(
         seed=seed,
     )
     done = GameLog(out, kernel_meta(meta)).done()
-    if len(done & set(range(games))):
-        typer.echo(f"resuming: {len(done & set(range(games)))} of {games} games already in {out}")
+    resumed = len(done & set(range(games)))
+    if resumed and not as_json:
+        typer.echo(f"resuming: {resumed} of {games} games already in {out}")
+    driver = driver_for(config)
     log, _ = play_logged(
         out,
         meta,
-        [chooser] * driver_for(config).n_seats,
+        [chooser] * driver.n_seats,
         config,
         skill,
         seed,
         games,
         slots=slots,
-        progress=True,
+        progress=not as_json,
     )
     boards_df, games_df = log.frames()
     games_df = games_df[games_df["game"] < games]
+    if len(boards_df):
+        boards_df = boards_df[boards_df["game"] < games]
+    from carromlab.analysis.truncation import truncation
+    from carromlab.play.summary import play_summary
+
+    cut = truncation(games_df)
+    summary = play_summary(games_df, boards_df if len(boards_df) else None)
+    # partners share a side (ICF doubles): the game rows' winner and scores are the sides'
+    word = "side" if driver.n_seats > summary["seats"] else "seat"
+    if as_json:
+        doc = {
+            "out": str(out),
+            "variant": variant,
+            "policy": policy,
+            "skill": skill,
+            "resumed": resumed,
+            "wrote": {"games": len(games_df), "boards": len(boards_df)},
+            **(cut.as_dict() if cut is not None else {}),
+            "by": word,
+            **summary,
+        }
+        typer.echo(json.dumps(doc, default=str))
+        report_truncation(cut, strict)
+        return
     if not len(boards_df):
         typer.echo(f"wrote {len(games_df)} games to {out}")
     else:
         typer.echo(f"wrote {len(boards_df)} boards and {len(games_df)} games to {out}")
-    from carromlab.analysis.truncation import truncation
-
-    cut = truncation(games_df)
     if cut is not None:
         typer.echo(f"truncated: {cut.counts()}")
+    from carromlab.cli.summaries import print_play_summary
+
+    title = f"results: {variant}, {len(games_df):,} games, {policy} players ({skill})"
+    print_play_summary(summary, title, word)
     report_truncation(cut, strict)
