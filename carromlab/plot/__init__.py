@@ -4,7 +4,8 @@
 ``draw_pieces(position, ax=...)`` adds the pieces and returns their patches;
 ``draw_position(position)`` does both. ``PositionPlot(position)`` draws analyses over a
 position (``.shotmap``, ``.aims``, ``.targets``, ``.chances``, ``.paths``), each with a
-``ColourScale`` and a ``MapContext`` instead of a list of keywords. Nothing here calls
+``ColourScale`` and a ``MapContext`` instead of a list of keywords; ``draw_story`` a shot's
+story (its typical path, its sentence as the title). Nothing here calls
 ``plt.show()``.
 """
 
@@ -18,6 +19,7 @@ from carromlab.plot.position_plot import PositionPlot
 from carromlab.plot.ratings import plot_ratings
 from carromlab.plot.scale import ColourScale, MapContext
 from carromlab.plot.shotmap import draw_shotmap, draw_shotmap_on_board, draw_target_map
+from carromlab.plot.story import draw_story
 from carromlab.plot.trajectory import animate_shot, draw_trajectories, positions_at
 
 __all__ = [
@@ -36,6 +38,7 @@ __all__ = [
     "draw_position",
     "draw_shotmap",
     "draw_shotmap_on_board",
+    "draw_story",
     "draw_target_map",
     "draw_trajectories",
     "plot_ratings",
