@@ -284,6 +284,7 @@ class Explorer(anywidget.AnyWidget):
         return self
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        self._best_pool.shutdown(wait=False, cancel_futures=True)
+        for pool in (getattr(self, "_pool", None), getattr(self, "_best_pool", None)):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
         super().close()

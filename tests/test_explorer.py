@@ -1,0 +1,108 @@
+"""The explorer's answers (carromlab/explore), without a browser: the widget in the caller's
+thread (``background=False``) and its model."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import carromlab as cl
+from carromlab.errors import CarromlabError
+from carromlab.explore.model import ShotControls, ShotModel, board_picture
+
+
+@pytest.fixture(scope="module")
+def icf():
+    return cl.Explorer("icf-midgame", n=600, background=False)
+
+
+def test_a_moved_control_gives_new_odds_and_the_old_generation_is_dropped(icf):
+    gen, before = icf.generation, icf.odds
+    assert before["final"] and before["n"] == 600
+    labels = [r["label"] for r in before["rows"]]
+    assert "expected points" in labels and "foul" in labels
+    icf.angle = 142.0
+    assert icf.generation == gen + 1 and icf.odds["generation"] == icf.generation
+    assert icf.odds["rows"] != before["rows"]
+    assert len(icf.paths) == 20 and len(icf.strip["value"]) == 61
+    # a stage of a stale generation is dropped: nothing it computes is shown
+    icf._stages(icf._model, ShotControls(0.0, 10.0, 1.0), "club", icf.generation - 1)
+    assert icf.odds["generation"] == icf.generation
+
+
+def test_the_quick_answer_is_the_full_answers_first_shots():
+    """The quick answer's shots are shots 0 .. 255 of the full answer's (one key per shot)."""
+    m = ShotModel(cl.standard_position("icf-midgame"), n=512)
+    c = ShotControls(0.03, 142.0, 2.0)
+    quick = m._cells([(c.placement, c.angle, c.speed)], 256)
+    again = m._cells([(c.placement, c.angle, c.speed)], 256)
+    assert quick["points"].iloc[0] == again["points"].iloc[0]
+
+
+def test_paths_are_the_executions_the_odds_count():
+    """The recorded executions capture what the runner's same shots capture."""
+    from carromlab.analysis.estimate import prepare
+    from carromlab.shots import Shot
+
+    m = ShotModel(cl.standard_position("icf-midgame"), n=600)
+    c = ShotControls(0.03, 142.0, 2.0)
+    sk, va, _ = prepare(m.position, 20, "club", None)
+    x, y = m.origin(c)
+    cell = Shot(x=x, y=y, angle=math.radians(c.angle), speed=c.speed)
+    chunk = next(iter(m.runner.run(cell, 600, va.noise(sk), m.seed)))
+    ex = m.executions(c, 20)
+    for k, e in enumerate(ex):
+        want = [pid for j, pid in enumerate(m.runner.ids) if chunk.outcome["capture"][k, j] >= 0]
+        assert sorted(e["captured"]) == sorted(want)
+        assert "striker" in e["pieces"]  # the striker always moves
+        xs, _ys = e["pieces"]["striker"]
+        assert xs[0] == pytest.approx(chunk.shots["x"][k], abs=1e-4)
+
+
+def test_the_striker_track_is_its_legal_line_and_a_lying_striker_stays():
+    icf = ShotModel(cl.standard_position("icf-midgame"), n=10)
+    track = np.array(icf.track())
+    assert len(track) > 50 and np.allclose(track[:, 2], track[0, 2])  # one baseline's y
+    assert icf.va.legal_origin(icf.position, track[:, 1], track[:, 2]).all()
+    lying = ShotModel(cl.standard_position("carrooka-midgame"), n=10)
+    assert len(lying.track()) == 1
+
+
+def test_the_board_picture_maps_metres_to_pixels():
+    pic = board_picture(cl.standard_position("icf-midgame"), px=200)
+    xmin, xmax, ymin, ymax = pic["extent"]
+    assert pic["image"].startswith("data:image/png;base64,")
+    assert xmin < -0.3 and xmax > 0.3 and xmax - xmin == pytest.approx(ymax - ymin)
+
+
+def test_kooba_is_aimed_at_a_point():
+    k = cl.Explorer("kooba-opening", n=400, background=False)
+    assert k.kind == "throw" and len(k.paths) == 20 and "landing" in k.paths[0]
+    near = {r["quantity"]: r["estimate"] for r in k.odds["rows"]}
+    k.aim = [0.3, 0.3]
+    far = {r["quantity"]: r["estimate"] for r in k.odds["rows"]}
+    assert near["p_eye"] > far["p_eye"]
+
+
+def test_bad_input_is_one_clear_line():
+    with pytest.raises(CarromlabError, match="neither a position file"):
+        cl.Explorer("no-such-position", background=False)
+    with pytest.raises(CarromlabError, match="skill"):
+        cl.Explorer("icf-midgame", skill="wizard", background=False)
+
+
+def test_explore_refuses_a_bad_name_before_starting(tmp_path):
+    import subprocess
+    import sys
+
+    r = subprocess.run(
+        [sys.executable, "-m", "carromlab", "explore", "--position", "nowhere", "--no-browser"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode != 0
+    assert "nowhere" in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
