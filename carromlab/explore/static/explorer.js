@@ -224,6 +224,7 @@ function render({ model, el: root }) {
       : "The shot's odds";
     table.dataset.n = String(o.n || 0);
     table.dataset.final = o.final ? "true" : "false";
+    table.dataset.generation = String(o.generation || 0);
   }
 
   function drawPaths() {
