@@ -3,14 +3,17 @@ sweep killed with SIGKILL that resumes to the same table."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -236,9 +239,113 @@ def test_a_folder_holds_one_sweep_and_cli_errors_are_one_line(reference, tmp_pat
         ([str(_write(tmp_path, "n = [", "bad.toml"))], "not valid TOML"),
         ([str(config), "--executor", "threads"], "unknown executor 'threads'"),
         ([str(config), "--scheduler", "tcp://x:1"], "--scheduler is for the dask executor"),
+        ([str(config), "--value", "p_foull"], "not a sweep value for icf; did you mean p_foul"),
     ]:
         with pytest.raises(SystemExit) as e:
             main(["sweep", *args, "--out", str(tmp_path / "cli")])
         assert e.value.code == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and message in err, err
+
+
+def _grid_table():
+    """A sweep's table without the kernel: skill x mu x angle, points known by construction
+    (pro better, the best aim 95 deg for club and 100 deg for pro), intervals +-0.05."""
+    rows = []
+    for skill, mu, angle in itertools.product(["club", "pro"], [0.08, 0.12], [90.0, 95.0, 100.0]):
+        best = 95.0 if skill == "club" else 100.0
+        v = (0.3 if skill == "pro" else 0.0) + (0.02 if mu == 0.12 else 0.0)
+        v += 0.5 - 0.04 * abs(angle - best)
+        rows.append(
+            {
+                "task": len(rows),
+                "variant": "icf",
+                "position": "icf-midgame",
+                "skill": skill,
+                "physics.mu": mu,
+                "placement": -0.05,
+                "angle": angle,
+                "speed": 2.0,
+                "n": 100,
+                "points": v,
+                "points_lo": v - 0.05,
+                "points_hi": v + 0.05,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def test_the_grids_answer_is_its_table_read():
+    from carromlab.sweeps.answer import sweep_answer
+
+    df = _grid_table()
+    a = sweep_answer(df, "points")
+    assert a["tasks"] == 12 and a["axes"] == ["skill", "physics.mu", "angle"]
+    top = df.loc[df["points"].idxmax()]
+    assert a["best"]["task"] == top["task"] == 11  # pro, mu 0.12, 100 deg
+    assert (a["best"]["points"], a["best"]["lo"], a["best"]["hi"]) == pytest.approx(
+        (top["points"], top["points_lo"], top["points_hi"])
+    )
+    assert a["best"]["skill"] == "pro" and a["best"]["angle"] == 100.0
+    # as good: the tasks whose interval reaches the best's lower end (pro, mu 0.08, 100 deg,
+    # task 8, is 0.02 below: within; pro at 95 deg is 0.2 below: not)
+    near = df[df["points_hi"] >= top["points_lo"]]
+    assert a["within"] == len(near) and set(a["within_tasks"]) == set(near["task"])
+    assert a["within_tasks"] == [11, 8]
+    low = df.loc[df["points"].idxmin()]
+    assert a["lowest"]["task"] == low["task"]
+    assert a["spread"] == pytest.approx(top["points"] - low["points"])
+    assert a["on_edge"] == [["angle", "highest"]]  # the best aim is the grid's last
+    axes = {b["axis"]: b for b in a["by_axis"]}
+    skill = dict(map(tuple, axes["skill"]["levels"]))
+    assert skill == pytest.approx(df.groupby("skill")["points"].mean().to_dict())
+    means = df.groupby("skill")["points"].mean()
+    assert axes["skill"]["range"] == pytest.approx(means.max() - means.min())
+    assert axes["physics.mu"]["range"] == pytest.approx(0.02)
+    # the best shot under each condition: 95 deg for club, 100 for pro, whatever mu
+    assert a["conditions"] == ["skill", "physics.mu"]
+    best_aim = {(c["skill"], c["physics.mu"]): c["angle"] for c in a["by_condition"]}
+    assert best_aim == {
+        ("club", 0.08): 95.0,
+        ("club", 0.12): 95.0,
+        ("pro", 0.08): 100.0,
+        ("pro", 0.12): 100.0,
+    }
+    assert all(c["of"] == 3 and c["within"] == 1 for c in a["by_condition"])
+    # a quantity that does not apply to a variant (NaN there) is left out; no value, refused
+    mixed = pd.concat([df, df.assign(task=df["task"] + 12, variant="carrooka", points=np.nan)])
+    assert sweep_answer(mixed, "points")["tasks"] == 12
+    with pytest.raises(CarromlabError, match="no column 'p_wins'"):
+        sweep_answer(df, "p_wins")
+    # one condition only: no table by condition; one task: no spread
+    one = sweep_answer(df[(df["skill"] == "pro") & (df["physics.mu"] == 0.12)], "points")
+    assert one["axes"] == ["angle"] and "by_condition" not in one
+    assert sweep_answer(df.head(1), "points")["spread"] == 0.0
+
+
+def test_the_sweep_command_ends_with_the_grids_answer(tmp_path, capsys):
+    from carromlab.cli import main
+
+    config = _write(tmp_path, SMALL)
+    out = tmp_path / "cli"
+    main(["sweep", str(config), "--out", str(out), "--json"])
+    doc = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    df = read_parquet(out / "results.parquet")
+    a = doc["answer"]
+    top = df.loc[df["points"].idxmax()]
+    assert a["value"] == "points" and a["best"]["task"] == top["task"]
+    assert (a["best"]["lo"], a["best"]["hi"]) == pytest.approx((top["points_lo"], top["points_hi"]))
+    assert a["spread"] == pytest.approx(df["points"].max() - df["points"].min())
+    # the tables: the best task with its interval, the axes, the best aim per condition
+    main(["sweep", str(config), "--out", str(out), "--value", "p_continues"])
+    text = capsys.readouterr().out
+    top = df.loc[df["p_continues"].idxmax()]
+    assert "the grid's answer for p_continues" in text
+    best = f"{100 * top['p_continues']:.1f} %"
+    interval = f"[{100 * top['p_continues_lo']:.1f}, {100 * top['p_continues_hi']:.1f}] %"
+    assert re.search(
+        rf"best\s+{re.escape(best)}\s+{re.escape(interval)}\s+task {top['task']}:", text
+    )
+    assert "the best shot under each condition" in text
+    rows = [ln for ln in text.splitlines() if re.match(r"^\s+(club|pro)\s+0\.(08|12)\s", ln)]
+    assert len(rows) == 4

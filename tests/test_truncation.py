@@ -5,6 +5,7 @@ warning line on stderr from every command that simulates, an error and exit code
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -143,8 +144,11 @@ def test_play_summary_counts_the_strokes(capsys, tmp_path):
     args = ["play", "--policy", "random", "--games", "1", "--boards", "1", "--seed", "3"]
     code, out, err = run(capsys, *args, "--out", str(tmp_path), "--strict")
     assert code == 0, err
-    line = out.strip().splitlines()[-1]
+    # the line after "wrote ...", before the results' tables (which count them too)
+    lines = out.strip().splitlines()
+    line = lines[next(k for k, ln in enumerate(lines) if ln.startswith("wrote ")) + 1]
     assert line.startswith("truncated: 0 of ") and line.endswith(" strokes (0.00 %)")
+    assert re.search(r"truncated strokes\s+0\s+0\.00\s+0\.00 % of strokes", out), out
     assert _warnings(err) == []
 
 

@@ -38,12 +38,19 @@ def sweep(
     job_size: int = typer.Option(16, help="Tasks at most per job (speed, not results)."),
     chunk: int = typer.Option(4096, help="Shots per kernel batch (speed, not results)."),
     device: str = typer.Option("auto", help="auto, cpu or gpu."),
+    value: str = typer.Option(
+        "points",
+        help="The value the grid's answer is read for (points, p_continues, p_foul, ...).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
     strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
 ) -> None:
     """Run a sweep: every task of CONFIG, written to OUT task by task; a rerun computes only
     the missing tasks. Any executor, worker count, job size, chunk or device count gives the
-    same table. The summary counts the table's shots and the truncated ones."""
+    same table. The summary counts the table's shots and the truncated ones, and ends with
+    the grid's answer for --value: the best task with its 95 % interval and the tasks as
+    good (their intervals reach the best's), the lowest and the spread, the value's mean at
+    each value of each axis, and the best shot under each condition (docs/sweeps.md)."""
     check_out(out)
     check(workers=workers, job_size=job_size, chunk=chunk)
     select_device(device)
@@ -56,6 +63,7 @@ def sweep(
     from carromlab.sweeps import load_sweep, run_sweep
 
     sw = load_sweep(config)
+    check_sweep_value(sw, value)  # before any work
     interrupt.note(
         f"interrupted: finished tasks are kept in {out}; rerun the same command to resume"
     )
@@ -70,5 +78,32 @@ def sweep(
         **({"shots": cut.total, **cut.as_dict()} if cut is not None else {}),
         "results": str(out / "results.parquet"),
     }
-    typer.echo(json.dumps(summary) if as_json else lines(summary))
+    from carromlab.sweeps.answer import sweep_answer
+
+    answer = sweep_answer(df, value)
+    if as_json:
+        typer.echo(json.dumps({**summary, "answer": answer}, default=str))
+    else:
+        from carromlab.cli.summaries import print_sweep_answer
+
+        typer.echo(lines(summary))
+        print_sweep_answer(answer, sw.confidence)
     report_truncation(cut, strict)
+
+
+def check_sweep_value(sw, value: str) -> None:
+    """Refuse a ``--value`` that no task of the sweep reports (the rules' quantities of its
+    variants, ``p_capture:<piece>`` with ``captures = true``), in one line with the closest
+    names."""
+    from carromlab.cli.checks import refuse_value, value_names
+
+    names: list[str] = []
+    for label, pos in sw.positions.items():
+        if not any(p == label for _, p in sw._pairs()):
+            continue
+        got = value_names(pos.variant, pos, per_pocket=False)
+        if got is None:
+            return
+        names += [n for n in got if sw.captures or not n.startswith("p_capture:")]
+    if names and value not in names:
+        refuse_value(value, dict.fromkeys(names), "sweep", ", ".join(sw.axes["variant"]))
