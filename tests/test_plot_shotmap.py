@@ -36,6 +36,7 @@ from carromlab.plot.shotmap import (
     draw_shotmap_on_board,
     draw_target_map,
     shotmap_grid,
+    warn_edge,
 )
 from carromlab.plot.trajectory import animate_shot, draw_trajectories, positions_at
 from carromlab.registry import standard_position
@@ -207,8 +208,31 @@ def test_best_cell_on_the_edge_is_flagged():
     edge = df.assign(p_continue=np.where(df.angle == ANGLES[-1], 0.9, df.p_continue))
     with pytest.warns(BestOnEdgeWarning, match="angle = 130"):
         mesh = draw_shotmap(edge)
-    texts = [t for t in mesh.axes.texts if t.get_gid() == "edge-warning"]
+    ax = mesh.axes
+    # written under the map, in red beside the star's entry: nothing on the map hides the star
+    assert not [t for t in ax.texts if t.get_gid() == "edge-warning"]
+    legend = ax.get_legend().get_texts()
+    texts = [t for t in legend if t.get_gid() == "edge-warning"]
     assert len(texts) == 1 and "edge" in texts[0].get_text()
+    assert legend[0].get_text().startswith("best:") and legend[1] is texts[0]
+    ax.figure.canvas.draw()
+    (star,) = [line for line in ax.lines if line.get_gid() == "best"]
+    at = ax.transData.transform((star.get_xdata()[0], star.get_ydata()[0]))
+    box = texts[0].get_window_extent()
+    assert not box.contains(*at) and box.y1 < ax.get_window_extent().y0
+    # written on the axes (warn_edge's own box): away from a star in the upper half
+    for y, top in ((ANGLES[-1], False), (ANGLES[0], True)):
+        fig, ax2 = plt.subplots()
+        ax2.set_xlim(0, 1)
+        ax2.set_ylim(ANGLES[0], ANGLES[-1])
+        with pytest.warns(BestOnEdgeWarning):
+            warn_edge(ax2, [("angle", y, "x")], avoid=(0.5, y))
+        (t,) = [t for t in ax2.texts if t.get_gid() == "edge-warning"]
+        fig.canvas.draw()
+        at = ax2.transData.transform((0.5, y))
+        assert not t.get_bbox_patch().get_window_extent().contains(*at)
+        assert (t.get_position()[1] > 0.5) == top
+        plt.close(fig)
     # an angle axis that goes all the way round has no edge
     p, a = (g.ravel() for g in np.meshgrid([0.0], np.arange(0.0, 360.0, 30.0), indexing="ij"))
     s = np.ones_like(a)

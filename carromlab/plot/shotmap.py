@@ -18,8 +18,8 @@ and fill those objects' fields.
 Each figure says what it shows: its title names the position, the value and what it means
 (for points, the scoring of the position's variant), the skill and the shots per cell
 ``n``. The best cell is starred, with its 95 % interval in the legend; a best cell on the
-grid's edge is flagged on the figure and with a :class:`BestOnEdgeWarning` (the best shot
-may lie outside the grid).
+grid's edge is flagged under the map, beside the star's entry (never over the star or the
+cells), and with a :class:`BestOnEdgeWarning` (the best shot may lie outside the grid).
 
 The drawings on the board are also the methods of
 :class:`~carromlab.plot.position_plot.PositionPlot` (``shotmap``, ``aims``, ``targets``,
@@ -191,19 +191,31 @@ def edge_of_grid(xs: np.ndarray, ys: np.ndarray, ix: int, iy: int, x: str, y: st
     return out
 
 
-def warn_edge(ax: Axes, edges: list, what: str = "best cell") -> str:
-    """Write a warning on ``ax`` (``gid="edge-warning"``) and raise a
-    :class:`BestOnEdgeWarning`: the best cell lies on the grid's edge. Returns the text."""
+def warn_edge(
+    ax: Axes, edges: list, what: str = "best cell", on_axes: bool = True, avoid=None
+) -> str:
+    """Raise a :class:`BestOnEdgeWarning` (the best cell lies on the grid's edge) and return
+    its text. ``on_axes``: also write it on ``ax`` (``gid="edge-warning"``) in a box at the
+    top, or at the bottom when ``avoid`` (a point in data coordinates: the best cell's
+    star) lies in the upper half, so that the box never hides it. (:func:`draw_shotmap`
+    writes it under the map instead, in the legend beside the star's entry.)"""
     where = "; ".join(f"{col} = {v:g}, the {side} of the grid" for col, v, side in edges)
     text = f"⚠ {what} on the grid's edge ({where}): the best shot may lie outside; widen the grid"
     warnings.warn(text[2:], BestOnEdgeWarning, stacklevel=3)
+    if not on_axes:
+        return text
+    top = True
+    if avoid is not None:
+        ax.get_xlim(), ax.get_ylim()  # the limits brought up to date
+        to_axes = ax.transData + ax.transAxes.inverted()
+        top = float(to_axes.transform(avoid)[1]) <= 0.5
     ax.text(
         0.5,
-        0.985,
+        0.985 if top else 0.015,
         text.replace(": the best", ":\nthe best"),
         transform=ax.transAxes,
         ha="center",
-        va="top",
+        va="top" if top else "bottom",
         fontsize=7.5,
         color=WARNING_COLOR,
         zorder=Z_LABEL + 5,
@@ -295,8 +307,9 @@ def draw_shotmap(
     (:class:`MapContext`) gives what the map's ``attrs["config"]`` does not. ``mark_best``
     stars the highest unmasked cell (``gid="best"``) and names it with its 95 % interval in
     the legend below the axes, with the typical interval of a cell (how much of the speckle
-    is chance); when that cell lies on the grid's edge (``warn_edge_cell``) the figure says so
-    and a :class:`BestOnEdgeWarning` is raised. ``legacy``: the earlier keywords (``norm``,
+    is chance); when that cell lies on the grid's edge (``warn_edge_cell``) the legend says so
+    in red under the star's entry (``gid="edge-warning"``), and a :class:`BestOnEdgeWarning`
+    is raised. ``legacy``: the earlier keywords (``norm``,
     ``cmap``, ``vmin``, ``vmax``, ``skill``, ``n``). Returns the QuadMesh; its array is the
     masked [Y, X] grid.
     """
@@ -345,7 +358,9 @@ def draw_shotmap(
         entries.append(star)
         edges = edge_of_grid(xs, ys, ix, iy, x, y)
         if edges and warn_edge_cell:
-            warn_edge(ax, edges)
+            # under the map, beside the star's entry: a box on the map hid the star or cells
+            text = warn_edge(ax, edges, on_axes=False)
+            entries.append(Patch(facecolor="none", edgecolor="none", label=_wrap(text)))
     noise = _noise(df[df["n"] >= min_n] if "n" in df.columns else df, value)
     if noise is not None:
         entries.append(
@@ -358,7 +373,7 @@ def draw_shotmap(
     if np.ma.getmaskarray(z).any():
         entries.append(Patch(facecolor=BLANK_COLOR, label="grey: no legal shot (or too few)"))
     if entries:
-        ax.legend(
+        legend = ax.legend(
             handles=entries,
             loc="upper center",
             bbox_to_anchor=(0.5, -0.11),
@@ -366,7 +381,15 @@ def draw_shotmap(
             frameon=False,
             handlelength=1.2,
         )
+        for t in legend.get_texts():
+            if t.get_text().startswith("⚠"):
+                t.set_color(WARNING_COLOR)
+                t.set_gid("edge-warning")
     return mesh
+
+
+def _wrap(text: str, width: int = 72) -> str:
+    return textwrap.fill(text, width, break_on_hyphens=False)
 
 
 # ---------------------------------------------------------------------- on the board
