@@ -111,4 +111,15 @@ def test_draw_aim_map_puts_the_grid_over_the_board():
     centre = df[(df.aim_x == 0.0) & (df.aim_y.abs() < 0.04)]["p_inner_eye"].max()
     assert z.max() == pytest.approx(df["p_inner_eye"].max()) and centre > 0.5
     assert mesh.norm.vmin == 0.0 and mesh.norm.vmax == 1.0
+    # a title in words, not the column's name; the best aim point starred and named
+    ax = mesh.axes
+    assert "p_inner_eye" not in ax.get_title() and "Inner Eye" in ax.get_title()
+    (star,) = [line for line in ax.lines if line.get_gid() == "best"]
+    best = df.loc[df["p_inner_eye"].idxmax()]
+    assert (star.get_xdata()[0], star.get_ydata()[0]) == (best.aim_x, best.aim_y)
+    (legend,) = [a for a in ax.artists if a.get_gid() == "board-legend"]
+    (label,) = [t.get_text() for t in legend.get_texts() if t.get_text().startswith("best")]
+    assert f"{best.p_inner_eye:.2f} (95 % {best.p_inner_eye_lo:.2f} to" in label
+    as_good = int((df["p_inner_eye_hi"] >= best.p_inner_eye_lo).sum()) - 1
+    assert (f"{as_good} other aim point" in label) == (as_good > 0)
     plt.close("all")

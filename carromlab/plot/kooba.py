@@ -121,6 +121,26 @@ class KoobaBoardPlot(BoardPlot):
         return board.aero_vertices(piece.x, piece.y, piece.rotation)
 
 
+#: What each column of an aim map means, in words (the tags: games/kooba/rules.py).
+AIM_MEANINGS = {
+    "p_eye": "P(the Aero tags the Eye)",
+    "p_inner_eye": "P(the Aero tags the Inner Eye)",
+    "p_kooba": "P(the Aero tags the KOOBA: touches or rings it)",
+    "p_ring": "P(the Aero rings the KOOBA)",
+    "p_penalty": "P(the Aero tags a Penalty Zone)",
+    "p_own_run": "P(the Aero tags the thrower's own Run)",
+    "p_off": "P(the Aero falls off the board)",
+}
+
+
+def aim_meaning(value: str) -> str:
+    """An aim map's column in words: ``p_inner_eye`` -> ``P(the Aero tags the Inner Eye)``
+    (another column: its readable label)."""
+    from carromlab.plot.scale import value_label
+
+    return AIM_MEANINGS.get(value, value_label(value))
+
+
 def draw_aim_map(
     df,
     value: str = "p_eye",
@@ -129,6 +149,7 @@ def draw_aim_map(
     alpha=0.8,
     scale: ColourScale | str | None = "fixed",
     title: str | None = None,
+    mark_best: bool = True,
     **legacy,
 ):
     """The KOOBA board with an aim map (:func:`carromlab.games.kooba.maps.aim_map`) over
@@ -136,8 +157,11 @@ def draw_aim_map(
     fixed, 0..1, by default: aim maps are drawn side by side to compare skills and distances
     (``scale="fitted"``: 0..max of the data; a :class:`~carromlab.plot.scale.ColourScale`
     sets its ends; ``vmin``/``vmax``, the earlier keywords, still do). The title names the
-    value, the skill and ``n`` when the map's ``attrs["config"]`` has them (``title`` replaces
-    it). Returns the QuadMesh."""
+    value in words (:data:`AIM_MEANINGS`), the skill and ``n`` when the map's
+    ``attrs["config"]`` has them (``title`` replaces it). ``mark_best`` stars the aim point
+    with the highest value (``gid="best"``; the first in the table's order on a tie) and
+    names it in the legend under the board with its 95 % interval and how many other aim
+    points are as good (their intervals reach its lower end). Returns the QuadMesh."""
     import numpy as np
 
     from carromlab.equipment import KoobaBoard
@@ -147,7 +171,8 @@ def draw_aim_map(
 
     colours, context = scale_and_context(value, scale, None, legacy, "draw_aim_map")
     board = board or KoobaBoard()
-    ax = board_plot(board).draw(ax)
+    plot = board_plot(board)
+    ax = plot.draw(ax, legend=False)
     xs = np.sort(df["aim_x"].unique())
     ys = np.sort(df["aim_y"].unique())
     grid = df.pivot_table(index="aim_y", columns="aim_x", values=value).reindex(
@@ -168,6 +193,39 @@ def draw_aim_map(
     ax.figure.colorbar(mesh, ax=ax, shrink=0.8, label=value_label(value))
     if title is None:
         who = MapContext.of(df, context).who()
-        title = f"{value_label(value)} by aim point" + (f"\n{who}" if who else "")
+        title = f"{aim_meaning(value)} by aim point" + (f"\n{who}" if who else "")
     ax.set_title(title, fontsize=10)
+    extra = []
+    ok = df[np.isfinite(df[value].to_numpy(dtype=float))]
+    if mark_best and len(ok):
+        extra.append(_star_best(ax, ok, value))
+    if plot.legend:
+        plot.draw_legend(ax, extra=extra)
     return mesh
+
+
+def _star_best(ax: Axes, df, value: str):
+    """Star the aim point of ``df`` with the highest ``value``; its legend entry (the value,
+    its interval, the aim points as good)."""
+    best = df.loc[df[value].idxmax()]
+    v = float(best[value])
+    lo, hi = f"{value}_lo", f"{value}_hi"
+    words = f"best aim ({best['aim_x']:+.3f}, {best['aim_y']:+.3f}) m: {v:.2f}"
+    if lo in df.columns and hi in df.columns:
+        words += f" (95 % {float(best[lo]):.2f} to {float(best[hi]):.2f})"
+        others = int((df[hi] >= float(best[lo])).sum()) - 1
+        if others > 0:
+            words += f";\n{others} other aim point{'s' * (others > 1)} as good (intervals reach it)"
+    (star,) = ax.plot(
+        best["aim_x"],
+        best["aim_y"],
+        marker="*",
+        markersize=15,
+        color="white",
+        markeredgecolor="black",
+        markeredgewidth=1.0,
+        linestyle="none",
+        zorder=60,
+        gid="best",
+    )
+    return star, words

@@ -39,7 +39,7 @@ def shotmap(skill: str, n: int, seed: int, value: str, out: Path, options: dict)
     from carromlab.analysis.results import write_parquet
     from carromlab.analysis.shotmap import map_summary
     from carromlab.games.kooba.maps import TAGS, aim_map
-    from carromlab.plot.kooba import draw_aim_map
+    from carromlab.plot.kooba import aim_meaning, draw_aim_map
 
     grid = parse_grid(options.get("aims", "-0.27:0.27:28"), "aims")
     check_throws(len(grid) ** 2, n, "shotmap --variant kooba")
@@ -54,8 +54,11 @@ def shotmap(skill: str, n: int, seed: int, value: str, out: Path, options: dict)
     out.mkdir(parents=True, exist_ok=True)
     write_parquet(df, out / "shotmap.parquet")
     fig, ax = plt.subplots(figsize=(7, 6))
-    draw_aim_map(df, value=value, ax=ax)
-    ax.set_title(f"KOOBA: {value} by aim point ({skill}, {sticks} sticks from {seat}, n={n})")
+    title = (
+        f"KOOBA: {aim_meaning(value)} by aim point\n{skill} thrower, {sticks} sticks from "
+        f"{seat}, n = {n:,} throws per aim point"
+    )
+    draw_aim_map(df, value=value, ax=ax, title=title)
     fig.savefig(out / "shotmap.png", dpi=120, bbox_inches="tight")
     plt.close(fig)
     return map_summary(df, out, value, ("aim_x", "aim_y"))
