@@ -28,16 +28,19 @@ Every stage draws from its own seed, derived from ``seed`` with ``numpy.random.S
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pandas as pd
 
 from carromlab.analysis.runner import ShotRunner
 from carromlab.analysis.shotmap import default_grid, evaluate_cells
+from carromlab.analysis.story import shot_stories
 from carromlab.analysis.truncation import truncation
 from carromlab.analysis.variants import MAX_SPEED, analysis_for
 from carromlab.errors import CarromlabError
 from carromlab.input_schema import check_run
+from carromlab.shots import Shot
 
 AXES = ("placement", "angle", "speed")
 
@@ -69,6 +72,12 @@ def _distinct(rows, k: int, picks=()) -> list[tuple[float, float, float]]:
     return out[len(picks) :]
 
 
+def _shot(va, position, row) -> Shot:
+    """The base shot of a table's row (placement, angle in degrees, speed)."""
+    xs, ys = va.origin(position, [float(row.placement)])
+    return Shot(float(xs[0]), float(ys[0]), math.radians(float(row.angle)), float(row.speed))
+
+
 def best_shots(
     position,
     skill="club",
@@ -95,6 +104,8 @@ def best_shots(
     screen: int = 48,
     n_screen: int | None = None,
     starts: int = 6,
+    story: bool = False,
+    stories: list | None = None,
 ) -> pd.DataFrame:
     """The ``top_k`` shots with the highest ``value`` (a mean such as ``points``, a ``p_``
     column, or ``p_capture:<piece id>``), best first, each with its interval from ``n_final``
@@ -104,7 +115,14 @@ def best_shots(
     ``map_grid``: the shot-map grid joined to the search's own (``"default"``: the default
     map of the position's game; ``None``: none; or ``(placements, angles, speeds)``).
     ``screen`` cells are estimated again with ``n_screen`` shots (default ``4 * n_grid``),
-    and the ``starts`` best are refined and kept as finalists (module docstring)."""
+    and the ``starts`` best are refined and kept as finalists (module docstring).
+
+    ``story`` (``BestShotsReport`` and ``carromlab best`` ask for it): each reported shot's
+    story (:func:`~carromlab.analysis.story.shot_story`) told from its own ``n_final``
+    final executions, in the columns ``first_hit``, ``p_first_hit``, ``outcome`` (in
+    words), ``p_outcome`` and ``story`` (the sentence); ``stories``: a list that receives
+    each reported shot's :class:`~carromlab.analysis.story.ShotStory` (with its typical
+    path), best first."""
     va = analysis_for(position.variant)
     position.check()
     ox, oy = va.origin(position, [-1.0, 1.0])
@@ -228,10 +246,28 @@ def best_shots(
     final = evaluate_cells(
         position, picks, n=n_final, seed=_stage_seed(seed, 99), desc="final", **common
     )
+    # each finalist's key id in the final run: its index among the legal finalists
+    final["key_id"] = np.cumsum(final["n"].to_numpy() > 0) - 1
     final = final[final["n"] > 0]
     final = final.sort_values(value, ascending=False, kind="stable").head(top_k)
     final = final.reset_index(drop=True)
+    keys = final.pop("key_id").to_numpy()
     final.insert(0, "rank", np.arange(1, len(final) + 1))
+    if (story or stories is not None) and len(final):
+        told = shot_stories(
+            position,
+            [_shot(va, position, row) for row in final.itertuples(index=False)],
+            skill=skill,
+            n=n_final,
+            seed=_stage_seed(seed, 99),
+            turn=turn,
+            runner=runner,
+            key_ids=keys,
+        )
+        for col in ("first_hit", "p_first_hit", "outcome", "p_outcome", "story"):
+            final[col] = [t.row()[col] for t in told]
+        if stories is not None:
+            stories.extend(told)
     seen = pd.concat(searched, ignore_index=True)
     cut = truncation(seen)
     final.attrs["config"].update(

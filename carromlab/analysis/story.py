@@ -38,6 +38,7 @@ line, as every shot analysis of KOOBA is).
 
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import dataclass, field
 
@@ -57,9 +58,6 @@ STORY_N = 2000
 REPLAY_BATCH = RECORD_BATCH
 #: A capture code past the table's captures: the disc left the surface (a crokinole ditch).
 DITCH = "ditch"
-#: How many of the likeliest outcomes a story keeps (``outcomes``).
-KEPT_OUTCOMES = 3
-
 #: One execution's captures: (piece id, capture name) pairs.
 Outcome = tuple[tuple[str, str], ...]
 
@@ -72,8 +70,8 @@ class ShotStory:
     ``shooter_start``).
 
     Also: ``shot`` (the base shot), ``rebound`` (the shooter most often reaches
-    ``first_hit`` after a wall), ``outcomes`` (the :data:`KEPT_OUTCOMES` likeliest outcomes
-    with their probabilities), ``execution`` (the typical execution's index among the ``n``,
+    ``first_hit`` after a wall), ``outcomes`` (every outcome seen with its probability,
+    likeliest first), ``execution`` (the typical execution's index among the ``n``,
     on the runner's keys of ``seed`` and ``key_id``) and ``executed`` (its shot: x, y,
     angle in radians, speed), ``typical_first_hit`` (its first piece: ``first_hit`` unless no
     execution of the likeliest outcome touched that piece first), ``reproduced`` (the
@@ -90,7 +88,7 @@ class ShotStory:
     shooter_start: tuple[float, float]
     shooter: str = "striker"
     rebound: bool = False
-    outcomes: tuple[tuple[Outcome, float], ...] = ()
+    outcomes: tuple[tuple[Outcome, float], ...] = field(default=(), repr=False)
     execution: int = 0
     executed: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
     typical_first_hit: str | None = None
@@ -204,7 +202,12 @@ def shot_stories(
     """:func:`shot_story` of several shots at once: their executions in one run of the
     runner (``key_ids``: one per shot, default 0, 1, ...), their typical executions replayed
     together (:data:`REPLAY_BATCH` at a time)."""
-    sk, va, turn = prepare(position, n, skill, turn)
+    try:
+        sk, va, turn = prepare(position, n, skill, turn)
+    except CarromlabError as e:
+        if "shot analysis" not in str(e):
+            raise
+        raise CarromlabError(f"no shot story in {position.variant!r}: {e}") from None
     shots = [_plain(s) for s in shots]
     if not shots:
         raise CarromlabError("no shot to tell the story of")
@@ -324,7 +327,7 @@ def _tell(run: dict, ids: tuple[str, ...], names: tuple[str, ...]) -> dict:
     first, n = run["first_piece"], len(run["first_piece"])
     pieces, counts = np.unique(first, return_counts=True)
     # the most frequent first piece; ties by id (never by the position's order)
-    k = min(range(len(pieces)), key=lambda j: (-counts[j], _label(pieces[j], ids)))
+    k = min(range(len(pieces)), key=lambda j: (-counts[j], id_order(_label(pieces[j], ids))))
     hit = int(pieces[k])
     first_hit = None if hit < 0 else ids[hit]
     rows, inverse, sizes = np.unique(
@@ -332,7 +335,7 @@ def _tell(run: dict, ids: tuple[str, ...], names: tuple[str, ...]) -> dict:
     )
     inverse = np.asarray(inverse).reshape(-1)
     found = [(_outcome(r, ids, names), int(s), g) for g, (r, s) in enumerate(zip(rows, sizes))]
-    found.sort(key=lambda f: (-f[1], len(f[0]), f[0]))
+    found.sort(key=lambda f: (-f[1], len(f[0]), [(id_order(p), w) for p, w in f[0]]))
     outcome, size, group = found[0]
     same = inverse == group
     typical = same & (first == hit)
@@ -346,10 +349,10 @@ def _tell(run: dict, ids: tuple[str, ...], names: tuple[str, ...]) -> dict:
     tfp = int(first[execution])
     return {
         "first_hit": first_hit,
-        "p_first_hit": counts[k] / n,
+        "p_first_hit": float(counts[k] / n),
         "outcome": outcome,
-        "p_outcome": size / n,
-        "outcomes": tuple((o, s / n) for o, s, _ in found[:KEPT_OUTCOMES]),
+        "p_outcome": float(size / n),
+        "outcomes": tuple((o, float(s / n)) for o, s, _ in found),
         "rebound": rebound,
         "execution": execution,
         "typical_first_hit": None if tfp < 0 else ids[tfp],
@@ -361,10 +364,17 @@ def _label(disc: int, ids: tuple[str, ...]) -> str:
 
 
 def _outcome(capture: np.ndarray, ids: tuple[str, ...], names: tuple[str, ...]) -> Outcome:
-    """One execution's captures as (id, capture name) pairs: the pieces in id order, the
-    shooter (disc 0) last."""
+    """One execution's captures as (id, capture name) pairs: the pieces in id order (its
+    numbers as numbers: r2 before r11), the shooter (disc 0) last."""
     pairs = [(ids[d], names[int(capture[d])]) for d in np.flatnonzero(capture >= 0)]
-    return tuple(sorted(pairs, key=lambda p: (p[0] == ids[0], p[0])))
+    return tuple(sorted(pairs, key=lambda p: (p[0] == ids[0], id_order(p[0]), p)))
+
+
+def id_order(pid: str) -> tuple:
+    """A piece id's place in a story: its letters and numbers, the numbers as numbers."""
+    return tuple(
+        (0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", pid) if t
+    )
 
 
 def _central(executed: np.ndarray, mask: np.ndarray) -> int:

@@ -129,7 +129,8 @@ def print_best(df, value: str, va, pos) -> None:
     """best's shots as a table with units and sensible rounding: the placement in metres
     (to the mm) on a line or in degrees on a circle (or, where the shooter lies on the
     board, its spot in the title), the aim in degrees, the speed in m/s, the value with its
-    95 % interval (a probability in per cent)."""
+    95 % interval (a probability in per cent); then, where the table tells them, each
+    shot's story (what it first hits, its likeliest outcome), one line each."""
     from rich import box
     from rich.table import Table
 
@@ -158,6 +159,9 @@ def print_best(df, value: str, va, pos) -> None:
     out = console()
     out.print(title, highlight=False)
     out.print(table)
+    if "story" in df.columns:  # what each shot does, under the table
+        for r in df.to_dict("records"):
+            out.print(f"{int(r['rank'])}: {r['story']}", highlight=False)
 
 
 # ---------------------------------------------------------------------- a long map's size

@@ -529,6 +529,7 @@ def draw_shotmap_on_board(
     legend: bool = True,
     title: str | None = None,
     plot: BoardPlot | None = None,
+    legend_extra: list | tuple = (),
     **legacy,
 ) -> LineCollection:
     """The board and ``position``'s pieces with a fan of aim lines: for each (placement,
@@ -542,7 +543,8 @@ def draw_shotmap_on_board(
     wider and over worse ones, the best ray widest. ``scale`` and ``context`` as in
     :func:`draw_shotmap`. The title names the position, the value's meaning, ``what`` the
     rays are (default "each aim"), the skill, ``n`` and the speed; the legend below the board
-    names the pieces and the best aim with its 95 % interval. ``plot``: the board plot to draw
+    names the pieces and the best aim with its 95 % interval, then ``legend_extra`` (more
+    (handle, label) entries: what is drawn over the map). ``plot``: the board plot to draw
     with (default the family's). Returns the LineCollection (one segment per drawn cell, in
     drawing order: increasing value).
     """
@@ -591,7 +593,7 @@ def draw_shotmap_on_board(
             ray = Line2D([], [], color=cmap(norm(vals[-1])), linewidth=3.2)
             label = f"best aim: {_fmt(vals[-1])}{_interval(best, value)}, {where}"
             extra.append((ray, label))
-        plot.draw_legend(ax, position, extra=extra, ncol=2)
+        plot.draw_legend(ax, position, extra=[*extra, *legend_extra], ncol=2)
     return lc
 
 
@@ -744,6 +746,7 @@ def draw_aims(
     legend: bool = True,
     title: str | None = None,
     plot: BoardPlot | None = None,
+    legend_extra: list | tuple = (),
 ) -> LineCollection:
     """Given shots on the board (the best shots of a search, or one shot): for each row of
     ``df`` (``placement``, ``angle`` in degrees, ``speed``, ``value``; its origin ``x0``,
@@ -759,7 +762,7 @@ def draw_aims(
     The title names the position, what the value means, ``what`` the rays are (default "the
     best shots"), the skill and ``n`` (``context``, else the table's ``attrs["config"]``);
     the legend below the board names the pieces and each shot with its value and 95 %
-    interval. Returns the LineCollection, one segment per row (in drawing order: the first
+    interval, then ``legend_extra`` (more (handle, label) entries). Returns the LineCollection, one segment per row (in drawing order: the first
     ranked last)."""
     from carromlab.plot.trajectory import _shooter_kind, _shooter_piece
 
@@ -817,7 +820,7 @@ def draw_aims(
             head = f"{int(k)}: " if len(rows) > 1 else ""
             label = f"{head}{_fmt(v)}{_interval(row, value)}, {_where(row, unit)}"
             extra.append((ray, label))
-        plot.draw_legend(ax, position, extra=extra, ncol=2)
+        plot.draw_legend(ax, position, extra=[*extra, *legend_extra], ncol=2)
     return lc
 
 

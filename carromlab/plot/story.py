@@ -41,14 +41,20 @@ if TYPE_CHECKING:
 
 #: A story's title is wrapped at this many characters.
 TITLE_WIDTH = 60
+#: The shooter's path where a story is drawn over aims coloured by their value (a shot map's,
+#: the best shots'), whose blues the shooter's usual path colour would vanish among: a violet
+#: no game's pieces wear (Carrooka's green and blue, the checkers' red and green).
+OVER_AIMS_COLOR = "#8e24aa"
 
 
-def story_legend_entries() -> list[tuple[Line2D, str]]:
-    """The legend's entries for a story's paths: the shooter's path, a piece's path, the
-    capture mark."""
+def story_legend_entries(
+    shooter_color: str = STRIKER_PATH_COLOR, what: str = "typical path"
+) -> list[tuple[Line2D, str]]:
+    """The legend's entries for a story's paths: the shooter's path (``what``), a piece's
+    path, the capture mark."""
     return [
-        (Line2D([], [], color=STRIKER_PATH_COLOR, linewidth=1.6), "typical path: shooter"),
-        (Line2D([], [], color="#777777", linewidth=1.3), "a piece's path (its colour)"),
+        (Line2D([], [], color=shooter_color, linewidth=1.6), f"{what}: the shooter"),
+        (Line2D([], [], color="#777777", linewidth=1.3), f"{what}: a piece (its colour)"),
         (
             Line2D(
                 [],
@@ -71,24 +77,27 @@ def draw_story_paths(
     plot: BoardPlot | None = None,
     alpha: float = 0.85,
     shooter_spot: bool = True,
+    shooter_color: str = STRIKER_PATH_COLOR,
+    width: float = 1.0,
 ) -> list[Line2D]:
     """The typical execution's paths of ``story`` over ``position`` already drawn on ``ax``
     (a shot map's or a best shots' board, say): each moved piece's path in its colour, the
-    shooter's in ``STRIKER_PATH_COLOR``, a cross where a piece fell, and with
-    ``shooter_spot`` the shooter's outline at its starting spot. Returns the paths
+    shooter's in ``shooter_color`` (over aims coloured by value: :data:`OVER_AIMS_COLOR`), a
+    cross where a piece fell, and with ``shooter_spot`` the shooter's outline at its
+    starting spot. ``width`` scales the lines (wider over a busy map). Returns the paths
     (``gid`` ``"story:<id>"``) then the capture marks (``gid`` ``"story-capture:<id>"``)."""
     plot = board_plot(position.board) if plot is None else plot
     pieces = {p.id: p for p in position.pieces}
     lines, marks = [], []
     for pid, (xs, ys) in story.paths.items():
         mine = pid == story.shooter
-        color = STRIKER_PATH_COLOR if mine else _piece_color(plot, pieces.get(pid))
+        color = shooter_color if mine else _piece_color(plot, pieces.get(pid))
         outline = "#ffffff" if mine else _outline_for(color)
         (line,) = ax.plot(
             xs,
             ys,
             color=color,
-            linewidth=1.6 if mine else 1.3,
+            linewidth=(1.6 if mine else 1.3) * width,
             alpha=alpha,
             solid_capstyle="round",
             zorder=Z_PATH + (0.1 if mine else 0.0),
@@ -97,7 +106,7 @@ def draw_story_paths(
         )
         line.set_path_effects(
             [
-                patheffects.Stroke(linewidth=3.0, foreground=outline, alpha=0.6 * alpha),
+                patheffects.Stroke(linewidth=3.0 * width, foreground=outline, alpha=0.6 * alpha),
                 patheffects.Normal(),
             ]
         )
@@ -124,7 +133,7 @@ def draw_story_paths(
                 (sx, sy),
                 position.board.piece_specs()[kind].radius,
                 facecolor=plot.piece_color(_shooter_piece(position, sx, sy, kind))[0],
-                edgecolor=STRIKER_PATH_COLOR,
+                edgecolor=shooter_color,
                 linewidth=1.0,
                 alpha=0.7,
                 zorder=Z_PIECE,
@@ -138,9 +147,11 @@ def _piece_color(plot: BoardPlot, piece) -> str:
     return "#777777" if piece is None else plot.piece_color(piece)[0]
 
 
-def story_title(story: ShotStory, width: int = TITLE_WIDTH) -> str:
-    """The story's sentence, wrapped (its first hit, then its likeliest outcome)."""
-    return "\n".join(textwrap.wrap(story.text(), width=width, break_on_hyphens=False))
+def story_title(story: ShotStory, width: int = TITLE_WIDTH, head: str = "") -> str:
+    """``head`` and the story's sentence, wrapped at ``width`` characters (never inside a
+    percentage)."""
+    text = f"{head}{story.text()}".replace(" %", "\u00a0%")
+    return "\n".join(textwrap.wrap(text, width=width, break_on_hyphens=False))
 
 
 def draw_story(

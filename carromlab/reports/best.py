@@ -3,9 +3,12 @@
 ``BestShotsReport.run(position, ...)`` searches the best shots under noise
 (:func:`~carromlab.analysis.best_shots`) and ``BestShotsReport.from_table(df, position)``
 wraps a search made before. ``.table`` holds the reported shots, best first, with their
-intervals; ``.rows`` the columns ``carromlab best`` prints; ``.summary()`` what it prints
-(and its ``--json``); ``.figure()`` the shots' aims on the board, ranked; ``.save(out)``
-writes ``best.parquet`` (and ``best.png``).
+intervals and each one's story (what it does: :func:`~carromlab.analysis.story.shot_story`);
+``.rows`` the columns ``carromlab best`` prints; ``.summary()`` what it prints (and its
+``--json``); ``.stories`` each shot's :class:`~carromlab.analysis.story.ShotStory` (a search
+run here; none for a table read back); ``.figure()`` the shots' aims on the board, ranked,
+with the best shot's typical path where its story is at hand; ``.save(out)`` writes
+``best.parquet`` (and ``best.png``).
 """
 
 from __future__ import annotations
@@ -21,8 +24,13 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
+    from carromlab.analysis.story import ShotStory
     from carromlab.analysis.truncation import Truncation
     from carromlab.position import Position
+
+#: A best shot's story in the table (:meth:`~carromlab.analysis.story.ShotStory.row`): what
+#: ``carromlab best`` prints under each shot.
+STORY_COLUMNS = ("first_hit", "p_first_hit", "outcome", "p_outcome", "story")
 
 
 class BestShotsReport(Report):
@@ -31,11 +39,19 @@ class BestShotsReport(Report):
 
     position: Position
 
-    def __init__(self, table: pd.DataFrame, position: Position, value: str | None = None):
+    def __init__(
+        self,
+        table: pd.DataFrame,
+        position: Position,
+        value: str | None = None,
+        stories: list[ShotStory] | None = None,
+    ):
         super().__init__(table, position)
         self.value = value or self.config.get("value") or "points"
         if self.value not in table.columns:
             raise CarromlabError(f"no column {self.value!r} in the best shots' table")
+        #: Each reported shot's story, best first (empty for a table read back).
+        self.stories: list[ShotStory] = list(stories or [])
 
     @classmethod
     def run(
@@ -56,15 +72,19 @@ class BestShotsReport(Report):
         turn=None,
         hand_set: float | None = None,
         progress: bool = False,
+        story: bool = True,
         **options,
     ) -> BestShotsReport:
         """Search the ``top`` best shots by ``value`` (``carromlab best``'s defaults): the
         search's own grid over ``speeds`` joined with the default shot map's, ``n_grid``
         shots a cell, ``iterations`` of cross-entropy with ``population`` candidates of
         ``n_cem`` shots, the finalists estimated again with ``n`` fresh shots each
-        (:func:`~carromlab.analysis.best_shots`; ``options``: its other keywords)."""
+        (:func:`~carromlab.analysis.best_shots`; ``options``: its other keywords). ``story``:
+        each reported shot's story, told from its final executions (:attr:`stories`, and
+        the table's story columns)."""
         from carromlab.analysis import best_shots
 
+        stories: list[ShotStory] = []
         df = best_shots(
             position,
             turn=turn,
@@ -81,9 +101,11 @@ class BestShotsReport(Report):
             chunk=chunk,
             progress=progress,
             hand_set=hand_set,
+            story=story,
+            stories=stories if story else None,
             **options,
         )
-        return cls(df, position, value)
+        return cls(df, position, value, stories)
 
     @classmethod
     def from_table(
@@ -96,11 +118,13 @@ class BestShotsReport(Report):
     @property
     def columns(self) -> list[str]:
         """The columns ``carromlab best`` prints: rank, placement, angle, speed, the value
-        with its interval, n, and the truncated shots' fraction."""
+        with its interval, n, the truncated shots' fraction, and each shot's story where the
+        table tells it (:data:`STORY_COLUMNS`)."""
         value = self.value
         cols = ["rank", "placement", "angle", "speed", value, f"{value}_lo", f"{value}_hi", "n"]
         if value != "p_truncated" and "p_truncated" in self.table.columns:
             cols.append("p_truncated")
+        cols += [c for c in STORY_COLUMNS if c in self.table.columns and c not in cols]
         return cols
 
     @property
@@ -191,12 +215,39 @@ class BestShotsReport(Report):
         import matplotlib.pyplot as plt
 
         from carromlab.plot import PositionPlot
+        from carromlab.plot.story import (
+            OVER_AIMS_COLOR,
+            draw_story_paths,
+            story_legend_entries,
+            story_title,
+        )
 
         fig, ax = plt.subplots(figsize=(7.5, 7.5))
-        what = f"the best {len(self.table)} shots" if len(self.table) > 1 else "the best shot"
-        PositionPlot(self.position).aims(
-            self.drawn_rows(), self.value, ax=ax, unit=self.placement_unit, what=what
+        many = len(self.table) > 1
+        what = f"the best {len(self.table)} shots" if many else "the best shot"
+        story = self.stories[0] if self.stories else None
+        extra = (
+            ()
+            if story is None
+            else story_legend_entries(
+                OVER_AIMS_COLOR, "typical path of 1" if many else "typical path"
+            )
         )
+        view = PositionPlot(self.position)
+        view.aims(
+            self.drawn_rows(),
+            self.value,
+            ax=ax,
+            unit=self.placement_unit,
+            what=what,
+            legend_extra=extra,
+        )
+        if story is not None:  # the best shot's typical execution over its aim
+            draw_story_paths(
+                self.position, story, ax, plot=view.plot, shooter_color=OVER_AIMS_COLOR, width=1.4
+            )
+            head = "1: " if many else ""
+            ax.set_title(f"{ax.get_title()}\n{story_title(story, 70, head)}", fontsize=10)
         return fig
 
     # ------------------------------------------------------------------ its files

@@ -7,7 +7,10 @@ grid (every piece's capture in each pocket too, for the target map) and
 shotmap`` prints, ``.figure()`` its two panels (the heat map and the aims on the board, on
 one colour scale), ``.targets_figure()`` the target map, and ``.save(out)`` writes
 ``shotmap.parquet``, ``shotmap.png``, ``targets.parquet`` and ``targets.png``, the files of
-``carromlab shotmap --out``.
+``carromlab shotmap --out``. A map run here tells its best cell's story (what the shot does:
+:func:`~carromlab.analysis.story.shot_story`, on the cell's own keys): ``.story``, the
+summary's ``story`` line (kept in the table's configuration, so a map read back says it too)
+and its typical path drawn on the board panel.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
+    from carromlab.analysis.story import ShotStory
     from carromlab.analysis.truncation import Truncation
     from carromlab.position import Position
 
@@ -53,6 +57,8 @@ class ShotMapReport(Report):
         self.turn = turn
         self.store = None if store is None else Path(store)
         self._targets: pd.DataFrame | None = None
+        #: The best cell's story with its typical path (:meth:`tell`), or None.
+        self.story: ShotStory | None = None
 
     # ------------------------------------------------------------------ making one
     @classmethod
@@ -73,6 +79,7 @@ class ShotMapReport(Report):
         store=None,
         on_resume=None,
         progress: bool = False,
+        story: bool = True,
         **options,
     ) -> ShotMapReport:
         """Estimate the grid ``placements x angles x speeds`` (degrees, m/s) from
@@ -82,7 +89,7 @@ class ShotMapReport(Report):
         (``on_resume(kept, total)`` is called when it holds cells already); ``options`` go to
         :func:`~carromlab.analysis.shot_map` (``runner``, ``physics``, ``scoring``,
         ``confidence``). The grid's size, the skill and the speeds are checked before any
-        shot."""
+        shot. ``story``: tell the best cell's story once the map is made (:meth:`tell`)."""
         from carromlab.analysis import shot_map
 
         df = shot_map(
@@ -103,7 +110,78 @@ class ShotMapReport(Report):
             on_resume=on_resume,
             **options,
         )
-        return cls(df, position, value=value, turn=turn, store=store)
+        report = cls(df, position, value=value, turn=turn, store=store)
+        if story and value in df.columns:
+            report.tell(
+                skill=skill,
+                runner=options.get("runner"),
+                physics=options.get("physics"),
+                hand_set=hand_set,
+            )
+        return report
+
+    def tell(
+        self, skill=None, n: int | None = None, runner=None, physics=None, hand_set=None
+    ) -> ShotStory | None:
+        """The story of the map's best cell by ``value`` (:attr:`story`; None where no cell
+        has a value): ``n`` executions (default the larger of
+        :data:`~carromlab.analysis.story.STORY_N` and the map's shots a cell) on the cell's
+        own keys (the map's seed, the cell's index among its legal cells: the cell's own
+        executions come first), by the map's ``skill`` (default its configuration's),
+        ``runner``, ``physics`` and ``hand_set`` (defaults: the configuration's). The
+        sentence is kept in the table's configuration (``story``) for the summary."""
+        import math
+
+        import numpy as np
+
+        from carromlab.analysis.story import STORY_N, shot_story
+        from carromlab.analysis.variants import analysis_for
+        from carromlab.shots import Shot, Skill
+
+        value, df, config = self._value(), self.table, self.config
+        values = df[value].to_numpy(float)
+        if not np.isfinite(values).any():
+            return None
+        at = int(df.index.get_loc(df[value].idxmax()))  # the summary's best cell
+        best = df.iloc[at]
+        key_id = int((df["n"].to_numpy()[:at] > 0).sum())  # its index among the legal cells
+        va = analysis_for(self.position.variant)
+        if "x0" in df.columns:
+            x0, y0 = float(best["x0"]), float(best["y0"])
+        else:
+            xs, ys = va.origin(self.position, [float(best["placement"])])
+            x0, y0 = float(xs[0]), float(ys[0])
+        shot = Shot(x0, y0, math.radians(float(best["angle"])), float(best["speed"]))
+        if skill is None:
+            skill = Skill(**config["skill"]) if "skill" in config else "club"
+        if physics is None and runner is None and config.get("physics"):
+            physics = _physics(config["physics"])
+        if hand_set is None and runner is None:
+            hand_set = config.get("hand_set")
+        n = max(STORY_N, int(config.get("n") or 0)) if n is None else int(n)
+        self.story = shot_story(
+            self.position,
+            shot,
+            skill=skill,
+            n=n,
+            seed=int(config.get("seed", 0)),
+            turn=self.turn,
+            runner=runner,
+            physics=physics,
+            key_id=key_id,
+            hand_set=hand_set,
+        )
+        told = {"value": value, "cell": at, "n": n, **self.story.row()}
+        self.table.attrs.setdefault("config", {})["story"] = told
+        return self.story
+
+    def _told(self) -> dict | None:
+        """The best cell's story as the configuration keeps it, when it is of this value."""
+        told = self.config.get("story")
+        if not told or told.get("value") != self.value or self.value not in self.table:
+            return None
+        at = int(self.table.index.get_loc(self.table[self.value].idxmax()))
+        return told if told.get("cell") == at else None
 
     @classmethod
     def from_table(
@@ -158,8 +236,9 @@ class ShotMapReport(Report):
         """What ``carromlab shotmap`` prints: the folder it was saved to (``out``, once
         saved), the cells, the shots, the truncated shots (``truncated``, ``p_truncated``),
         the value, the best cell (``best``: its placement, angle, speed and value; where the
-        shooter lies on the board, its spot instead of the placement) and the best value's
-        95 % interval (``best_interval``)."""
+        shooter lies on the board, its spot instead of the placement), the best value's
+        95 % interval (``best_interval``) and, where it was told (:meth:`tell`), the best
+        cell's ``story``: what it first hits, its likeliest outcome."""
         from carromlab.analysis.shotmap import map_summary
         from carromlab.analysis.variants import analysis_for
         from carromlab.input_checks import fixed_origin
@@ -172,6 +251,9 @@ class ShotMapReport(Report):
         if spot is not None:  # the shooter where it lies: its spot, not the placement
             best = {k: v for k, v in out["best"].items() if k != "placement"}
             out["best"] = {va.shooter_kind: [round(spot[0], 6), round(spot[1], 6)], **best}
+        told = self._told()
+        if told is not None:
+            out["story"] = told["story"]
         return out
 
     # ------------------------------------------------------------------ what it draws
@@ -191,16 +273,35 @@ class ShotMapReport(Report):
 
         from carromlab.plot import ColourScale, PositionPlot
         from carromlab.plot.shotmap import draw_shotmap
+        from carromlab.plot.story import (
+            OVER_AIMS_COLOR,
+            draw_story_paths,
+            story_legend_entries,
+            story_title,
+        )
 
         df, view = self.table, PositionPlot(self.position)
         line = _line_y(self.position)
+        story = self.story if self._told() is not None else None
+        extra = (
+            ()
+            if story is None
+            else story_legend_entries(OVER_AIMS_COLOR, "best cell's typical path")
+        )
         fig, axes = plt.subplots(1, 2, figsize=(13, 6.5))
         if df["placement"].nunique() == 1 and df["speed"].nunique() > 1:
             scale = ColourScale(value).fit(df[value])
             draw_shotmap(df, value, x="angle", y="speed", ax=axes[0], scale=scale)
             what = "every aim at the best speed"
             view.shotmap(
-                df, value, ax=axes[1], ray_length=0.2, scale=scale, what=what, baseline_y=line
+                df,
+                value,
+                ax=axes[1],
+                ray_length=0.2,
+                scale=scale,
+                what=what,
+                baseline_y=line,
+                legend_extra=extra,
             )
         else:
             sub = df[df["speed"] == df["speed"].iloc[0]]
@@ -220,7 +321,20 @@ class ShotMapReport(Report):
                 scale=scale,
                 what=what,
                 baseline_y=line,
+                legend_extra=extra,
             )
+        if story is not None:  # the best cell's typical execution, its sentence in the title
+            board = axes[1]
+            draw_story_paths(
+                self.position,
+                story,
+                board,
+                plot=view.plot,
+                shooter_color=OVER_AIMS_COLOR,
+                width=1.4,
+            )
+            title = f"{board.get_title()}\n{story_title(story, 58, 'best cell: ')}"
+            board.set_title(title, fontsize=board.title.get_fontsize())
         return fig
 
     def targets_figure(self) -> Figure:
@@ -282,3 +396,16 @@ def _line_y(position: Position) -> float | None:
 
     va = analysis_for(position.variant)
     return None if va.origin_of is not None else float(va.shot_y(position.board))
+
+
+def _physics(described: dict):
+    """The physics a map's configuration describes (a :class:`~carromlab.physics.Physics`),
+    or refused: a prior's draws are not kept there (give ``physics`` or ``runner``)."""
+    import dataclasses
+
+    from carromlab.physics import Physics
+
+    names = {f.name for f in dataclasses.fields(Physics)}
+    if set(described) <= names:
+        return Physics(**described)
+    raise CarromlabError("the map was made with a physics prior: give tell() its physics or runner")
