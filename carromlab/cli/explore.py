@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -59,9 +61,15 @@ def explore(
     url = f"http://{host}:{port}/"
     log = folder / "server.log"  # the server's own messages (a pipe nobody reads would fill)
     with open(log, "w", encoding="utf-8") as sink:
+        # its own session: the terminal's Ctrl-C reaches this process only, which stops the
+        # server (SIGTERM: it shuts its kernels down) on its way out
         proc = subprocess.Popen(
-            voila_command(notebook, host, int(port)), stdout=sink, stderr=subprocess.STDOUT
+            voila_command(notebook, host, int(port)),
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
+    previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         if not _wait_for(host, int(port), proc):
             err = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
@@ -71,12 +79,20 @@ def explore(
             webbrowser.open(url)
         proc.wait()
     finally:
+        signal.signal(signal.SIGTERM, previous)
         if proc.poll() is None:
             proc.terminate()
             try:
-                proc.wait(timeout=10)
+                proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 proc.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _terminated(signum, frame):
+    """SIGTERM (a test's or a service manager's stop): leave through ``finally``, which stops
+    the server, rather than die and leave it running."""
+    raise SystemExit(128 + signum)
 
 
 def _names() -> list[str]:

@@ -44,8 +44,6 @@ KOOBA_HEADLINE = (
 )
 #: Pixels of the board picture's longer side.
 PICTURE_PX = 560
-#: Aim angles of the expected-points strip (degrees, the analysis' convention).
-STRIP_ANGLES = np.linspace(0.0, 180.0, 61)
 #: Shots per angle of the strip.
 STRIP_N = 64
 
@@ -107,9 +105,36 @@ def piece_table(position) -> list[dict]:
     ]
 
 
+#: Rows the odds table fills up to with the game's other chances (its headline rows first).
+MIN_ROWS = 5
+
+
 def odds_rows(row, headline=HEADLINE) -> list[dict]:
     """The odds table: one dict per headline quantity the row has (label, estimate, lo, hi,
-    kind "probability" or "mean")."""
+    kind "probability" or "mean"); where the game's rules give fewer than :data:`MIN_ROWS`
+    of those, its other chances and means follow (by their column names), expected points
+    last."""
+    present = [(c, label) for c, label in headline if c in row.index]
+    if len(present) < MIN_ROWS:
+        named = {c for c, _ in headline}
+        skip = {"placement", "angle", "speed", "x0", "y0", "n", "p_truncated"}
+        others = [
+            c
+            for c in row.index
+            if isinstance(c, str)
+            and f"{c}_lo" in row.index
+            and "." not in c
+            and c not in named
+            and c not in skip
+        ]
+        extra = [
+            (c, c[2:].replace("_", " ") if c.startswith("p_") else f"{c.replace('_', ' ')} (mean)")
+            for c in others
+        ]
+        last = [r for r in present if r[0] == "points"]
+        present = [r for r in present if r[0] != "points"]
+        present = present + extra[: max(0, MIN_ROWS - len(present) - len(last))] + last
+    headline = present
     out = []
     for col, label in headline:
         if col in row and math.isfinite(float(row[col])):
@@ -182,8 +207,15 @@ class ShotModel:
         """The controls' ranges: placement (the track's), angle 0-360 deg, speed 0.3-8 m/s."""
         track = self.track()
         ps = [r[0] for r in track]
+        if len(track) == 1:
+            label = "the striker is played from where it lies"
+        elif self.va.origin_of is None:
+            label = "Placement (m)"
+        else:
+            label = "Placement (deg)"  # a point of an arc, by its angle
         return {
             "placement": [min(ps), max(ps)],
+            "placement_label": label,
             "angle": [0.0, 360.0],
             "speed": [0.3, 8.0],
         }
@@ -215,8 +247,10 @@ class ShotModel:
             return {"rows": [], "n": 0, "error": "the shooter cannot be placed there"}
         return {"rows": odds_rows(row), "n": int(row["n"])}
 
-    def strip(self, c: ShotControls, skill=None, angles=STRIP_ANGLES, n: int = STRIP_N) -> dict:
-        """Expected points (with intervals) over the aim angle at this placement and speed."""
+    def strip(self, c: ShotControls, skill=None, angles=None, n: int = STRIP_N) -> dict:
+        """Expected points (with intervals) over the aim angle at this placement and speed:
+        at ``angles`` (default: the default shot map's, so the strip is a row of that map)."""
+        angles = self.grid[1] if angles is None else angles
         df = self._cells([(c.placement, float(a), c.speed) for a in angles], n, skill)
         col = "points"
 

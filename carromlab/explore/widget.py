@@ -244,7 +244,7 @@ class Explorer(anywidget.AnyWidget):
             if self._stale(gen):
                 return
             self.strip = strip
-            self.status = f"{self._n} shots"
+            self.status = f"{self._n} {'throws' if model.kind == 'throw' else 'shots'}"
         except CarromlabError as e:
             if not self._stale(gen):
                 self.error, self.status = str(e), ""

@@ -170,6 +170,8 @@ function render({ model, el: root }) {
       setupSlider(angle, "angle", lim.angle[0], lim.angle[1]);
       setupSlider(speed, "speed", lim.speed[0], lim.speed[1]);
       placement.range.disabled = placement.num.disabled = track.length <= 1;
+      placement.row.querySelector(".cl-label").textContent = lim.placement_label || "Placement";
+      placement.range.style.display = placement.num.style.display = track.length <= 1 ? "none" : "";
     } else {
       setupSlider(aimX, "aim", -0.4, 0.4);
       setupSlider(aimY, "aim", -0.4, 0.4);
@@ -279,7 +281,13 @@ function render({ model, el: root }) {
       class: "cl-best-shot", "data-role": "best-shot",
     }, bestG);
     sel("circle", { cx: sx(b.x), cy: sy(b.y), r: 5, class: "cl-best-origin" }, bestG);
-    const tx = sel("text", { x: sx(b.x) + 8, y: sy(b.y) - 8, class: "cl-best-label" }, bestG);
+    const right = sx(b.x) > 0.6 * W;  // the label on the board's inner side
+    const tx = sel("text", {
+      x: sx(b.x) + (right ? -8 : 8),
+      y: sy(b.y) - 8,
+      "text-anchor": right ? "end" : "start",
+      class: "cl-best-label",
+    }, bestG);
     tx.textContent = `best: ${b.value.toFixed(2)} points`;
     bestText.textContent =
       `Best shot: placement ${b.placement.toFixed(3)}, ${b.angle.toFixed(1)} deg, ` +
