@@ -27,6 +27,7 @@ from carromlab.plot.shotmap import (
     draw_shotmap_on_board,
     draw_target_map,
 )
+from carromlab.plot.story import draw_story
 from carromlab.plot.trajectory import draw_trajectories
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from matplotlib.lines import Line2D
     from matplotlib.patches import Circle
 
+    from carromlab.analysis.story import ShotStory
     from carromlab.position import Position
 
 
@@ -99,3 +101,9 @@ class PositionPlot:
         ``kw``: ``pieces``, ``striker_spot``, ``alpha``, ``shooter``, ``points``, ``legend``,
         ``zoom``)."""
         return draw_trajectories(self.position, traces, deceleration, ax=ax, plot=self.plot, **kw)
+
+    def story(self, story: ShotStory, ax: Axes | None = None, **kw) -> list[Line2D]:
+        """A shot's story: its typical execution's paths and its sentence as the title
+        (:func:`~carromlab.plot.story.draw_story`; ``kw``: ``title``, ``legend``,
+        ``zoom``)."""
+        return draw_story(self.position, story, ax=ax, plot=self.plot, **kw)

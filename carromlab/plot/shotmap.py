@@ -762,8 +762,8 @@ def draw_aims(
     The title names the position, what the value means, ``what`` the rays are (default "the
     best shots"), the skill and ``n`` (``context``, else the table's ``attrs["config"]``);
     the legend below the board names the pieces and each shot with its value and 95 %
-    interval, then ``legend_extra`` (more (handle, label) entries). Returns the LineCollection, one segment per row (in drawing order: the first
-    ranked last)."""
+    interval, then ``legend_extra`` (more (handle, label) entries). Returns the
+    LineCollection, one segment per row (in drawing order: the first ranked last)."""
     from carromlab.plot.trajectory import _shooter_kind, _shooter_piece
 
     scale = ColourScale.of(value, scale)
