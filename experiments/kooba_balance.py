@@ -205,14 +205,14 @@ def summarise(out: Path) -> dict[str, pd.DataFrame]:
         "attack-strong": "KOOBA attack: stronger players",
     }
     panels = {
-        "strength": [("win", "win_lo", "win_hi", "the stronger player's win rate", 0.5)],
-        "seats-strong": [("win", "win_lo", "win_hi", "seat's win rate", None)],
+        "strength": [("win", "win_lo", "win_hi", "the stronger player's win rate", "fair")],
+        "seats-strong": [("win", "win_lo", "win_hi", "seat's win rate", "fair")],
         "attack-strong": [
             ("first_wins", "first_wins_lo", "first_wins_hi", "first seat's win rate", 0.5),
             ("rounds", "rounds_lo", "rounds_hi", "rounds a game", None),
         ],
-        "timing": [("win", "win_lo", "win_hi", "the challenger's win rate", None)],
-        "seats": [("win", "win_lo", "win_hi", "seat's win rate", None)],
+        "timing": [("win", "win_lo", "win_hi", "the challenger's win rate", "fair")],
+        "seats": [("win", "win_lo", "win_hi", "seat's win rate", "fair")],
         "attack": [
             ("first_wins", "first_wins_lo", "first_wins_hi", "first seat's win rate", 0.5),
             ("rounds", "rounds_lo", "rounds_hi", "rounds a game", None),

@@ -302,7 +302,34 @@ def test_intervals_name_each_arms_sample_size_and_title():
     assert ax.get_title() == "Rates"
     _, ax = plt.subplots()
     draw_intervals(table, "rate", "lo", "hi", ax=ax, n="boards", unit="boards")
-    assert ax.get_xticklabels()[0].get_text() == "a\nn = 200 boards"
+    assert ax.get_xticklabels()[0].get_text() == "a\nn = 200"
+    assert ax.get_xlabel() == "n: boards an arm"
+    # by default each arm's games (or boards, decisions), once where every arm has as many
+    games = pd.DataFrame(dict(arm=list("abc"), rate=0.5, lo=0.4, hi=0.6, games=400))
+    _, ax = plt.subplots()
+    draw_intervals(games, "rate", "lo", "hi", ax=ax)
+    assert ax.get_xlabel() == "n = 400 games an arm"
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b", "c"]
+    _, ax = plt.subplots()
+    draw_intervals(table, "rate", "lo", "hi", ax=ax, n=None)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b"] and not ax.get_xlabel()
+    _, ax = plt.subplots()
+    draw_intervals(table, "rate", "lo", "hi", ax=ax)
+    assert ax.get_xticklabels()[1].get_text() == "b\nn = 1,201"  # the boards column
+    # a win rate's fair share: a number across the axes, or each arm's own from a column
+    _, ax = plt.subplots()
+    draw_intervals(table, "rate", "lo", "hi", ax=ax, reference=0.5)
+    (line,) = [ln for ln in ax.lines if ln.get_linestyle() == "--"]
+    assert set(line.get_ydata()) == {0.5}
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["fair share 0.5"]
+    seats = pd.DataFrame(
+        dict(arm=["2p", "3p", "4p"], rate=0.4, lo=0.3, hi=0.5, fair=[1 / 2, 1 / 3, 1 / 4])
+    )
+    _, ax = plt.subplots()
+    draw_intervals(seats, "rate", "lo", "hi", ax=ax, reference="fair")
+    (steps,) = [p for p in ax.patches if p.get_label().startswith("fair share")]
+    assert np.allclose(steps.get_data().values, [1 / 2, 1 / 3, 1 / 4])
+    assert steps.get_label() == "fair share (1 / seats: 1/4 to 1/2)"
     ladder = pd.DataFrame(
         dict(player=["x", "y"], rating=[10.0, 0.0], lo=[0.0, -5.0], hi=[20.0, 5.0], games=[40, 60])
     )

@@ -3,8 +3,13 @@ elsewhere; this only draws)."""
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 from matplotlib.axes import Axes
+
+#: The sample-size columns :func:`draw_intervals` looks for when ``n="auto"`` (in order).
+SIZE_COLUMNS = ("games", "boards", "decisions")
 
 
 def draw_intervals(
@@ -14,17 +19,25 @@ def draw_intervals(
     hi: str,
     label: str = "arm",
     ax: Axes | None = None,
-    reference: float | None = None,
+    reference: float | str | None = None,
     ylabel: str | None = None,
-    n: str | None = None,
+    n: str | None = "auto",
     title: str | None = None,
     unit: str = "",
+    reference_label: str = "fair share",
 ):
     """One point per row of ``table`` at ``value`` with an error bar from ``lo`` to ``hi``,
-    x labelled by the ``label`` column; ``reference`` draws a dashed horizontal line (e.g.
-    0.5 for a fair rate). ``n`` names the column of each arm's sample size (e.g.
-    ``"boards"``), written under its label as ``n = 200`` plus ``unit`` (e.g. ``"boards"``);
-    ``title`` titles the axes. Returns the errorbar container."""
+    x labelled by the ``label`` column.
+
+    ``reference`` draws a dashed line, named in a small legend as ``reference_label`` with
+    its value (a win rate's fair share: ``0.5``, drawn across the axes), or names a column
+    of ``table`` holding each arm's own (``"fair"``: 1 / seats, which differs between two-
+    and four-player arms), drawn as a dashed step over each arm. ``n`` names the column of
+    each arm's sample size (e.g. ``"boards"``), written under its label as ``n = 200`` with
+    ``unit`` (e.g. ``"boards"``) under the axis (``n: boards an arm``), or once under the
+    axis when more than two arms share one size (``n = 400 games an arm``); ``"auto"`` (default) takes the first of
+    :data:`SIZE_COLUMNS` the table has, its name as the unit; None leaves it out. ``title``
+    titles the axes. Returns the errorbar container."""
     import matplotlib.pyplot as plt
 
     ax = ax or plt.gca()
@@ -33,11 +46,29 @@ def draw_intervals(
     x = np.arange(len(v))
     art = ax.errorbar(x, v, yerr=np.vstack([v - low, high - v]), fmt="o", capsize=4)
     if reference is not None:
-        ax.axhline(reference, color="grey", lw=0.8, ls="--")
+        style = dict(color="grey", lw=0.9, ls="--", zorder=0.5)
+        if isinstance(reference, str):
+            fair = np.asarray(table[reference], float)
+            edges = np.arange(len(fair) + 1) - 0.5
+            ax.stairs(
+                fair, edges, baseline=None, label=_reference_words(reference_label, fair), **style
+            )
+        else:
+            ax.axhline(reference, label=f"{reference_label} {reference:g}", **style)
+        ax.legend(loc="best", fontsize=7.5, frameon=False, handlelength=1.8)
+    if n == "auto":
+        n = next((c for c in SIZE_COLUMNS if c in table), None)
+        unit = unit or (n or "")
     names = [str(s) for s in table[label]]
     if n is not None:
         sizes = [int(k) for k in table[n]]
-        names = [f"{name}\nn = {k:,}{' ' + unit if unit else ''}" for name, k in zip(names, sizes)]
+        tail = f" {unit}" if unit else ""
+        if len(sizes) > 2 and len(set(sizes)) == 1:  # once for all, under the axis
+            ax.set_xlabel(f"n = {sizes[0]:,}{tail} an arm", fontsize=8.5)
+        else:  # under each arm, the unit once under the axis
+            names = [f"{name}\nn = {k:,}" for name, k in zip(names, sizes)]
+            if unit:
+                ax.set_xlabel(f"n: {unit} an arm", fontsize=8.5)
     ax.set_xticks(x, names)
     ax.set_xlim(-0.5, len(v) - 0.5)
     ax.set_ylabel(ylabel or f"{value} (interval {lo}..{hi})")
@@ -46,12 +77,26 @@ def draw_intervals(
     return art
 
 
+def _reference_words(words: str, fair: np.ndarray) -> str:
+    """A per-arm reference's legend label: its value where every arm shares one, else its
+    range as fractions (``1/4 to 1/2``: the fair shares of 2 to 4 seats)."""
+    values = np.unique(np.round(fair, 6))
+    if values.size == 1:
+        return f"{words} {values[0]:.3g}"
+    as_seats = [1 / f for f in (values.min(), values.max())]
+    if all(abs(k - round(k)) < 1e-3 for k in as_seats):
+        return f"{words} (1 / seats: 1/{round(as_seats[0])} to 1/{round(as_seats[1])})"
+    return f"{words} ({values.min():.3g} to {values.max():.3g})"
+
+
 def save_study_figure(
-    table, panels, title: str, path, label: str = "arm", n: str | None = None, unit: str = ""
+    table, panels, title: str, path, label: str = "arm", n: str | None = "auto", unit: str = ""
 ) -> None:
     """One panel per ``(value, lo, hi, ylabel, reference)`` in ``panels``, drawn with
     :func:`draw_intervals` side by side under ``title`` and saved to ``path``; ``n`` and
-    ``unit`` as in :func:`draw_intervals` (each arm's sample size under its label)."""
+    ``unit`` as in :func:`draw_intervals` (each arm's sample size under its label: by
+    default its games, boards or decisions), ``reference`` a number or a column (a win
+    rate's fair share, 0.5 or each arm's 1 / seats)."""
     import matplotlib.pyplot as plt
 
     names = [str(v) for v in table[label]] if label in table else []
@@ -78,7 +123,8 @@ def save_study_figure(
             ax.tick_params(axis="x", labelrotation=35)
             for t in ax.get_xticklabels():
                 t.set_horizontalalignment("right")
-    fig.suptitle(title, fontsize=10)
+    # wrapped to the figure's width (about 13 characters an inch at 10 points)
+    fig.suptitle(textwrap.fill(title, int(13 * width * len(panels))), fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
