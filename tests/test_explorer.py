@@ -27,6 +27,7 @@ def test_a_moved_control_gives_new_odds_and_the_old_generation_is_dropped(icf):
     assert icf.generation == gen + 1 and icf.odds["generation"] == icf.generation
     assert icf.odds["rows"] != before["rows"]
     assert len(icf.paths) == 20 and len(icf.strip["value"]) == 61
+    assert icf.story["text"].startswith("first hits") and "striker" in icf.story["path"]
     # a stage of a stale generation is dropped: nothing it computes is shown
     icf._stages(icf._model, ShotControls(0.0, 10.0, 1.0), "club", icf.generation - 1)
     assert icf.odds["generation"] == icf.generation

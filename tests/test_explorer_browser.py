@@ -92,6 +92,12 @@ def test_the_page_answers_a_moved_angle_and_draws_the_best_shot(page_url, tmp_pa
             )
             assert table.inner_text() != before
             assert int(page.locator("[data-role=paths]").get_attribute("data-count")) == 20
+            story = page.locator("[data-role=story]")
+            page.wait_for_function(
+                "document.querySelector('[data-role=story]').textContent.includes('likeliest')",
+                timeout=240_000,
+            )
+            assert "first hits" in story.inner_text() or "hits no piece" in story.inner_text()
             page.get_by_role("button", name="best shot").click()
             line = page.locator("[data-role=best-shot]")
             line.wait_for(timeout=300_000)

@@ -297,6 +297,36 @@ class ShotModel:
             out.append({"pieces": moved, "captured": captured})
         return out
 
+    def story(self, c: ShotControls, skill=None) -> dict:
+        """What the shot does (:func:`~carromlab.analysis.story.shot_story` on the odds' own
+        executions): the sentence, the first piece hit, the likeliest outcome and one typical
+        execution's path (the pieces that moved)."""
+        from carromlab.analysis.story import shot_story
+        from carromlab.shots import Shot
+
+        x, y = self.origin(c)
+        st = shot_story(
+            self.position,
+            Shot(x=x, y=y, angle=math.radians(c.angle), speed=c.speed),
+            skill=skill or self.skill,
+            n=self.n,
+            seed=self.seed,
+            turn=self.turn,
+            runner=self.runner,
+        )
+        paths = {}
+        for pid, (xs, ys) in st.paths.items():
+            ok = np.isfinite(xs)
+            if ok.sum() >= 2:
+                paths[pid] = [np.round(xs[ok], 4).tolist(), np.round(ys[ok], 4).tolist()]
+        return {
+            "text": st.text(),
+            "first_hit": st.first_hit,
+            "p_first_hit": float(st.p_first_hit),
+            "p_outcome": float(st.p_outcome),
+            "path": paths,
+        }
+
     def best(self, skill=None, **kw) -> dict:
         """The best shot from the position (:func:`~carromlab.analysis.best.best_shots` at a
         small budget): placement, angle, speed, expected points with its interval."""

@@ -102,6 +102,7 @@ class Explorer(anywidget.AnyWidget):
     paths = t.List().tag(sync=True)
     strip = t.Dict().tag(sync=True)
     best = t.Dict().tag(sync=True)
+    story = t.Dict().tag(sync=True)
     best_requests = t.Int(0).tag(sync=True)
     status = t.Unicode("").tag(sync=True)
     error = t.Unicode("").tag(sync=True)
@@ -159,6 +160,7 @@ class Explorer(anywidget.AnyWidget):
                     self.aim = model.start()["aim"]
                 self.board = picture
                 self.best, self.paths, self.strip, self.odds, self.error = {}, [], {}, {}, ""
+                self.story = {}
                 self.skills = skill_names(pos.variant)
                 self.position = pos.name or "position"
         finally:
@@ -224,6 +226,7 @@ class Explorer(anywidget.AnyWidget):
             self.odds = {**first, "final": n_quick >= self._n, "generation": gen}
             if first.get("error"):
                 self.error, self.paths, self.status = first["error"], [], ""
+                self.story = {}
                 return
             self.error = ""
             self.status = f"{n_quick} shots; refining to {self._n}"
@@ -239,6 +242,11 @@ class Explorer(anywidget.AnyWidget):
                 if self._stale(gen):
                     return
                 self.odds = {**full, "final": True, "generation": gen}
+            if model.kind == "shot":
+                story = model.story(c, skill=skill)
+                if self._stale(gen):
+                    return
+                self.story = story
             self.status = f"{self._n} shots; the aim strip"
             strip = model.strip(c, skill=skill)
             if self._stale(gen):

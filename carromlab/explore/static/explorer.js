@@ -79,6 +79,7 @@ function render({ model, el: root }) {
   const bestText = el("div", { class: "cl-best-text", "data-role": "best-text" }, controls);
 
   const error = el("div", { class: "cl-error", "data-role": "error", role: "alert" }, side);
+  const storyBox = el("div", { class: "cl-story", "data-role": "story", "aria-label": "shot story" }, side);
   const table = el("table", { "aria-label": "shot probabilities", class: "cl-odds" }, side);
   const caption = el("caption", {}, table, "The shot's odds (95 % intervals)");
   const thead = el("thead", {}, table);
@@ -97,6 +98,7 @@ function render({ model, el: root }) {
   const image = sel("image", {}, svg);
   const trackLine = sel("polyline", { class: "cl-track", fill: "none" }, svg);
   const pathsG = sel("g", { class: "cl-paths", "data-role": "paths" }, svg);
+  const storyG = sel("g", { class: "cl-story-path", "data-role": "story-path" }, svg);
   const bestG = sel("g", { class: "cl-best-line", "data-role": "best" }, svg);
   const aimLine = sel("line", { class: "cl-aim", "data-role": "aim" }, svg);
   const handle = sel("circle", {
@@ -257,6 +259,22 @@ function render({ model, el: root }) {
     pathsG.dataset.count = String(model.get("paths").length);
   }
 
+  function drawStory() {
+    const st = model.get("story");
+    storyBox.textContent = st.text ? "What it does: " + st.text : "";
+    storyG.replaceChildren();
+    const pieces = model.get("board").pieces || [];
+    const w = Math.max(1.5, 0.006 * scale());
+    for (const [id, [xs, ys]] of Object.entries(st.path || {})) {
+      if (xs.length < 2) continue;
+      const moved = Math.hypot(xs[xs.length - 1] - xs[0], ys[ys.length - 1] - ys[0]);
+      if (moved < 1e-3) continue;
+      const pts = xs.map((x, i) => `${sx(x).toFixed(1)},${sy(ys[i]).toFixed(1)}`).join(" ");
+      sel("polyline", { points: pts, fill: "none", stroke: "#ffffff", "stroke-width": w + 2, "stroke-opacity": 0.8 }, storyG);
+      sel("polyline", { points: pts, fill: "none", stroke: pathColour(id, pieces), "stroke-width": w, "data-piece": id }, storyG);
+    }
+  }
+
   function drawBest() {
     bestG.replaceChildren();
     const b = model.get("best");
@@ -359,6 +377,7 @@ function render({ model, el: root }) {
     drawOdds();
     drawPaths();
     drawBest();
+    drawStory();
     drawStrip();
     error.textContent = model.get("error");
     status.textContent = model.get("status");
@@ -425,6 +444,7 @@ function render({ model, el: root }) {
   model.on("change:odds", drawOdds);
   model.on("change:paths", drawPaths);
   model.on("change:best", drawBest);
+  model.on("change:story", drawStory);
   model.on("change:strip", drawStrip);
   model.on("change:status", () => { status.textContent = model.get("status"); });
   model.on("change:error", () => { error.textContent = model.get("error"); });
