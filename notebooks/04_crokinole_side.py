@@ -175,6 +175,9 @@ if tables:
     fig, axes = plt.subplots(1, len(tables), figsize=(5 * len(tables), 3.4), squeeze=False)
     for ax, (name, table) in zip(axes[0], tables.items()):
         col = "turns_to_finish" if name == "ring-pegs" else "first_wins"
-        cl.draw_intervals(table, col, f"{col}_lo", f"{col}_hi", ax=ax, ylabel=f"{name}: {col}")
+        fair = 0.5 if col == "first_wins" else None  # two players: a fair share of 1 / 2
+        cl.draw_intervals(
+            table, col, f"{col}_lo", f"{col}_hi", ax=ax, ylabel=f"{name}: {col}", reference=fair
+        )
     fig.tight_layout()
     plt.show()

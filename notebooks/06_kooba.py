@@ -102,7 +102,10 @@ if path.exists():
     seats = pd.read_csv(path)
     display(seats.round(3))
     fig, ax = plt.subplots(figsize=(10, 3.5))
-    cl.draw_intervals(seats, "win", "win_lo", "win_hi", ax=ax, ylabel="seat's win rate")
+    # the dashed steps: each arm's fair share, 1 / seats
+    cl.draw_intervals(
+        seats, "win", "win_lo", "win_hi", ax=ax, ylabel="seat's win rate", reference="fair"
+    )
     ax.tick_params(axis="x", labelrotation=45)
     plt.show()
 for name in ("attack", "timing", "pro"):
@@ -130,7 +133,6 @@ for name, ax, label in (
     if p.exists():
         table = pd.read_csv(p)
         display(table.round(3))
-        cl.draw_intervals(table, "win", "win_lo", "win_hi", ax=ax, ylabel=label)
+        cl.draw_intervals(table, "win", "win_lo", "win_hi", ax=ax, ylabel=label, reference="fair")
         ax.tick_params(axis="x", labelrotation=45)
-axes[1].axhline(0.5, color="grey", lw=0.8, ls="--")
 plt.show()
