@@ -299,11 +299,11 @@ def test_intervals_name_each_arms_sample_size_and_title():
     assert art is not None
     labels = [t.get_text() for t in ax.get_xticklabels()]
     assert labels == ["a\nn = 200", "b\nn = 1,201"]
-    assert ax.get_title() == "Rates"
+    assert ax.get_title() == "Rates" and ax.get_xlabel() == "n: boards an arm"
     _, ax = plt.subplots()
-    draw_intervals(table, "rate", "lo", "hi", ax=ax, n="boards", unit="boards")
+    draw_intervals(table, "rate", "lo", "hi", ax=ax, n="boards", unit="boards played")
     assert ax.get_xticklabels()[0].get_text() == "a\nn = 200"
-    assert ax.get_xlabel() == "n: boards an arm"
+    assert ax.get_xlabel() == "n: boards played an arm"
     # by default each arm's games (or boards, decisions), once where every arm has as many
     games = pd.DataFrame(dict(arm=list("abc"), rate=0.5, lo=0.4, hi=0.6, games=400))
     _, ax = plt.subplots()

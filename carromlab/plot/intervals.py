@@ -34,9 +34,10 @@ def draw_intervals(
     of ``table`` holding each arm's own (``"fair"``: 1 / seats, which differs between two-
     and four-player arms), drawn as a dashed step over each arm. ``n`` names the column of
     each arm's sample size (e.g. ``"boards"``), written under its label as ``n = 200`` with
-    ``unit`` (e.g. ``"boards"``) under the axis (``n: boards an arm``), or once under the
-    axis when more than two arms share one size (``n = 400 games an arm``); ``"auto"`` (default) takes the first of
-    :data:`SIZE_COLUMNS` the table has, its name as the unit; None leaves it out. ``title``
+    ``unit`` (default: the column's name) under the axis (``n: boards an arm``), or once
+    under the axis when more than two arms share one size (``n = 400 games an arm``);
+    ``"auto"`` (default) takes the first of :data:`SIZE_COLUMNS` the table has; None leaves
+    it out. ``title``
     titles the axes. Returns the errorbar container."""
     import matplotlib.pyplot as plt
 
@@ -58,7 +59,7 @@ def draw_intervals(
         ax.legend(loc="best", fontsize=7.5, frameon=False, handlelength=1.8)
     if n == "auto":
         n = next((c for c in SIZE_COLUMNS if c in table), None)
-        unit = unit or (n or "")
+    unit = unit or (n or "")  # by default the column's name: games, boards
     names = [str(s) for s in table[label]]
     if n is not None:
         sizes = [int(k) for k in table[n]]
