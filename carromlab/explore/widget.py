@@ -10,9 +10,10 @@ latest is dropped, so a moved control cancels the stale run at its next stage. T
 or the skill changes. ``background=False`` runs every stage at once, in the caller's thread
 (scripts and tests).
 
-Checked in JupyterLab 4 and Notebook 7 through Voila (``carromlab explore``: the same
-front-end code, served by Jupyter's widget manager) with headless Chromium; VS Code's notebook
-renderer loads anywidget's ES modules the same way but was not tried here.
+Checked (2026-12-03, headless Chromium): JupyterLab 4.6 and Notebook 7.6 (notebook 08 run
+from the Run menu, the angle moved with the arrow keys, the odds changed:
+experiments/explorer_in_jupyter.py) and Voila 0.5 (``carromlab explore``, the browser test in
+the suite). VS Code's notebook renderer loads anywidget's modules too but was not tried.
 """
 
 from __future__ import annotations
