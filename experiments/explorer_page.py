@@ -7,9 +7,10 @@ the first answer after a move.
 ``screens`` serves `carromlab explore` on each position, waits for the full answer, presses
 "best shot" on shooter boards (waits for its line), and saves ``explorer-<position>.png``.
 ``latency`` serves ICF's mid-game position (warm cache: the page opened once first), then
-nudges the angle with the arrow key ``--moves`` times, each after the previous answer is final,
-and times each keypress to the first odds of the new generation (the quick 256-shot answer),
-as the browser sees it. Prints JSON: median, 95th percentile, every time, machine and date.
+moves the angle by 1 deg ``--moves`` times, each after the previous answer is final (with
+``--busy``: 0.2-0.6 s after the previous first answer, while it is being refined), and times
+each move to the first odds of the new generation (the quick 256-shot answer), as the
+browser sees it. Prints JSON: median, 95th percentile, every time, machine and date.
 Needs Debian's ``chromium`` (apt-get install chromium) and the "explore" extra.
 """
 
@@ -24,6 +25,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -82,7 +84,7 @@ def screens(out: Path, n: int) -> None:
         browser.close()
 
 
-def latency(moves: int, n: int) -> dict:
+def latency(moves: int, n: int, busy: bool = False) -> dict:
     from playwright.sync_api import sync_playwright
 
     proc, url = serve("icf-midgame", n, 8950)
@@ -115,6 +117,9 @@ def latency(moves: int, n: int) -> dict:
                     [key, gen],
                 )
                 times.append(ms / 1000)
+                if busy:  # the next move lands while this one is refined (paths, n, strip)
+                    time.sleep(0.2 + 0.1 * (k % 5))
+                    continue
                 final(page)
                 page.wait_for_function(
                     "/(shots|throws)$/.test(document.querySelector('.cl-status')?.textContent)",
@@ -126,6 +131,7 @@ def latency(moves: int, n: int) -> dict:
     times_sorted = sorted(times)
     return {
         "what": "first answer after a move (256 shots), keypress to odds in the browser",
+        "moves_while_busy": busy,
         "moves": moves,
         "n": n,
         "median_s": statistics.median(times),
@@ -147,13 +153,16 @@ def main() -> None:
     la = sub.add_parser("latency")
     la.add_argument("--moves", type=int, default=40)
     la.add_argument("--n", type=int, default=2000)
+    la.add_argument(
+        "--busy", action="store_true", help="move again 0.2-0.6 s after each first answer"
+    )
     args = ap.parse_args()
     if CHROMIUM is None:
         raise SystemExit("no chromium: apt-get install chromium")
     if args.what == "screens":
         screens(args.out, args.n)
     else:
-        print(json.dumps(latency(args.moves, args.n)))
+        print(json.dumps(latency(args.moves, args.n, args.busy)))
 
 
 if __name__ == "__main__":

@@ -107,3 +107,14 @@ def test_explore_refuses_a_bad_name_before_starting(tmp_path):
     assert r.returncode != 0
     assert "nowhere" in r.stderr and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_the_strip_is_the_same_in_parts_and_stops_when_stale():
+    m = ShotModel(cl.standard_position("icf-midgame"), n=100)
+    c = ShotControls(0.03, 142.0, 2.0)
+    parts = m.strip(c, n=16)
+    whole = m._cells([(c.placement, a, c.speed) for a in m.grid[1]], 16)
+    assert parts["value"] == pytest.approx(whole["points"].tolist())
+    asked = []
+    assert m.strip(c, n=16, stale=lambda: asked.append(1) or len(asked) > 1) is None
+    assert len(asked) == 2  # the first part computed, the second abandoned

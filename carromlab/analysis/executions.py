@@ -40,12 +40,16 @@ def _recorder(layout, n_discs: int, per_shot_physics: bool, contacts: str):
     )
 
 
-def record_executions(runner, cells, n: int, noise, seed: int, flat, key_ids=None):
+def record_executions(
+    runner, cells, n: int, noise, seed: int, flat, key_ids=None, points: int = 16
+):
     """The executions numbered ``flat`` (``cell * n + i``) of ``runner.run(cells, n, noise,
     seed, key_ids=key_ids)``, recorded. Returns ``(outcome, paths)``: ``outcome`` a dict of
     numpy arrays (one row per execution, the real discs only, as the runner's chunks) and
     ``paths`` one dict per execution, ``{piece id: (xs, ys)}`` in metres for every real
-    disc (the shooter under its runner id, ``runner.ids[0]``)."""
+    disc (the shooter under its runner id, ``runner.ids[0]``), ``points`` samples per stretch
+    between two events (1: the events' places only, which is the exact polyline: a disc moves
+    straight between events)."""
     from carromlab.analysis.runner import _noisy_maker, _pad_cells
     from carromlab.physics.trace import sample_paths
 
@@ -83,7 +87,7 @@ def record_executions(runner, cells, n: int, noise, seed: int, flat, key_ids=Non
         for k in range(keep):
             one = jax.tree_util.tree_map(lambda a, k=k: np.asarray(a)[k], trace)
             a = float(decel) if decel is not None else float(physics.mu[k] * physics.g[k])
-            xs, ys = sample_paths(one, a)
+            xs, ys = sample_paths(one, a, points)
             paths.append({pid: (xs[:, j], ys[:, j]) for j, pid in enumerate(runner.ids)})
     outcome = {k: np.concatenate([o[k] for o in outcomes]) for k in outcomes[0]}
     return outcome, paths

@@ -46,6 +46,9 @@ KOOBA_HEADLINE = (
 PICTURE_PX = 560
 #: Shots per angle of the strip.
 STRIP_N = 64
+#: Angles of the strip computed at a time (a moved control waits for one part at most: about
+#: 0.25 s of shots on 2 cores).
+STRIP_PART = 16
 
 
 @dataclass(frozen=True)
@@ -225,7 +228,7 @@ class ShotModel:
         return float(xs[0]), float(ys[0])
 
     # -- answers ------------------------------------------------------------------------------
-    def _cells(self, cells, n: int, skill=None):
+    def _cells(self, cells, n: int, skill=None, key_ids=None):
         from carromlab.analysis.shotmap import evaluate_cells
 
         return evaluate_cells(
@@ -236,6 +239,7 @@ class ShotModel:
             seed=self.seed,
             turn=self.turn,
             runner=self.runner,
+            key_ids=key_ids,
         )
 
     def odds(self, c: ShotControls, n: int | None = None, skill=None) -> dict:
@@ -247,11 +251,25 @@ class ShotModel:
             return {"rows": [], "n": 0, "error": "the shooter cannot be placed there"}
         return {"rows": odds_rows(row), "n": int(row["n"])}
 
-    def strip(self, c: ShotControls, skill=None, angles=None, n: int = STRIP_N) -> dict:
+    def strip(
+        self, c: ShotControls, skill=None, angles=None, n: int = STRIP_N, stale=None
+    ) -> dict | None:
         """Expected points (with intervals) over the aim angle at this placement and speed:
-        at ``angles`` (default: the default shot map's, so the strip is a row of that map)."""
+        at ``angles`` (default: the default shot map's, so the strip is a row of that map).
+        Computed :data:`STRIP_PART` angles at a time (each angle keyed by its index, so the
+        numbers do not depend on the parts); ``stale()`` is asked between parts, and a True
+        answer abandons the strip (None)."""
+        import pandas as pd
+
         angles = self.grid[1] if angles is None else angles
-        df = self._cells([(c.placement, float(a), c.speed) for a in angles], n, skill)
+        cells = [(c.placement, float(a), c.speed) for a in angles]
+        parts = []
+        for k in range(0, len(cells), STRIP_PART):
+            if stale is not None and stale():
+                return None
+            ids = list(range(k, min(k + STRIP_PART, len(cells))))
+            parts.append(self._cells(cells[k : k + STRIP_PART], n, skill, key_ids=ids))
+        df = pd.concat(parts, ignore_index=True)
         col = "points"
 
         def clean(v):
@@ -278,7 +296,7 @@ class ShotModel:
         x, y = self.origin(c)
         cell = Shot(x=x, y=y, angle=math.radians(c.angle), speed=c.speed)
         outcome, paths = record_executions(
-            self.runner, cell, int(self.n), va.noise(sk), self.seed, np.arange(count)
+            self.runner, cell, int(self.n), va.noise(sk), self.seed, np.arange(count), points=1
         )
         out = []
         for k, one in enumerate(paths):
@@ -288,6 +306,8 @@ class ShotModel:
                 if ok.sum() < 2:
                     continue
                 px, py = xs[ok], ys[ok]
+                keep = np.r_[True, (np.diff(px) != 0) | (np.diff(py) != 0)]  # one point a stop
+                px, py = px[keep], py[keep]
                 if np.hypot(px[-1] - px[0], py[-1] - py[0]) < 1e-4 and np.ptp(px) < 1e-4:
                     continue
                 moved[pid] = [np.round(px, 4).tolist(), np.round(py, 4).tolist()]

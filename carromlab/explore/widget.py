@@ -249,8 +249,11 @@ class Explorer(anywidget.AnyWidget):
                     return
                 self.story = story
             self.status = f"{self._n} shots; the aim strip"
-            strip = model.strip(c, skill=skill)
-            if self._stale(gen):
+            if model.kind == "shot":
+                strip = model.strip(c, skill=skill, stale=lambda: self._stale(gen))
+            else:
+                strip = model.strip(c, skill=skill)
+            if strip is None or self._stale(gen):
                 return
             self.strip = strip
             self.status = f"{self._n} {'throws' if model.kind == 'throw' else 'shots'}"
