@@ -32,21 +32,22 @@
 # %%
 import os
 
+import pandas as pd
+from IPython.display import display
+
 import carromlab as cl
 
 QUICK = os.environ.get("CARROMLAB_QUICK") == "1"
 N = 200 if QUICK else 2000
 
 explorer = cl.Explorer("icf-midgame", skill="club", n=N)
-explorer
+display(explorer)
 
 # %% [markdown]
 # The widget's state is plain Python too: the odds the table shows, and what a move does.
 # `wait()` waits for the work in the background (a moved control cancels a stale run).
 
 # %%
-import pandas as pd
-
 explorer.angle = 142.0
 explorer.wait()
 pd.DataFrame(explorer.odds["rows"])[["label", "estimate", "lo", "hi"]]
@@ -57,4 +58,4 @@ pd.DataFrame(explorer.odds["rows"])[["label", "estimate", "lo", "hi"]]
 
 # %%
 kooba = cl.Explorer("kooba-opening", skill="club", n=N)
-kooba
+display(kooba)
