@@ -177,6 +177,8 @@ SLOTS = _count(1, 65_536, "games")
 LANES = _count(0, 65_536, "lanes")
 CORES = _count(1, 1024)
 DPI = _count(10, 2400, "dots per inch")
+#: A TCP port (the explorer's page).
+PORT = _count(1, 65535)
 ITERATIONS = _count(0, 1000)
 ANGLE = Limit(-360.0, 360.0, "degrees")
 PLACEMENT = Limit(-360.0, 360.0, "(m on a line, degrees on a circle)")
@@ -225,6 +227,7 @@ FLAGS: dict[str, Limit] = {
     "placement": PLACEMENT,
     "speed": SPEED,
     "hand_set": HAND_SET,
+    "port": PORT,
 }
 #: Grid options (``START:STOP:COUNT`` or ``a,b,c``) and the range of their values.
 GRIDS: dict[str, Limit] = {

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import typer
 
-from carromlab.cli.app import app
+from carromlab.cli.app import app, check
 from carromlab.errors import CarromlabError
 
 
@@ -41,10 +41,7 @@ def explore(
     from carromlab.shots import SKILLS, THROW_SKILLS
 
     check_name(skill, list(THROW_SKILLS if pos.variant == "kooba" else SKILLS), "skill")
-    if int(n) <= 0:
-        raise CarromlabError(f"--n must be a positive number of shots, not {n}")
-    if port is not None and not 0 < int(port) < 65536:
-        raise CarromlabError(f"--port must be in 1-65535, not {port}")
+    check(n=n, seed=seed, port=port)
     try:
         import anywidget  # noqa: F401
         import voila  # noqa: F401
