@@ -37,7 +37,10 @@ class Ask:
     """``n`` noisy executions (``noise``, a skill's noise function) of every base shot in
     ``shots`` (a :class:`Shot` of 1-d arrays) from ``position``; ``turn`` and ``scoring`` are
     the rules' turn state and shot-value weights used to value the outcomes (defaults: the
-    variant's)."""
+    variant's). Execution ``i`` of the ``j``-th legal base shot is keyed
+    ``fold_in(fold_in(key(seed), j), i)``; with ``common`` every base shot's execution ``i``
+    is keyed ``fold_in(fold_in(key(seed), 0), i)``: common random numbers, the same error
+    drawn for every candidate, so that close shots are compared on the same draws."""
 
     position: Any
     shots: Shot
@@ -46,6 +49,7 @@ class Ask:
     noise: Any
     turn: Any = None
     scoring: Any = None
+    common: bool = False
 
 
 @dataclass
@@ -144,7 +148,7 @@ class Evaluator:
 
     def _answer_group(self, noise, asks: list[Ask]) -> list[Answer]:
         templates, n_real, legal = [], [], []
-        t_idx, seeds, rank, index, base = [], [], [], [], []
+        t_idx, seeds, rank, keyed, index, base = [], [], [], [], [], []
         for k, a in enumerate(asks):
             tmpl, nr = _template(a.position, self.capacity, self.hand_set)
             templates.append(tmpl)
@@ -158,10 +162,11 @@ class Evaluator:
             t_idx.append(np.full(len(j), k))
             seeds.append(np.full(len(j), int(a.seed), dtype=np.uint32))
             rank.append(j)
+            keyed.append(np.zeros_like(j) if a.common else j)  # what the keys fold in
             index.append(np.tile(np.arange(n), len(cells)))
             base.append(np.stack([getattr(shots, f)[cells][j] for f in SHOT_FIELDS]))
         bounds = np.concatenate([[0], np.cumsum([len(t) for t in t_idx])])
-        t_idx, seeds, rank, index = map(np.concatenate, (t_idx, seeds, rank, index))
+        t_idx, seeds, rank, keyed, index = map(np.concatenate, (t_idx, seeds, rank, keyed, index))
         base = np.concatenate(base, axis=1)
         total = len(t_idx)
         self.shots_run += total
@@ -183,7 +188,7 @@ class Evaluator:
                 discs = make(
                     {f: put(jnp.asarray(v[t_idx[sl]])) for f, v in stacked.items()},
                     put(jnp.asarray(seeds[sl])),
-                    put(jnp.asarray(rank[sl], jnp.int32)),
+                    put(jnp.asarray(keyed[sl], jnp.int32)),
                     put(jnp.asarray(index[sl], jnp.int32)),
                     Shot(*(put(jnp.asarray(base[f][sl])) for f in range(4))),
                     put(jnp.asarray(np.arange(size) < count)),  # padding: dead discs, no events

@@ -23,7 +23,7 @@ Whole-game code rotates the board so that the player on strike always shoots fro
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import ClassVar
 
 import numpy as np
@@ -197,12 +197,13 @@ class GreedyPlayer:
         own = [f.name for f in fields(self) if f.repr and f.name != "budget"]
         names = [*self.REPR, *(n for n in own if n not in self.REPR)]
         default = type(self).__dataclass_fields__["budget"].default
+        budget_names = (*BUDGET_FIELDS, "shots")  # shots: the map search's, when set
         names += [
             n
-            for n in BUDGET_FIELDS
+            for n in budget_names
             if n not in names and getattr(self.budget, n) != getattr(default, n)
         ]
-        shown = (f"{n}={getattr(self.budget if n in BUDGET_FIELDS else self, n)!r}" for n in names)
+        shown = (f"{n}={getattr(self.budget if n in budget_names else self, n)!r}" for n in names)
         return f"{type(self).__name__}({', '.join(shown)})"
 
 
@@ -303,6 +304,47 @@ class Greedy(GreedyPlayer):
 
     def choose(self, position, turn=None, seed: int = 0) -> Shot:
         return _choose(self, position, turn, seed, self.capacity)
+
+
+#: The map search's budget by default: kernel shots a decision (docs/decisions.md).
+MAP_BUDGET = SearchBudget(shots=16384)
+
+
+@dataclass(frozen=True, repr=False)
+class MapGreedy(Greedy):
+    """The search-based player of the line boards: :class:`Greedy`'s candidates (cuts, banks
+    and random legal shots) joined with the cells of the game's default shot map
+    (:func:`~carromlab.analysis.shotmap.default_grid`, its speeds joined with
+    ``map_speeds``, as ``best`` joins them), searched as ``best`` searches: screened on
+    common random numbers, narrowed, refined around the best cells, the finalists
+    re-estimated (:func:`~carromlab.analysis.search.map_search`), at ``budget.shots`` kernel
+    shots a decision: the one number that trades strength for cost."""
+
+    budget: SearchBudget = MAP_BUDGET
+    #: Speeds joined with the default map's (m/s; best's own speeds).
+    map_speeds: tuple[float, ...] = (1.0, 2.0, 3.5)
+
+    def candidates(self, position, turn, seed: int) -> list[tuple[float, float, float]]:
+        from carromlab.analysis.shotmap import default_grid
+
+        cells = super().candidates(position, turn, seed)
+        placements, angles, speeds = default_grid(position.variant)
+        both = sorted({float(v) for v in (*speeds, *self.map_speeds)})
+        cells += [(float(p), float(a), v) for p in placements for a in angles for v in both]
+        return cells
+
+    def candidate_groups(self, position, turn, seed: int) -> list[Candidates]:
+        from carromlab.analysis.shotmap import default_grid
+
+        placements, angles, speeds = default_grid(position.variant)
+        both = sorted({float(v) for v in (*speeds, *self.map_speeds)})
+
+        def step(v) -> float:
+            u = np.unique(np.asarray(v, float))
+            return float(np.diff(u).min()) if len(u) > 1 else 0.0
+
+        steps = (step(placements), math.radians(step(angles)), step(both))
+        return [replace(g, steps=steps) for g in super().candidate_groups(position, turn, seed)]
 
 
 def _shot_y(position) -> float:

@@ -37,9 +37,12 @@ class Candidates:
     turn: Any = None
     noise: Any = None
     scoring: Any = None
+    #: The grid's steps (placement m, angle rad, speed m/s): the map search refines within
+    #: half a step of a good candidate (None: the smallest spacing of ``shots`` on each axis).
+    steps: tuple[float, float, float] | None = None
 
-    def ask(self, shots: Shot, n: int, seed: int) -> Ask:
-        return Ask(self.view, shots, n, int(seed), self.noise, self.turn, self.scoring)
+    def ask(self, shots: Shot, n: int, seed: int, common: bool = False) -> Ask:
+        return Ask(self.view, shots, n, int(seed), self.noise, self.turn, self.scoring, common)
 
 
 def _ranked(values: list[np.ndarray]) -> np.ndarray:
@@ -152,6 +155,9 @@ class SearchBudget:
     max_candidates: int = 48
     random_extra: int = 8
     rounds: tuple[tuple[int, int], ...] | None = None
+    #: Kernel shots a decision for the map search (:func:`map_search`): set, it replaces the
+    #: screen-and-pick above (None: off).
+    shots: int | None = None
 
     def search(
         self,
@@ -166,6 +172,8 @@ class SearchBudget:
         :class:`~carromlab.shots.Shot`). ``final_value`` values the finalists of one cut
         (:func:`screen_and_pick`); a race ranks by ``value`` alone and takes one group."""
         groups = [groups] if isinstance(groups, Candidates) else list(groups)
+        if self.shots:
+            return (yield from map_search(groups, seeds, self.shots, value, final_value))
         if not self.rounds:
             return (
                 yield from screen_and_pick(
@@ -180,14 +188,127 @@ class SearchBudget:
         return mean, 0, shot
 
 
-#: The search-budget fields, in order (players show them in their reprs).
-BUDGET_FIELDS = tuple(f.name for f in fields(SearchBudget))
+#: The search-budget fields players show in their reprs, in order (``shots``, the map
+#: search's budget, is shown after the player's own fields when it is set).
+BUDGET_FIELDS = tuple(f.name for f in fields(SearchBudget) if f.name != "shots")
+
+
+#: How the map search shares its budget: the screen, the narrowing, the refinement and the
+#: final estimates (fractions of ``shots``; a numerical choice, docs/decisions.md).
+MAP_SHARES = (0.45, 0.15, 0.2, 0.2)
+#: Candidates the narrowing keeps, windows refined, candidates drawn in each window, and the
+#: finalists re-estimated.
+MAP_KEEP, MAP_STARTS, MAP_WINDOW, MAP_FINALS = 32, 4, 8, 6
+#: Fewest executions of a candidate in the screen (the screen thins a larger set of
+#: candidates to fit its share, keeping every k-th).
+MAP_MIN_SCREEN = 2
+
+
+def _steps(shots: Shot) -> tuple[float, float, float]:
+    """The smallest spacing of the candidates' placements (x, when every shot starts on one
+    line), angles and speeds: the refinement windows' half-widths (0: not refined)."""
+
+    def step(v) -> float:
+        u = np.unique(np.round(np.asarray(v, float), 9))
+        return float(np.diff(u).min()) if len(u) > 1 else 0.0
+
+    one_line = len(np.unique(np.round(np.asarray(shots.y, float), 9))) == 1
+    return (step(shots.x) if one_line else 0.0, step(shots.angle), step(shots.speed))
+
+
+def _window(shot: Shot, steps, count: int, rng: np.random.Generator) -> Shot:
+    """``count`` shots drawn uniformly within half a step of ``shot`` on each axis (speeds
+    kept positive), ``shot`` itself first."""
+    dx, da, dv = (0.5 * s for s in steps)
+    u = rng.uniform(-1.0, 1.0, size=(count - 1, 3))
+    x = np.r_[shot.x[0], shot.x[0] + dx * u[:, 0]]
+    a = np.r_[shot.angle[0], shot.angle[0] + da * u[:, 1]]
+    v = np.r_[shot.speed[0], np.maximum(0.05, shot.speed[0] + dv * u[:, 2])]
+    return Shot(x, np.full(count, float(shot.y[0])), a, v)
+
+
+def _flat_top(means: list[np.ndarray], k: int) -> list[tuple[int, int]]:
+    """The ``k`` best (group, candidate) pairs by mean, best first; non-finite ones dropped."""
+    values = _ranked(means)
+    group = np.concatenate([np.full(len(m), g) for g, m in enumerate(means)])
+    cell = np.concatenate([np.arange(len(m)) for m in means])
+    order = np.argsort(-values, kind="stable")[:k]
+    return [(int(group[i]), int(cell[i])) for i in order if np.isfinite(values[i])]
+
+
+def map_search(
+    groups: list[Candidates],
+    seeds,
+    shots: int,
+    value: str = "points",
+    final_value: Callable[[Answer, int], np.ndarray] | None = None,
+):
+    """A plan step (use with ``yield from``): the search ``best`` runs, at a budget of about
+    ``shots`` kernel shots a decision, on the candidate ``groups`` (a game's candidates and
+    its default shot map's cells).
+
+    1. Screen every candidate (thinned to every k-th when the screen's share cannot give each
+       :data:`MAP_MIN_SCREEN` executions) on common random numbers;
+    2. narrow: the :data:`MAP_KEEP` best executed again, on common keys;
+    3. refine: around each of the :data:`MAP_STARTS` best, :data:`MAP_WINDOW` shots drawn
+       within half the grid's step on each axis (placement, angle, speed), on common keys;
+    4. final: the starts and each window's best (:data:`MAP_FINALS` at most) re-estimated on
+       fresh common keys, valued with ``final_value`` when given; the best is played.
+
+    Budget shares: :data:`MAP_SHARES`. Seeds: ``seeds[0] + stage`` for the stages, the
+    windows from ``seeds[1]``. Returns ``(mean, k, shot)`` as :func:`screen_and_pick`."""
+    share = [max(1, int(f * shots)) for f in MAP_SHARES]
+    sizes = [len(g.shots.x) for g in groups]
+    total = sum(sizes)
+    n1 = share[0] // max(total, 1)
+    thin = 1
+    if n1 < MAP_MIN_SCREEN:
+        n1 = MAP_MIN_SCREEN
+        thin = int(np.ceil(total * MAP_MIN_SCREEN / share[0]))
+    picked = [np.arange(0, n, thin) for n in sizes]
+    pools = [take_shots(g.shots, p) for g, p in zip(groups, picked, strict=True)]
+    base = int(seeds[0])
+    screens = yield [g.ask(s, n1, base, common=True) for g, s in zip(groups, pools, strict=True)]
+    top = _flat_top([a.means(value) for a in screens], MAP_KEEP)
+    if not top:
+        return -np.inf, 0, take_shots(groups[0].shots, [0])
+    # 2. narrow
+    n2 = max(2, share[1] // len(top))
+    narrowed = yield [groups[g].ask(take_shots(pools[g], [c]), n2, base + 1, True) for g, c in top]
+    means2 = np.array([float(np.nan_to_num(a.means(value)[0], nan=-np.inf)) for a in narrowed])
+    order = np.argsort(-means2, kind="stable")[:MAP_STARTS]
+    starts = [(top[i][0], take_shots(pools[top[i][0]], [top[i][1]])) for i in order]
+    # 3. refine around each start
+    rng = np.random.default_rng(np.random.SeedSequence([int(seeds[1]), 3]))
+    windows = [
+        (g, _window(s, groups[g].steps or _steps(groups[g].shots), MAP_WINDOW, rng))
+        for g, s in starts
+    ]
+    n3 = max(2, share[2] // (MAP_WINDOW * len(windows)))
+    refined = yield [groups[g].ask(w, n3, base + 2, common=True) for g, w in windows]
+    finals: list[tuple[int, Shot]] = list(starts)
+    for (g, w), a in zip(windows, refined, strict=True):
+        m = np.nan_to_num(a.means(value), nan=-np.inf)
+        best = int(np.argmax(m))
+        if best != 0 and np.isfinite(m[best]):  # the window's own best, if not its start
+            finals.append((g, take_shots(w, [best])))
+    finals = finals[:MAP_FINALS]
+    # 4. final estimates on fresh keys
+    n4 = max(2, share[3] // len(finals))
+    answers = yield [groups[g].ask(s, n4, base + 3, common=True) for g, s in finals]
+    scores = []
+    for (g, _s), a in zip(finals, answers, strict=True):
+        v = a.means(value) if final_value is None else a.cell_means(final_value(a, g))
+        scores.append(float(np.nan_to_num(v[0], nan=-np.inf)))
+    j = int(np.argmax(scores))
+    return scores[j], finals[j][0], finals[j][1]
 
 
 __all__ = [
     "BUDGET_FIELDS",
     "Candidates",
     "SearchBudget",
+    "map_search",
     "race",
     "race_rounds",
     "screen_and_pick",

@@ -45,6 +45,13 @@ def _greedy_race(skill="club", variant=None):
     return Greedy(skill=skill, break_shot="search", budget=RACING)
 
 
+def _search(skill="club", variant=None):
+    from carromlab.analysis.policies import MapGreedy
+
+    # the search-based player: best's search at 16,384 kernel shots a decision
+    return MapGreedy(skill=skill, break_shot="search")
+
+
 def _lookahead(skill="club", variant=None):
     from carromlab.games.icf.players import icf_lookahead
 
@@ -149,6 +156,7 @@ GAME = register_game(
             "greedy": _greedy,
             "greedy-break": _greedy_break,
             "greedy-race": _greedy_race,
+            "search": _search,
             "lookahead": _lookahead,
             "lookahead-race": _lookahead_race,
             "random": _random,
