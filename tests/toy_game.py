@@ -183,7 +183,9 @@ class PotGreedy(Greedy):
 
 
 class PotDriver(TurnedDriver):
-    capacity = 4
+    # three coins and the striker, padded to the ICF games' own 20 discs (dead discs cost
+    # next to nothing): its games run on the program ICF's games compile anyway
+    capacity = 20
     board_type = IcfBoard
 
     def __init__(self, config: PotConfig) -> None:
@@ -228,7 +230,7 @@ def _random(skill: str = "club", variant: str | None = None) -> Player:
 
 def _greedy(skill: str = "club", variant: str | None = None) -> Player:
     budget = SearchBudget(max_candidates=8, random_extra=4)
-    return PotGreedy(skill=skill, capacity=4, break_shot=None, budget=budget)
+    return PotGreedy(skill=skill, capacity=20, break_shot=None, budget=budget)
 
 
 GAME = Game(
