@@ -60,6 +60,20 @@ class PlayerFactory(Protocol):
     def __call__(self, skill: str = ..., variant: str | None = ...) -> Player: ...
 
 
+class PlayerView(Protocol):
+    """``player_view(position, turn, config)``: what a game's player sees at ``position``
+    taken as given (the shooter playing from the South), and the turn context it plans
+    under, ``(view, turn)``; ``turn`` is the rules' turn state of the position, ``config``
+    the game's rule configuration."""
+
+    def __call__(
+        self, position: Position, turn: object, config: GameConfig, /
+    ) -> tuple[object, object]: ...
+
+
+#: The policy name that stands for a game's strongest player (:attr:`Game.strongest`).
+STRONGEST = "strongest"
+
 #: A shot's execution noise: ``noise(key, shot)`` is the shot as played (``carromlab.shots``).
 Noise = Callable[["jax.Array", "Shot"], "Shot"]
 
@@ -191,7 +205,11 @@ class Game:
       (each sets one configuration field).
     - ``players``: player factories by policy name, each called as
       ``factory(skill=..., variant=...)``; ``driver(config)``: the driver that plays it
-      through :func:`~carromlab.play.loop.play_games`.
+      through :func:`~carromlab.play.loop.play_games`; ``strongest``: the top of its strength
+      ladder, the policy ``strongest`` names (:meth:`policy_name`; None: ``greedy``);
+      ``player_view``: what its player sees at a position taken as given (None: the position
+      itself under its turn state, as the sliding-disc games' players see it; Carrooka: a
+      game state holding the position), for :func:`~carromlab.analysis.decide.decide`.
     - ``default_grid``: the shot-map grid (placements, angles, speeds) when none is given;
       ``default_placement``: the placement of a shot when none is given.
     - ``shot_options``: options of the shot commands (estimate, shotmap, best), read by the
@@ -223,6 +241,10 @@ class Game:
     options: tuple[Option, ...] = ()
     players: Mapping[str, PlayerFactory] = field(default_factory=dict)
     driver: Callable[[GameConfig], Driver] | None = None
+    #: the top of the game's strength ladder (docs/decisions.md, "decide"): one line to
+    #: change when a stronger player is measured
+    strongest: str | None = None
+    player_view: PlayerView | None = None
     default_grid: tuple[str, str, str] | None = None
     default_placement: float = 0.0
     shot_options: tuple[Option, ...] = ()
@@ -249,6 +271,11 @@ class Game:
         for v in self.points_notes:
             if v not in self.variants:
                 raise CarromlabError(f"game {self.name!r}: points note for {v!r}, not a variant")
+        if self.strongest is not None and self.strongest not in self.players:
+            raise CarromlabError(
+                f"game {self.name!r}: its strongest player {self.strongest!r} is not one of its "
+                f"players ({', '.join(self.players)})"
+            )
 
     def make_config(self, variant: str | None = None, **options: object) -> GameConfig:
         """The rule configuration of ``variant`` (default: the first) with ``options``."""
@@ -264,6 +291,17 @@ class Game:
                 f"unknown policy {policy!r} for {self.name}; use {', '.join(self.players)}"
             )
         return self.players[policy](skill=skill, variant=self.check_variant(variant))
+
+    def policy_name(self, policy: str) -> str:
+        """``policy``, with :data:`STRONGEST` read as the game's strongest player
+        (:attr:`strongest`; else ``greedy``, else its first player)."""
+        if policy != STRONGEST:
+            return policy
+        if self.strongest is not None:
+            return self.strongest
+        if "greedy" in self.players or not self.players:
+            return "greedy"
+        return next(iter(self.players))
 
     def check_variant(self, variant: str | None) -> str:
         if variant is None:
@@ -429,6 +467,28 @@ def shot_analysis(variant: str) -> VariantAnalysis:
     return game.analysis(game.check_variant(variant))
 
 
+def decide_variants() -> list[str]:
+    """The variants whose strokes :func:`~carromlab.analysis.decide.decide` decides: every
+    game's with shot analysis, players and a rule configuration (not KOOBA's: its throws are
+    aimed at points, not played from a position)."""
+    return [
+        v
+        for g in GAMES.values()
+        if g.analysis is not None and g.players and g.config is not None
+        for v in g.variants
+    ]
+
+
+def check_decides(variant: str) -> None:
+    """Refuse a variant :func:`decide_variants` leaves out, in one line naming those it
+    holds."""
+    have = decide_variants()
+    if variant not in have:
+        raise CarromlabError(
+            f"decide is not available for {variant!r}: it decides the strokes of {', '.join(have)}"
+        )
+
+
 def rules_class(variant: str) -> type[VariantRules] | None:
     """The rules class (a :class:`~carromlab.rules.outcome.VariantRules` subclass) that
     serves ``variant``, as its game declares it (:attr:`Game.rules_class`), imported without
@@ -458,15 +518,19 @@ def bench_scenario_names() -> list[str]:
 __all__ = [
     "GAMES",
     "STANDARD",
+    "STRONGEST",
     "ConfigFactory",
     "Game",
     "Option",
     "OptionValue",
     "PlayerFactory",
+    "PlayerView",
     "ShotScenario",
     "bench_scenario",
     "bench_scenario_names",
     "builtin_modules",
+    "check_decides",
+    "decide_variants",
     "game_names",
     "get_game",
     "register_game",

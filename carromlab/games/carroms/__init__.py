@@ -83,6 +83,8 @@ GAME = register_game(
         options=(Option("target", 30, "Points that win the game.", minimum=1),),
         players={"greedy": _greedy, "greedy-break": _greedy_break, "random": _random},
         driver=_driver,
+        # greedy with the searched break (docs/studies.md: the Carroms stronger player)
+        strongest="greedy-break",
         default_grid=("-0.15:0.15:11", "30:150:61", "2.0"),
         default_placement=0.0,
         points_notes={

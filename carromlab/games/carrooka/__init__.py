@@ -58,6 +58,31 @@ def _driver(config):
     return CarrookaDriver(config)
 
 
+def _player_view(position, turn, config):
+    """What Carrooka's player sees at a position taken as given: a game state holding it,
+    with the piece on from ``turn`` (its :class:`~carromlab.games.carrooka.rules.CarrookaTurn`;
+    a colour is played as nominated), the red phase while reds are on, else the end
+    sequence's lowest colour; the game's first stroke (the break) only where the position
+    is a set-up (set by hand) with the striker in hand; never Carrooka'd. The turn context
+    is the rule configuration."""
+    from carromlab.equipment.carrooka import COLOURS
+    from carromlab.games.carrooka.machine import CarrookaState
+    from carromlab.games.carrooka.rules import CarrookaTurn, striker_spot
+
+    on = turn if isinstance(turn, CarrookaTurn) else CarrookaTurn()
+    first = position.set_by_hand and striker_spot(position) is None
+    target: dict = {}
+    if on.on != "red":  # the colour on: played as nominated
+        target = {"again": on}
+    elif not position.count("red"):  # no red left: the end sequence's lowest colour
+        lowest = next((c for c in COLOURS if position.count(c)), None)
+        target = {"phase": "sequence", "sequence_on": lowest} if lowest else {}
+    state = CarrookaState(
+        position=position, counter=on.counter, strokes=0 if first else 1, **target
+    )
+    return state, config
+
+
 def _shot_position(position, options):
     """The position with the striker where ``--striker X,Y`` puts it."""
     spec = options.get("striker")
@@ -126,6 +151,9 @@ GAME = register_game(
         ),
         players={"greedy": _greedy, "greedy-break": _greedy_break, "random": _random},
         driver=_driver,
+        # greedy with the searched break: the first player's clear edge (docs/studies.md)
+        strongest="greedy-break",
+        player_view=_player_view,
         default_grid=("-90", "0:355:72", "1:5:9"),
         default_placement=-90.0,
         shot_options=(

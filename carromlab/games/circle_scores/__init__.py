@@ -74,6 +74,8 @@ GAME = register_game(
         # the ring-out players (analysis/crokinole.py), shared with Force Out
         players={p: _player(p) for p in ("greedy", "greedy-race", "random")},
         driver=_driver,
+        # no stronger player measured in Circle Scores (greedy-race is Force Out's)
+        strongest="greedy",
         default_grid=("-130:-50:9", "30:150:61", "2.0"),
         default_placement=-90.0,
     )

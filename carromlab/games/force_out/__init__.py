@@ -86,6 +86,8 @@ GAME = register_game(
         # the ring-out players (analysis/crokinole.py), shared with Circle Scores
         players={p: _player(p) for p in ("greedy", "greedy-race", "random")},
         driver=_driver,
+        # racing twice the candidates: fewer penalties a game (docs/studies.md)
+        strongest="greedy-race",
         default_grid=("-130:-50:9", "30:150:61", "2.0"),
         default_placement=-90.0,
         points_notes={

@@ -162,6 +162,8 @@ GAME = register_game(
             "random": _random,
         },
         driver=_driver,
+        # the top of the strength ladder: +111 Elo against greedy (docs/studies.md)
+        strongest="greedy-race",
         default_grid=("-0.18:0.18:13", "30:150:61", "2.0"),
         default_placement=0.0,
         points_notes={

@@ -83,6 +83,7 @@ GAME = register_game(
         ),
         players={"greedy": _greedy, "random": _random},
         driver=_driver,
+        strongest="greedy",  # its one searching player
         default_grid=("0", "85:95:41", "1.6,1.8,2.0,2.2"),  # one origin: the ring's start
         default_placement=-90.0,
     )
