@@ -159,7 +159,12 @@ class GreedyPlayer:
         mean, k, shot = yield from self.budget.search(
             groups, seeds, self.value, self._final_value(groups)
         )
-        return self.decision(groups[k], shot, mean)
+        decision = self.decision(groups[k], shot, mean)
+        if decision.values:
+            return decision
+        # the search's own estimate of the played shot (``value``: its mean under the
+        # player's scoring, with any leave), read by ``carromlab decide``
+        return replace(decision, values={"value": float(mean)})
 
     def candidate_groups(self, view, turn, seed: int) -> list[Candidates]:
         raise NotImplementedError(f"{type(self).__name__} generates no candidates")
