@@ -62,6 +62,8 @@ _API = {
     "evaluate_cells": "carromlab.analysis.shotmap",
     "best_shots": "carromlab.analysis.best",
     "shot_story": "carromlab.analysis.story",
+    "decide": "carromlab.analysis.decide",
+    "Decided": "carromlab.analysis.decide",
     "ShotStory": "carromlab.analysis.story",
     "ShotRunner": "carromlab.analysis.runner",
     "Ask": "carromlab.analysis.asks",

@@ -13,7 +13,7 @@ print), registered on the one typer app of :mod:`carromlab.cli.app`:
 - ``positions``: ``games``, ``positions list|show|write``, ``validate``, ``draw``,
   ``equipment``;
 - ``shots``: ``estimate``, ``shotmap`` (``run_shotmap``), ``best``, ``demo``; ``tables``:
-  what they print;
+  what they print; ``decide``: ``decide`` (a player's chosen stroke at a position);
 - ``play``: ``play``; ``bench``: ``bench``; ``sweep``: ``sweep``; ``cache``: ``cache info``,
   ``cache clear``; ``warmup``: ``warmup``; ``spinner``: the compile spinner.
 
@@ -24,7 +24,8 @@ in-process). The console script (:mod:`carromlab.entry`), ``python -m carromlab`
 
 # the commands, registered on the app in the order `carromlab --help` lists them
 # isort: off
-from carromlab.cli import positions, shots, play, sweep, bench, cache, warmup, explore  # noqa: F401
+from carromlab.cli import positions, shots, decide, play, sweep  # noqa: F401
+from carromlab.cli import bench, cache, warmup, explore  # noqa: F401
 
 # isort: on
 from carromlab.cli.app import TRUNCATED_EXIT, app, main
