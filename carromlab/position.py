@@ -13,10 +13,17 @@ Validation refuses, naming the pieces and the numbers:
 KOOBA's Aeros are magnetic and may lie on top of other pieces (the game set marks them
 stackable), so they are not checked for overlap.
 
+A position may carry its game's turn state before the shot (``turn``: the fields of the
+variant's rules' turn type by name, such as ICF's ``shooter``, ``own_down``, ``opponent_down``,
+``queen_pending``, ``dues``, ``is_break``; None: the rules' default turn). Here it is only
+checked as a document's part (scalars, bounded); which fields and values it takes is the
+game's rules' word, said where it is used (``VariantAnalysis.turn_of``,
+:func:`carromlab.registry.position_turn`, ``carromlab validate``).
+
 JSON: ``{"format": "carromlab-position", "version": 1, "variant", "name", "description",
 "board": {"family", ...every board field}, "pieces": [{"id", "kind", "owner", "x", "y"
-[, "rotation"]}]}``. A file stores the whole board, so it keeps meaning the same board when
-the defaults change. What a file may hold (types, ranges, limits on size, depth, counts and
+[, "rotation"]}] [, "set_by_hand": true] [, "turn": {field: value, ...}]}``. A file stores
+the whole board, so it keeps meaning the same board when the defaults change. What a file may hold (types, ranges, limits on size, depth, counts and
 strings) is :mod:`carromlab.position_schema` (docs/positions.md); reading refuses anything else
 in one line before the position is built.
 """
@@ -26,6 +33,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,7 +44,7 @@ from carromlab import position_schema as schema
 from carromlab.equipment import Board, game_set
 from carromlab.equipment.kooba import KoobaBoard
 from carromlab.errors import PositionError
-from carromlab.position_schema import FORMAT, FORMAT_VERSION
+from carromlab.position_schema import FORMAT, FORMAT_VERSION, TurnValue
 
 #: Pieces may interpenetrate by at most this much (m): touching pieces are legal. 2 um is
 #: twice the float32 kernel's contact tolerance, so positions where a simulated shot left
@@ -53,6 +61,52 @@ def _mm(metres: float) -> str:
 def _at(x: float, y: float) -> str:
     """A point (m) for a message: 0.1 mm steps on the board's scale, 4 digits beyond it."""
     return "(" + ", ".join(f"{v:.4f}" if abs(v) < 1e3 else f"{v:.4g}" for v in (x, y)) + ")"
+
+
+class TurnFields(Mapping[str, TurnValue]):
+    """A position's turn fields: a read-only mapping, field name -> a JSON scalar, that
+    hashes (a position is a cache key) and compares equal to a dict of the same items."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, fields: Mapping[str, Any] | None = None):
+        items = {}
+        for k, v in dict(fields or {}).items():
+            items[k] = v.item() if isinstance(v, np.generic) else v  # numpy scalars as JSON's
+        self._items = items
+
+    @classmethod
+    def of(cls, turn: Any) -> TurnFields:
+        """``turn`` as turn fields: a mapping of fields, or a turn object (a dataclass of the
+        game's turn type, every field of it)."""
+        if isinstance(turn, TurnFields):
+            return turn
+        if dataclasses.is_dataclass(turn) and not isinstance(turn, type):
+            return cls({f.name: getattr(turn, f.name) for f in dataclasses.fields(turn)})
+        if isinstance(turn, Mapping):
+            return cls(turn)
+        raise PositionError(
+            "a position's turn is a mapping of the game's turn fields or a turn object, not "
+            f"{type(turn).__name__}"
+        )
+
+    def __getitem__(self, key: str) -> TurnValue:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._items))  # the names: equal mappings hash equal
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mapping) and dict(self._items) == dict(other.items())
+
+    def __repr__(self) -> str:
+        return f"TurnFields({self._items!r})"
 
 
 @dataclass(frozen=True)
@@ -84,12 +138,19 @@ class Position:
     #: games move them a little per shot (``carromlab.shots.HAND_SET``). A position made by
     #: changing the pieces (``replace(pieces=...)``) is no longer as set, unless it says so.
     set_by_hand: bool = False
+    #: The game's turn state before the shot, by the fields of the variant's rules' turn type
+    #: (ICF: ``{"shooter": "white", "own_down": 6, ...}``; a field left out takes its
+    #: default), or None: the rules' default turn. A turn object (``IcfTurn(...)``) is taken
+    #: as its fields. Analyses value shots under it (``VariantAnalysis.turn_of``).
+    turn: Mapping[str, TurnValue] | None = None
 
     def __post_init__(self):
         gs = game_set(self.variant)
         object.__setattr__(self, "pieces", tuple(self.pieces))
         if self.board is None:
             object.__setattr__(self, "board", gs.default_board())
+        if self.turn is not None:
+            object.__setattr__(self, "turn", TurnFields.of(self.turn))
 
     # ------------------------------------------------------------------ queries
     def by_id(self, piece_id: str) -> Piece:
@@ -144,6 +205,7 @@ class Position:
             "board": self.board.to_dict(),
             "pieces": pieces,
             **({"set_by_hand": True} if self.set_by_hand else {}),
+            **({"turn": dict(self.turn)} if self.turn is not None else {}),
         }
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -166,6 +228,7 @@ class Position:
             name=doc.name,
             description=doc.description,
             set_by_hand=doc.set_by_hand,
+            turn=doc.turn,
         )
         return pos.check() if check else pos
 
@@ -221,6 +284,10 @@ def _check_set(pos: Position) -> list[str]:
             v = getattr(p, key)
             if not math.isfinite(v):
                 problems.append(f"{p.label()} has a non-finite coordinate {key}={v}")
+    if pos.turn is not None:
+        turn = schema.turn_problem(pos.turn)
+        if turn:
+            problems.append(turn)
     for kind, rule in gs.kinds.items():
         for owner in rule.owners:
             n = sum(1 for p in pos.pieces if p.kind == kind and p.owner == owner)

@@ -8,9 +8,11 @@ that names the field and shows the offending value, shortened:
    (all checked before ``json.loads`` recurses or converts a long integer);
 2. the position (pydantic, strict: no null where a number is required, no bool where a number
    or a string is, no string for a number, no unknown key): the format and its version (the
-   integer 1), the variant, name and description, ``set_by_hand`` and the pieces (at most
+   integer 1), the variant, name and description, ``set_by_hand``, the pieces (at most
    ``MAX_PIECES``; finite coordinates; strings of bounded length in valid Unicode, so no lone
-   surrogate);
+   surrogate) and the optional ``turn`` (:func:`turn_problem`: an object of at most
+   ``MAX_TURN_FIELDS`` scalars; which fields and values the game's turn takes is its rules'
+   word, :mod:`carromlab.rules.turns`, checked where the turn is used);
 3. the board, against its family's model (:func:`board_model`, generated from the equipment
    dataclass, so every field is there with its default, provenance and bounds): finite numbers
    in the ranges below, whole numbers for counts, null only where the dataclass allows it
@@ -39,7 +41,9 @@ Limits, and where each comes from:
   refuses it where it stands.
 - ``MAX_PIECES`` = 64: the largest game set, Carroms, has 27 pieces (24 rings, the black, 2
   shooters); Carrooka has 22. Checked before any piece is built.
-- ``MAX_WORD`` = 64 characters for ids, kinds, owners and the variant (the longest standard id
+- ``MAX_TURN_FIELDS`` = 16: the largest turn state, ICF's, has 6 fields.
+- ``MAX_WORD`` = 64 characters for ids, kinds, owners, the variant and a turn's field names
+  and string values (the longest standard id
   has 8 characters, the longest variant 14); ``MAX_NAME`` = 200 for the name;
   ``MAX_DESCRIPTION`` = 4,000 for the description (the longest standard one has 139).
 - masses (``*_mass``) 0.1 g to 10 kg: the lightest piece is a 5 g coin, the heaviest a 25 g
@@ -81,7 +85,15 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, create_model
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    WithJsonSchema,
+    create_model,
+)
 
 from carromlab.equipment import BOARDS, Board, game_set
 from carromlab.errors import PositionError
@@ -96,6 +108,7 @@ MAX_PIECES = 64
 MAX_WORD = 64
 MAX_NAME = 200
 MAX_DESCRIPTION = 4000
+MAX_TURN_FIELDS = 16
 _MAX_FLOAT = sys.float_info.max
 
 
@@ -298,6 +311,88 @@ class PieceModel(BaseModel):
     rotation: Coordinate = Field(0.0, description="Radians; only triangular pieces (KOOBA's Aero).")
 
 
+#: What a turn field may hold: JSON's scalars (a string of at most ``MAX_WORD`` characters).
+TurnValue = str | int | float | bool | None
+
+
+def _unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def turn_problem(turn: Any) -> str | None:
+    """What is wrong with a position's ``turn`` as a document's part (None: nothing): an object
+    of at most ``MAX_TURN_FIELDS`` fields, each named by a word (1 to ``MAX_WORD`` characters)
+    and holding a scalar: a string of at most ``MAX_WORD`` characters, a whole or finite
+    number, true or false, or null. Which fields and values a game's turn takes is its rules'
+    word (:func:`carromlab.rules.turns.turn_from_fields`)."""
+    from collections.abc import Mapping
+
+    if not isinstance(turn, Mapping):
+        return f"'turn' must be an object of the game's turn fields, not {_json_type(turn)}"
+    if len(turn) > MAX_TURN_FIELDS:
+        return f"'turn' has {len(turn)} fields (at most {MAX_TURN_FIELDS})"
+    for k, v in turn.items():
+        if not isinstance(k, str) or not k or len(k) > MAX_WORD or not _unicode(k):
+            return f"'turn' has a field named {show(k)}: a name is 1 to {MAX_WORD} characters"
+        where = f"turn field {show(k)}"
+        if v is None or isinstance(v, bool):
+            continue
+        if isinstance(v, LongInteger) or (isinstance(v, int) and abs(v) >= 10**MAX_INT_DIGITS):
+            return f"{where} is too large: {show(v)}"
+        if isinstance(v, int):
+            continue
+        if isinstance(v, float):
+            if not math.isfinite(v):
+                return f"{where} must be finite, not {v}"
+            continue
+        if isinstance(v, str):
+            if not _unicode(v):
+                return f"{where} is not valid Unicode (a lone surrogate): {show(v)}"
+            if len(v) > MAX_WORD:
+                return f"{where} is too long: {len(v):,} characters (at most {MAX_WORD})"
+            continue
+        return f"{where} must be a string, a number, true, false or null, not {_json_type(v)}"
+    return None
+
+
+def _turn(v: Any) -> Any:
+    if v is None:
+        return v
+    problem = turn_problem(v)
+    if problem:
+        raise ValueError(problem)
+    return v
+
+
+#: The JSON Schema of ``turn`` (what :func:`turn_problem` checks).
+TURN_SCHEMA = {
+    "anyOf": [
+        {
+            "type": "object",
+            "maxProperties": MAX_TURN_FIELDS,
+            "propertyNames": {"minLength": 1, "maxLength": MAX_WORD},
+            "additionalProperties": {
+                "anyOf": [
+                    {"type": "string", "maxLength": MAX_WORD},
+                    {"type": "number"},
+                    {"type": "boolean"},
+                    {"type": "null"},
+                ]
+            },
+        },
+        {"type": "null"},
+    ],
+    "default": None,
+    "description": "The game's turn state before the shot, by its rules' field names (ICF: "
+    "shooter, own_down, opponent_down, queen_pending, dues, is_break; docs/positions.md). "
+    "Null or absent: the rules' default turn.",
+}
+
+
 class PositionModel(BaseModel):
     """A carromlab position: a variant (a game of the registry), its board and its pieces, in
     SI units."""
@@ -314,6 +409,9 @@ class PositionModel(BaseModel):
     pieces: Annotated[list[PieceModel], Field(max_length=MAX_PIECES)]
     set_by_hand: bool = Field(
         False, description="The pieces were set by hand as a packed group (an opening)."
+    )
+    turn: Annotated[dict[str, Any] | None, BeforeValidator(_turn), WithJsonSchema(TURN_SCHEMA)] = (
+        None
     )
 
 
@@ -379,6 +477,7 @@ class Parsed:
     name: str
     description: str
     set_by_hand: bool
+    turn: dict[str, Any] | None = None
 
 
 def parse(data: Any) -> Parsed:
@@ -398,6 +497,7 @@ def parse(data: Any) -> Parsed:
         model.name,
         model.description,
         model.set_by_hand,
+        model.turn,
     )
 
 

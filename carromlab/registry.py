@@ -214,7 +214,9 @@ class Game:
       ``default_placement``: the placement of a shot when none is given.
     - ``shot_options``: options of the shot commands (estimate, shotmap, best), read by the
       hooks ``shot_position(position, options)`` (the position the shot is played in) and
-      ``shot_turn(options)`` (the rules' turn state); ``commands``: a game's own
+      ``shot_turn(options, turn=None)`` (the rules' turn state with the fields the options
+      set changed, from ``turn``, the position's; None where the options set none, so that
+      the position's turn stands); ``commands``: a game's own
       implementation of a command (``"estimate"``, ``"shotmap"``) when the shared one does
       not fit, called with the command's options as keywords.
     - ``plain_break``: the game's break is a stroke like any other of its turn state (the
@@ -249,8 +251,9 @@ class Game:
     default_placement: float = 0.0
     shot_options: tuple[Option, ...] = ()
     shot_position: Callable[[Position, Mapping[str, OptionValue]], Position] | None = None
-    #: the turn state is each game's own type (its rules' ``turn_type``)
-    shot_turn: Callable[[Mapping[str, OptionValue]], object] | None = None
+    #: the turn state is each game's own type (its rules' ``turn_type``); called as
+    #: ``shot_turn(options, turn)`` (``turn``: the position's, or None)
+    shot_turn: Callable[..., object] | None = None
     #: each command takes its own options as keywords and returns its own result (KOOBA's
     #: estimate: a table; its shot map: a summary)
     commands: Mapping[str, Callable[..., object]] = field(default_factory=dict)
@@ -501,6 +504,20 @@ def rules_class(variant: str) -> type[VariantRules] | None:
     return game.rules_class(game.check_variant(variant))
 
 
+def position_turn(position: Position) -> object:
+    """The rules' turn state ``position`` is played under, through its game's rules class
+    (:attr:`Game.rules_class`, imported without JAX): its ``turn`` fields as the rules'
+    turn type, or the default turn when it has none; None for a game without a turn state
+    (KOOBA) and no fields. One line (:class:`CarromlabError`) for a turn the game does not
+    take: a turn on a game without one, an unknown field (naming the known ones), a value of
+    the wrong type or out of the turn type's range (:mod:`carromlab.rules.turns`)."""
+    from carromlab.rules.turns import turn_from_fields
+
+    rules = rules_class(position.variant)
+    turn_type = None if rules is None else rules.turn_type
+    return turn_from_fields(turn_type, position.turn, position.variant)
+
+
 def bench_scenario(name: str) -> ShotScenario | None:
     """The kernel benchmark's scenario ``name``, from the game that provides it (None: no
     game does)."""
@@ -533,6 +550,7 @@ __all__ = [
     "decide_variants",
     "game_names",
     "get_game",
+    "position_turn",
     "register_game",
     "rules_class",
     "shot_analysis",

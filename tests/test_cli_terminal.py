@@ -162,7 +162,7 @@ def test_demo_prints_its_summary_as_a_short_table(capsys, columns80, monkeypatch
     _stand_in_map(monkeypatch, SUMMARY)
     monkeypatch.setattr(shots, "draw_to", lambda pos, output, **k: output)
     code, out, _ = run(capsys, "demo", "--out", str(tmp_path))
-    assert code == 0 and widest(out.split("wrote 13")[0]) <= 80
+    assert code == 0 and widest(out.split("wrote 1")[0]) <= 80
     assert "{" not in out and "'" not in out
     assert "best cell   placement -0.050 m, angle 65.9 deg, speed 2.00 m/s" in out
     assert "points      0.412 [0.400, 0.425]" in out

@@ -26,13 +26,16 @@ def _skill(skill) -> Skill:
 
 
 def prepare(position, n, skill, turn):
-    """Check the common inputs of a run; (skill, variant analysis, turn)."""
+    """Check the common inputs of a run; (skill, variant analysis, turn). ``turn``: the rules'
+    turn state to value the shots under; None: the position's own (its ``turn`` fields,
+    ``VariantAnalysis.turn_of``), else the variant's default. An explicit turn wins over the
+    position's."""
     if int(n) <= 0:
         raise CarromlabError(f"n must be a positive number of shots, not {n}")
     va = analysis_for(position.variant)
     sk = va.preset(_skill(skill))  # the variant's preset of that name (recorded as used)
     position.check()
-    return sk, va, (turn if turn is not None else va.default_turn())
+    return sk, va, (turn if turn is not None else va.turn_of(position))
 
 
 def run_config(kind, position, sk, n, seed, runner, turn, confidence, **extra) -> dict:

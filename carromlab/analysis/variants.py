@@ -111,6 +111,16 @@ class VariantAnalysis:
         turn_type = self.rules.turn_type
         return None if turn_type is None else turn_type()
 
+    def turn_of(self, position: Position) -> object:
+        """The rules' turn state ``position`` is played under: its ``turn`` fields as a new
+        ``rules.turn_type`` (a field left out takes its default), else :meth:`default_turn`.
+        One line (:class:`CarromlabError`) for an unknown field (naming the known ones), a
+        value of the wrong type, or what the turn type's own check refuses
+        (:func:`carromlab.rules.turns.turn_from_fields`)."""
+        from carromlab.rules.turns import turn_from_fields
+
+        return turn_from_fields(self.rules.turn_type, position.turn, self.variant)
+
     def legal_placement(self, board: Board, x: ArrayLike) -> NDArray[np.bool_]:
         xs = np.asarray(x, dtype=float)
         ok = np.zeros(xs.shape, dtype=np.bool_)

@@ -24,11 +24,25 @@ def resolve(source: str):
         return standard_position(source)
     path = Path(source)
     if path.suffix.lower() == ".json" or path.exists():
-        return Position.load(path)
+        return check_turn(Position.load(path), str(path))
     raise CarromlabError(
         f"{source!r} is neither a position file nor a standard position "
         f"(see `carromlab positions list`)"
     )
+
+
+def check_turn(pos, label: str):
+    """``pos`` when its ``turn`` is one its game takes (the fields of the rules' turn type,
+    each of the right type and range; none on a game without a turn state, KOOBA); else one
+    line naming ``label`` (the file) and the field. No JAX: the game's rules class only."""
+    from carromlab.registry import position_turn
+
+    if pos.turn is not None:
+        try:
+            position_turn(pos)
+        except CarromlabError as e:
+            raise CarromlabError(f"{label}: {e}") from None
+    return pos
 
 
 def variant_game(variant: str):
@@ -199,9 +213,19 @@ def no_position(position: str | None, variant: str, command: str) -> None:
         )
 
 
-def shot_turn(game, options: dict):
-    """The rules' turn state for a shot command (Carrooka: the piece on)."""
-    return game.shot_turn(options) if game.shot_turn is not None else None
+def shot_turn(game, options: dict, pos=None):
+    """The rules' turn state a shot command values its shots under: the position's (its
+    ``turn`` fields; the rules' default turn without them), with the fields the game's own
+    options set changed (Carrooka's ``--nominate``: the piece on; the position's free counter
+    stays). An option given on the command line wins over the position's turn for the field it
+    sets (docs/decisions.md). None for a game without a turn state."""
+    from carromlab.registry import position_turn
+
+    turn = position_turn(pos) if pos is not None else None
+    if game.shot_turn is None:
+        return turn
+    given = game.shot_turn(options, turn)
+    return turn if given is None else given
 
 
 def prepare_shot(args: list[str], command: str, position, variant: str, skill: str, value=None):
@@ -222,7 +246,7 @@ def prepare_shot(args: list[str], command: str, position, variant: str, skill: s
     if game.analysis is None:
         raise CarromlabError(f"{command} needs a game with shot analysis, not {variant!r}")
     pos = shot_position(position, variant, options)
-    turn = shot_turn(game, options)
+    turn = shot_turn(game, options, pos)
     if value is not None:
         check_value(value, variant, pos, command)
     return game, options, pos, turn

@@ -81,17 +81,24 @@ def validate(
     files: list[Path] = typer.Argument(..., help="Position JSON files."),
 ) -> None:
     """Check position files; one line per file, exit 1 if any is illegal."""
+    from carromlab.cli.checks import check_turn
     from carromlab.position import Position
 
     bad = 0
     for path in files:
         try:
-            pos = Position.load(path)
+            pos = check_turn(Position.load(path), str(path))
         except CarromlabError as e:
             bad += 1
             typer.echo(f"error: {e}", err=True)
         else:
-            typer.echo(f"ok: {path} ({pos.variant}, {len(pos.pieces)} pieces)")
+            turn = ""
+            if pos.turn is not None:  # the turn it carries, in words
+                from carromlab.registry import position_turn
+                from carromlab.rules.turns import describe_turn
+
+                turn = f"; turn: {describe_turn(position_turn(pos), pos)}"
+            typer.echo(f"ok: {path} ({pos.variant}, {len(pos.pieces)} pieces{turn})")
     if bad:
         raise typer.Exit(1)
 

@@ -316,7 +316,7 @@ def run_shotmap(
             seed=seed,
             chunk=chunk,
             value=value,
-            turn=shot_turn(game, options),
+            turn=shot_turn(game, options, pos),
             hand_set=hand_set,
             store=partial,
             on_resume=resuming,
@@ -413,7 +413,7 @@ def best(
         doc = {"config": report.config, "rows": summary["rows"], "truncated": summary["truncated"]}
         typer.echo(json.dumps(doc, default=str))
     else:
-        print_best(report.rows, value, analysis_for(variant), pos)
+        print_best(report.rows, value, analysis_for(variant), pos, report.turn_text)
         typer.echo(f"truncated: {reported.counts()} reported; {search.counts()} in the search")
     report_truncation(report.truncation, strict)
 

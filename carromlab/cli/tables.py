@@ -24,7 +24,8 @@ def estimate_cells(r) -> tuple[str, str]:
 def print_estimate(report, show_all: bool = False) -> None:
     """An estimate (an :class:`~carromlab.reports.EstimateReport`) as a table: its summary's
     rows (the pot rate, foul risk and points first, each with its 95 % interval, and the
-    pieces most often pocketed); every quantity with ``show_all``."""
+    pieces most often pocketed); every quantity with ``show_all``; then the turn the shot
+    was valued under (``turn: white to play, ...``), where it has one."""
     from rich.table import Table
 
     df, summary = report.table, report.summary()
@@ -44,6 +45,8 @@ def print_estimate(report, show_all: bool = False) -> None:
             table.caption = f"{summary['more']} more quantities: --all (or --json)"
             table.caption_justify = "left"
     console().print(table)
+    if summary.get("turn"):
+        console().print(f"turn: {summary['turn']}", highlight=False)
 
 
 def value_text(value: str, v: float, interval) -> tuple[str, str]:
@@ -125,12 +128,13 @@ def with_origin(summary: dict, va, pos) -> dict:
     return summary
 
 
-def print_best(df, value: str, va, pos) -> None:
+def print_best(df, value: str, va, pos, turn: str = "") -> None:
     """best's shots as a table with units and sensible rounding: the placement in metres
     (to the mm) on a line or in degrees on a circle (or, where the shooter lies on the
     board, its spot in the title), the aim in degrees, the speed in m/s, the value with its
     95 % interval (a probability in per cent); then, where the table tells them, each
-    shot's story (what it first hits, its likeliest outcome), one line each."""
+    shot's story (what it first hits, its likeliest outcome), one line each. ``turn``: the
+    turn the shots were valued under, in words, printed under the title."""
     from rich import box
     from rich.table import Table
 
@@ -158,6 +162,8 @@ def print_best(df, value: str, va, pos) -> None:
         table.add_row(*row)
     out = console()
     out.print(title, highlight=False)
+    if turn:
+        out.print(f"turn: {turn}", highlight=False)
     out.print(table)
     if "story" in df.columns:  # what each shot does, under the table
         for r in df.to_dict("records"):

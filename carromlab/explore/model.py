@@ -473,3 +473,14 @@ def model_for(position, **kw):
     if position.variant == "kooba":
         return ThrowModel(position, **{k: v for k, v in kw.items() if k != "turn"})
     return ShotModel(position, **kw)
+
+
+def turn_text(position, turn=None) -> str:
+    """The turn the explorer values the position's shots under, in words ("white to play, 6
+    own coins down, 4 opponent's, queen on the board"): ``turn`` where given, else the
+    position's (its ``turn`` fields, or the rules' default); "" for a game without a turn
+    state (KOOBA). A turn the game does not take is refused in one line."""
+    from carromlab.registry import position_turn
+    from carromlab.rules.turns import describe_turn
+
+    return describe_turn(turn if turn is not None else position_turn(position), position)

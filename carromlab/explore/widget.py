@@ -27,6 +27,7 @@ import traitlets as t
 
 from carromlab.errors import CarromlabError
 from carromlab.explore.model import ShotControls, board_picture, model_for, piece_table
+from carromlab.explore.model import turn_text as turn_in_words
 
 #: Shots behind the first answer after a move (the full ``n`` follows).
 QUICK_N = 256
@@ -108,6 +109,8 @@ class Explorer(anywidget.AnyWidget):
     status = t.Unicode("").tag(sync=True)
     error = t.Unicode("").tag(sync=True)
     generation = t.Int(0).tag(sync=True)
+    #: The turn the shots are valued under, in words (set when a position opens).
+    turn_text = t.Unicode("").tag(sync=True)
 
     def __init__(
         self,
@@ -141,6 +144,7 @@ class Explorer(anywidget.AnyWidget):
 
     # -- opening a position --------------------------------------------------------------------
     def _open(self, pos) -> None:
+        turn = turn_in_words(pos)  # a turn the game does not take is refused before anything opens
         model = model_for(pos, skill=self.skill, n=self._n, seed=self._seed)
         self._model, self._pos = model, pos
         picture = board_picture(pos)
@@ -164,6 +168,7 @@ class Explorer(anywidget.AnyWidget):
                 self.story = {}
                 self.skills = skill_names(pos.variant)
                 self.position = pos.name or "position"
+                self.turn_text = turn
         finally:
             self._setting = False
         self._refresh()

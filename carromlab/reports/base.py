@@ -39,6 +39,25 @@ class Report:
         """The run's configuration, seed and versions (the table's ``attrs["config"]``)."""
         return self.table.attrs.get("config") or {}
 
+    @property
+    def turn_text(self) -> str:
+        """The turn the shots were valued under, in words ("white to play, 6 own coins down,
+        4 opponent's, queen on the board"), from the run's configuration (``turn``: the
+        turn's fields, as every estimate, shot map and search stores them); "" where the
+        run has none (KOOBA's throws)."""
+        from carromlab.registry import rules_class
+        from carromlab.rules.turns import turn_words
+
+        fields, variant = self.config.get("turn"), self.config.get("variant")
+        if not isinstance(fields, dict) or not variant:
+            return ""
+        try:
+            rules = rules_class(str(variant))
+        except CarromlabError:
+            return ""
+        turn_type = None if rules is None else rules.turn_type
+        return turn_words(turn_type, fields, self.position)
+
     def __repr__(self) -> str:
         where = self.position.name if self.position is not None else self.config.get("variant")
         return f"{type(self).__name__}({where!r}, {len(self.table)} rows)"

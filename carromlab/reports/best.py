@@ -168,8 +168,9 @@ class BestShotsReport(Report):
         """What ``carromlab best`` prints: the position, the value, the placement's unit, the
         shooter's spot where it is played from where it lies (``origin``, else None), the
         reported shots (``rows``: :attr:`columns`, as ``--json`` writes them), the best of
-        them (``best``) and the truncated shots, reported and in the search
-        (``truncated``)."""
+        them (``best``), the truncated shots, reported and in the search
+        (``truncated``), and where the run has one ``turn``: the turn the shots were valued
+        under, in words (:attr:`turn_text`)."""
         from carromlab.analysis.variants import analysis_for
 
         rows = json.loads(self.rows.to_json(orient="records"))
@@ -189,6 +190,7 @@ class BestShotsReport(Report):
             "best": rows[0] if rows else None,
             "rows": rows,
             "truncated": cut,
+            **({"turn": self.turn_text} if self.turn_text else {}),
         }
 
     # ------------------------------------------------------------------ what it draws

@@ -115,8 +115,10 @@ class EstimateReport(Report):
         ``skill``, ``n``, ``title``), the headline ``rows`` (the pot rate, the foul risk and
         the points, each the first of its quantities the rules give, then the
         :data:`POCKETED` pieces most often pocketed; every quantity for a game with others,
-        KOOBA's tags), each ``{"label", "quantity", "kind", "estimate", "lo", "hi"}``, and
-        ``more``: how many quantities are left out (``--all`` prints them)."""
+        KOOBA's tags), each ``{"label", "quantity", "kind", "estimate", "lo", "hi"}``,
+        ``more``: how many quantities are left out (``--all`` prints them), and where the
+        run has one ``turn``: the turn the shot was valued under, in words
+        (:attr:`turn_text`)."""
         df, config = self.table, self.config
         n = int(df["n"].max()) if len(df) else 0
         skill = config.get("skill", {})
@@ -139,6 +141,7 @@ class EstimateReport(Report):
             rows.append(row(f"{pid} pocketed", f"capture:{pid}"))
         if not rows:  # a game with other quantities (KOOBA's tags): all of them
             rows = [row(q, q) for q in by_name]
+        turn = self.turn_text
         return {
             "position": where,
             "skill": skill,
@@ -146,6 +149,7 @@ class EstimateReport(Report):
             "title": ", ".join(x for x in (where, skill, f"{n:,} shots") if x),
             "rows": rows,
             "more": len(df) - len(rows),
+            **({"turn": turn} if turn else {}),
         }
 
     # ------------------------------------------------------------------ what it draws

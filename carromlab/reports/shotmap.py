@@ -237,8 +237,9 @@ class ShotMapReport(Report):
         saved), the cells, the shots, the truncated shots (``truncated``, ``p_truncated``),
         the value, the best cell (``best``: its placement, angle, speed and value; where the
         shooter lies on the board, its spot instead of the placement), the best value's
-        95 % interval (``best_interval``) and, where it was told (:meth:`tell`), the best
-        cell's ``story``: what it first hits, its likeliest outcome."""
+        95 % interval (``best_interval``), where it was told (:meth:`tell`), the best
+        cell's ``story``: what it first hits, its likeliest outcome, and ``turn``: the turn
+        its shots were valued under, in words (:attr:`turn_text`)."""
         from carromlab.analysis.shotmap import map_summary
         from carromlab.analysis.variants import analysis_for
         from carromlab.input_checks import fixed_origin
@@ -254,6 +255,9 @@ class ShotMapReport(Report):
         told = self._told()
         if told is not None:
             out["story"] = told["story"]
+        turn = self.turn_text  # the turn its shots were valued under, in words
+        if turn:
+            out["turn"] = turn
         return out
 
     # ------------------------------------------------------------------ what it draws
@@ -354,7 +358,9 @@ class ShotMapReport(Report):
         from carromlab.analysis.variants import analysis_for
         from carromlab.plot import PositionPlot
 
-        legal = analysis_for(self.position.variant).rules.legal_pots(self.position, self.turn)
+        va = analysis_for(self.position.variant)
+        turn = self.turn if self.turn is not None else va.turn_of(self.position)
+        legal = va.rules.legal_pots(self.position, turn)
         fig, ax = plt.subplots(figsize=(7, 6.5))
         PositionPlot(self.position).targets(targets, ax=ax, legal=legal, min_p=0.05)
         return fig

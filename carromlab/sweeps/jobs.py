@@ -35,8 +35,10 @@ def run_job(sweep: Sweep, tasks: list[Task], chunk: int = 4096) -> pd.DataFrame:
     if any(t.group != first.group for t in tasks):
         raise ValueError("a job's tasks must share their group")
     pos = with_board(sweep.positions[first.position], first.equipment)
-    rules = analysis_for(first.variant).rules
-    turn = dataclasses.replace(rules.turn_type(), **dict(first.turn))
+    va = analysis_for(first.variant)
+    rules = va.rules
+    # the grid's turn fields over the position's own turn (its "turn"; else the default)
+    turn = dataclasses.replace(va.turn_of(pos), **dict(first.turn))
     scoring = rules.scoring_type(**dict(first.scoring)) if first.scoring else None
     ids = None
     if sweep.captures:

@@ -64,6 +64,9 @@ function render({ model, el: root }) {
   const skillSel = el("select", { "aria-label": "skill" });
   labelled(top, "Skill", skillSel);
   const status = el("span", { class: "cl-status", role: "status", "aria-live": "polite" }, top);
+  // the turn the shots are valued under, on a line of its own under the status
+  const turnLine = el("div", { class: "cl-turn", "data-role": "turn", style: "flex-basis: 100%; color: #555" }, top);
+  const drawTurn = () => { const t = model.get("turn_text"); turnLine.textContent = t ? "turn: " + t : ""; };
 
   const main = el("div", { class: "cl-main" }, root);
   const svg = sel("svg", { class: "cl-board", role: "img", "aria-label": "board" }, main);
@@ -381,6 +384,7 @@ function render({ model, el: root }) {
     drawStrip();
     error.textContent = model.get("error");
     status.textContent = model.get("status");
+    drawTurn();
   }
 
   posSel.onchange = () => send("position", posSel.value);
@@ -447,6 +451,7 @@ function render({ model, el: root }) {
   model.on("change:story", drawStory);
   model.on("change:strip", drawStrip);
   model.on("change:status", () => { status.textContent = model.get("status"); });
+  model.on("change:turn_text", drawTurn);
   model.on("change:error", () => { error.textContent = model.get("error"); });
   drawAll();
 }

@@ -40,6 +40,12 @@ PROBABILITIES = ("continues", "forfeit", "foul", *(f"foul.{k}" for k in FOUL_KIN
 MEANS = ("own_pocketed", "opponent_pocketed", "black_pocketed", "points")
 
 
+def _whole(name: str, v) -> None:
+    """Refuse a count that is not a whole number >= 0 (one line naming the field)."""
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
+        raise CarromlabError(f"{name} must be a whole number >= 0, not {v!r}")
+
+
 @dataclass(frozen=True)
 class CarromsTurn:
     """The shooter's colour, how many rings the shooter has pocketed so far (one can be
@@ -53,6 +59,14 @@ class CarromsTurn:
     def __post_init__(self):
         if self.shooter not in COLOURS:
             raise CarromlabError(f"the shooter's colour must be red or green, not {self.shooter!r}")
+        _whole("CarromsTurn.own_down", self.own_down)
+
+    def describe(self, position=None) -> str:
+        """The turn in words: "red to play, 3 own rings down"."""
+        down = f"{self.own_down} own ring{'s' * (self.own_down != 1)} down"
+        return f"{self.shooter} to {'break' if self.is_break else 'play'}, " + (
+            down if self.own_down else "no own rings down (none to forfeit)"
+        )
 
 
 @dataclass(frozen=True)

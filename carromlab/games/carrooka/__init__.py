@@ -98,10 +98,17 @@ def _shot_position(position, options):
     return pos
 
 
-def _shot_turn(options):
+def _shot_turn(options, turn=None):
+    """The piece on that ``--nominate`` sets, in ``turn`` (the position's; its free counter
+    stays); None without ``--nominate`` (the position's turn, or the red, stands)."""
+    import dataclasses
+
     from carromlab.games.carrooka.rules import CarrookaTurn
 
-    return CarrookaTurn(options.get("nominate") or "red")
+    on = options.get("nominate")
+    if not on:
+        return None
+    return dataclasses.replace(turn if turn is not None else CarrookaTurn(), on=on)
 
 
 def _rules_class(variant: str):

@@ -80,6 +80,14 @@ class CarrookaTurn:
         """Points for pocketing the piece on (or the counter standing in for it)."""
         return COLOUR_VALUES[self.on]
 
+    def describe(self, position=None) -> str:
+        """The turn in words: "on: black (7 points)", "on: red (1 point), piece r4 as a free
+        counter"."""
+        words = f"on: {self.on} ({self.value} point{'s' * (self.value != 1)})"
+        if self.counter is not None:
+            words += f", piece {self.counter} as a free counter"
+        return words
+
 
 @dataclass(frozen=True)
 class CarrookaScoring:

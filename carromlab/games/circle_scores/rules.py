@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from carromlab.errors import CarromlabError
 from carromlab.rules.crokinole import RestingRules, ring_moves, rings
 
 VARIANTS = ("circle-scores",)
@@ -39,6 +40,16 @@ class CircleScoresTurn:
     """Whose shot it is (object rings belong to nobody: every one is a target)."""
 
     shooter: str = "A"
+
+    def __post_init__(self):
+        if self.shooter not in PLAYERS:
+            raise CarromlabError(
+                f"the Circle Scores shooter is player {' or '.join(PLAYERS)}, not {self.shooter!r}"
+            )
+
+    def describe(self, position=None) -> str:
+        """The turn in words: "player A to play"."""
+        return f"player {self.shooter} to play"
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,17 @@ class ForceOutTurn:
     def __post_init__(self):
         if self.shooter not in COLOURS:
             raise CarromlabError(f"the shooter's colour must be red or green, not {self.shooter!r}")
+        v = self.opponent_out_of_play
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
+            raise CarromlabError(
+                f"ForceOutTurn.opponent_out_of_play must be a whole number >= 0, not {v!r}"
+            )
+
+    def describe(self, position=None) -> str:
+        """The turn in words: "red to play, 2 of the opponent's rings out of play"."""
+        n = self.opponent_out_of_play
+        out = f"{n} of the opponent's rings" if n else "none of the opponent's rings"
+        return f"{self.shooter} to play, {out} out of play"
 
 
 @dataclass(frozen=True)

@@ -93,6 +93,12 @@ def _midgame():
     return midgame_position()
 
 
+def _queen_shot():
+    from carromlab.games.icf.midgame import queen_shot_position
+
+    return queen_shot_position()
+
+
 def _rules_class(variant: str):
     from carromlab.games.icf.rules import IcfRules
 
@@ -137,6 +143,7 @@ GAME = register_game(
             "icf-opening": _opening,
             "icf-doubles-opening": lambda: _opening("icf-doubles"),
             "icf-midgame": _midgame,
+            "icf-queen-shot": _queen_shot,  # with its turn: white, 6 own coins down, 4 of black's
         },
         # the mid-game position is a singles game's; doubles analyses its opening (the break)
         default_position={"icf": "icf-midgame", "icf-doubles": "icf-doubles-opening"},

@@ -1,9 +1,17 @@
-"""A standard mid-game ICF position: 19 coins scattered, one clear cut to a corner pocket.
+"""Standard mid-game ICF positions: pieces scattered, one clear cut to a corner pocket.
 
-Made with a seeded RNG (``seed=7``): ``w1`` stands at (0.12, 0.10) m; a striker from x = -0.05
-on the South baseline can cut it into the north-east pocket, and no coin blocks either path
-(the striker's path to the "ghost" position, or ``w1``'s path to the pocket). It is the
-benchmark's ``cut`` scenario and the demo's shot-map position.
+``icf-midgame`` (:func:`midgame_position`): all 19 pieces, made with a seeded RNG
+(``seed=7``): ``w1`` stands at (0.12, 0.10) m; a striker from x = -0.05 on the South baseline
+can cut it into the north-east pocket, and no coin blocks either path (the striker's path to
+the "ghost" position, or ``w1``'s path to the pocket). It is the benchmark's ``cut`` scenario
+and the demo's shot-map position.
+
+``icf-queen-shot`` (:func:`queen_shot_position`): later in a board, with its turn. White to
+play with 6 own coins down and 4 of black's (3 white and 5 black coins left) and the queen on
+the board, at the same spot as ``w1``'s cut: the same striker cuts the queen into the
+north-east pocket. Under the turn the queen may be pocketed (an own coin is down) and awaits
+its cover; under the default turn (no coin down) the same stroke pockets her illegally (law
+95: she comes back and the turn ends). docs/analysis.md gives the estimate under both.
 """
 
 from __future__ import annotations
@@ -51,14 +59,55 @@ def _dist_to_segment(px, py, ax, ay, bx, by) -> float:
 def midgame_position(seed: int = 7) -> Position:
     """19 coins scattered with a seeded RNG, keeping the striker's and w1's paths clear."""
     board = IcfBoard()
+    tx, ty = CUT_TARGET_XY
+    ids = [p.id for p in rosette(board) if p.id != CUT_TARGET]
+    placed = _scatter(board, Piece(CUT_TARGET, "coin", "white", tx, ty), ids, seed)
+    return Position(
+        "icf",
+        tuple(placed),
+        board,
+        name="icf-midgame",
+        description=f"Mid-game: 19 coins scattered (seed {seed}); the striker from "
+        f"x={CUT_STRIKER_X} on the South baseline cuts {CUT_TARGET} into {CUT_POCKET}.",
+    ).check()
+
+
+#: The queen shot's position: the coins left on the board (3 white, 5 black), and its turn.
+QUEEN_SHOT_COINS = ("w1", "w2", "w3", "b1", "b2", "b3", "b4", "b5")
+QUEEN_SHOT_TURN = {"shooter": "white", "own_down": 6, "opponent_down": 4}
+
+
+def queen_shot_position(seed: int = 7) -> Position:
+    """The queen where ``w1`` stands in :func:`midgame_position`, 3 white and 5 black coins
+    scattered with a seeded RNG clear of the cut's paths, and the turn: white to play, 6 own
+    coins down, 4 of black's, the queen on the board."""
+    board = IcfBoard()
+    tx, ty = CUT_TARGET_XY
+    placed = _scatter(board, Piece("q", "queen", None, tx, ty), list(QUEEN_SHOT_COINS), seed)
+    return Position(
+        "icf",
+        tuple(placed),
+        board,
+        name="icf-queen-shot",
+        description=f"Late in a board, white to play with 6 own coins down and 4 of black's; "
+        f"the striker from x={CUT_STRIKER_X} on the South baseline cuts the queen into "
+        f"{CUT_POCKET} (seed {seed}).",
+        turn=QUEEN_SHOT_TURN,
+    ).check()
+
+
+def _scatter(board: IcfBoard, target: Piece, ids: list[str], seed: int) -> list[Piece]:
+    """``target`` and the pieces ``ids`` (kinds and owners by their ids: ``q``, ``w*``,
+    ``b*``) scattered with a seeded RNG, keeping the cut's paths (the striker's from
+    ``CUT_STRIKER_X`` to the ghost position, the target's to ``CUT_POCKET``) and the
+    striker's spot on the baseline clear."""
     specs = board.piece_specs()
     rc, rs = specs["coin"].radius, specs["striker"].radius
     cap = next(c for c in board.layout.captures if c.name == CUT_POCKET)
-    tx, ty = CUT_TARGET_XY
+    tx, ty = target.x, target.y
     gx, gy = ghost(board, tx, ty, CUT_POCKET)
     rng = np.random.default_rng(seed)
-    ids = [p.id for p in rosette(board) if p.id != CUT_TARGET]
-    placed = [Piece(CUT_TARGET, "coin", "white", tx, ty)]
+    placed = [target]
     lim = board.half - rc - 0.002
     for pid in ids:
         for _ in range(10_000):
@@ -77,11 +126,4 @@ def midgame_position(seed: int = 7) -> Position:
                 break
         else:  # pragma: no cover - the seed is fixed
             raise RuntimeError(f"could not place {pid}")
-    return Position(
-        "icf",
-        tuple(placed),
-        board,
-        name="icf-midgame",
-        description=f"Mid-game: 19 coins scattered (seed {seed}); the striker from "
-        f"x={CUT_STRIKER_X} on the South baseline cuts {CUT_TARGET} into {CUT_POCKET}.",
-    ).check()
+    return placed

@@ -179,6 +179,25 @@ class IcfTurn:
     def opponent(self) -> str:
         return "black" if self.shooter == "white" else "white"
 
+    def describe(self, position=None) -> str:
+        """The turn in words: "white to play, 6 own coins down, 4 opponent's, queen on the
+        board". The queen's words read ``position`` where given (on the board, or covered
+        when it holds no queen); without it a queen that is not pending is not mentioned."""
+        words = [f"{self.shooter} to {'break' if self.is_break else 'play'}"]
+        if self.own_down or self.opponent_down:
+            own = f"{self.own_down} own coin{'s' * (self.own_down != 1)} down"
+            words += [own, f"{self.opponent_down} opponent's"]
+        else:
+            words.append("no coins down")
+        if self.queen_pending:
+            words.append("the queen pocketed, awaiting its cover")
+        elif position is not None:
+            on = any(p.kind == "queen" for p in position.pieces)
+            words.append("queen on the board" if on else "queen covered")
+        if self.dues:
+            words.append(f"{self.dues} due{'s' * (self.dues != 1)} owed")
+        return ", ".join(words)
+
 
 @dataclass(frozen=True)
 class IcfScoring:

@@ -175,8 +175,14 @@ class RingPegsTurn:
     stage: int = 1
 
     def __post_init__(self):
-        if self.stage not in (1, 2):
+        if self.stage not in (1, 2) or isinstance(self.stage, bool):
             raise CarromlabError(f"the Ring Pegs stage is 1 or 2, not {self.stage!r}")
+
+    def describe(self, position=None) -> str:
+        """The turn in words: "stage 1: through the pegged circle"."""
+        if self.stage == 1:
+            return "stage 1: through the pegged circle"
+        return "stage 2: into the hole"
 
 
 def crosses_circle(ax, ay, bx, by, radius) -> np.ndarray:
