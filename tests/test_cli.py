@@ -254,10 +254,12 @@ def test_carrooka_estimate_and_shotmap(capsys, tmp_path):
         "--json",
         "--out",
         str(tmp_path),
+        "--no-story",  # (Carrooka's story: tests/test_story.py; the option is checked here)
     )
     assert code == 0
     summary = json.loads(out)
     assert summary["cells"] == 8 and summary["shots"] == 64
+    assert "story" not in summary
     assert (tmp_path / "shotmap.png").exists()
 
 

@@ -106,6 +106,7 @@ def best_shots(
     starts: int = 6,
     story: bool = False,
     stories: list | None = None,
+    story_paths: bool = True,
 ) -> pd.DataFrame:
     """The ``top_k`` shots with the highest ``value`` (a mean such as ``points``, a ``p_``
     column, or ``p_capture:<piece id>``), best first, each with its interval from ``n_final``
@@ -122,7 +123,7 @@ def best_shots(
     final executions, in the columns ``first_hit``, ``p_first_hit``, ``outcome`` (in
     words), ``p_outcome`` and ``story`` (the sentence); ``stories``: a list that receives
     each reported shot's :class:`~carromlab.analysis.story.ShotStory` (with its typical
-    path), best first."""
+    path, replayed unless ``story_paths`` is False), best first."""
     va = analysis_for(position.variant)
     position.check()
     ox, oy = va.origin(position, [-1.0, 1.0])
@@ -263,6 +264,7 @@ def best_shots(
             turn=turn,
             runner=runner,
             key_ids=keys,
+            paths=story_paths,
         )
         for col in ("first_hit", "p_first_hit", "outcome", "p_outcome", "story"):
             final[col] = [t.row()[col] for t in told]

@@ -198,10 +198,13 @@ def shot_stories(
     physics=None,
     key_ids=None,
     hand_set: float | None = None,
+    paths: bool = True,
 ) -> list[ShotStory]:
     """:func:`shot_story` of several shots at once: their executions in one run of the
     runner (``key_ids``: one per shot, default 0, 1, ...), their typical executions replayed
-    together (:data:`REPLAY_BATCH` at a time)."""
+    together (:data:`REPLAY_BATCH` at a time). ``paths=False`` tells the stories without the
+    replay (their ``paths`` empty): for a caller that draws none (``carromlab best``), which
+    then needs no recording program."""
     try:
         sk, va, turn = prepare(position, n, skill, turn)
     except CarromlabError as e:
@@ -226,11 +229,14 @@ def shot_stories(
     names = (*runner.table.capture_names, DITCH)
     told = [_tell(run, runner.ids, names) for run in runs]
     picks = [(c, t["execution"]) for c, t in enumerate(told)]
-    replays = _replay(runner, _base(shots), int(n), noise, int(seed), key_ids, picks)
+    if paths:
+        replays = _replay(runner, _base(shots), int(n), noise, int(seed), key_ids, picks)
+    else:
+        replays = [None] * len(told)
     stories = []
     for c, (t, rep) in enumerate(zip(told, replays)):
         run, i = runs[c], t["execution"]
-        same = bool(
+        same = rep is None or bool(
             np.array_equal(rep["capture"], run["capture"][i])
             and rep["first_piece"] == run["first_piece"][i]
         )
@@ -249,7 +255,7 @@ def shot_stories(
                 outcome=t["outcome"],
                 p_outcome=t["p_outcome"],
                 n=int(n),
-                paths=rep["paths"],
+                paths={} if rep is None else rep["paths"],
                 shooter_start=(float(ex[0]), float(ex[1])),
                 shooter=runner.ids[0],
                 rebound=t["rebound"],

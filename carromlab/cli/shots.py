@@ -195,6 +195,12 @@ def shotmap(
         metavar="PATH",
     ),
     hand_set: float = typer.Option(None, "--hand-set", help=HAND_SET_HELP),
+    story: bool = typer.Option(
+        True,
+        "--story/--no-story",
+        help="Tell the best cell's story (what it does, its typical path on the board "
+        "panel): at least 2,000 more executions of that cell and one recorded replay.",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
     strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
 ) -> None:
@@ -261,6 +267,7 @@ def shotmap(
         out,
         options=options,
         hand_set=hand_set,
+        story=story,
     )
     result = with_origin(result, va, pos)  # (the report's summary has it already)
     print_summary(result, as_json, "m" if line_origin(va) else "deg")
@@ -281,6 +288,7 @@ def run_shotmap(
     out,
     options=None,
     hand_set=None,
+    story=True,
 ):
     """Compute, write and draw a shot map (a :class:`~carromlab.reports.ShotMapReport`: its
     files in ``out``, the warnings its figure raised on stderr); its summary. The finished
@@ -321,6 +329,7 @@ def run_shotmap(
             store=partial,
             on_resume=resuming,
             progress=True,
+            story=story,
         )
     except ShotMapInterrupted as stop:
         interrupt.say(
@@ -404,6 +413,7 @@ def best(
         chunk=chunk,
         progress=not as_json,
         hand_set=hand_set,
+        story_paths=False,  # the stories' sentences; no figure is drawn, so no path replayed
     )
     if out is not None:
         report.save(out, figures=False)
