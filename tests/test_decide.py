@@ -112,6 +112,21 @@ def test_the_chosen_stroke_is_legal_and_the_same_for_a_seed_through_the_api_and_
     assert "re-estimate: 200 executions at club" in out and "points:" in out
 
 
+def test_the_positions_turn_is_the_one_decided_and_re_estimated_under():
+    """A position that carries its turn (icf-queen-shot: white, 6 own coins down, 4 of
+    black's) is decided under it, the re-estimate valued under it, and the turn line says it
+    is the position's."""
+    from carromlab.analysis.decide import decide
+
+    result = decide(standard_position("icf-queen-shot"), "greedy", seed=0, n=200)
+    legal(result)
+    assert result.turn_from == "position"
+    assert (result.turn.own_down, result.turn.opponent_down) == (6, 4)
+    assert result.estimate.attrs["config"]["turn"]["own_down"] == 6
+    assert result.turn_line().endswith("(the position's)")
+    assert "6 own coins down" in result.turn_line()
+
+
 def arrow_coin() -> Position:
     """White's one coin on the north-east arrow, 10 cm from the pocket, and two black coins
     (tests/test_analysis.py's best-shot position, with its second white coin made black)."""

@@ -31,8 +31,9 @@ import pandas as pd
 
 from carromlab.analysis.asks import SHOT_FIELDS, Evaluator
 from carromlab.analysis.players import Decision, decided
-from carromlab.analysis.variants import VariantAnalysis, analysis_for
+from carromlab.analysis.variants import analysis_for
 from carromlab.errors import CarromlabError
+from carromlab.rules.turns import describe_turn
 from carromlab.shots import Shot
 
 #: The re-estimate's key stream (module docstring): its seed is drawn from ``[seed, 1]``.
@@ -48,18 +49,6 @@ HEADLINE = (
 )
 
 
-def position_turn(va: VariantAnalysis, position) -> object:
-    """The rules' turn state of ``position``: its own (``VariantAnalysis.turn_of``), else the
-    variant's default."""
-    turn_of = getattr(va, "turn_of", None)
-    return turn_of(position) if turn_of is not None else va.default_turn()
-
-
-def turn_given(position) -> bool:
-    """Whether ``position`` names its turn state (a position file's ``turn``)."""
-    return getattr(position, "turn", None) is not None
-
-
 def turn_fields(turn: object) -> dict[str, Any]:
     """A turn state's fields, in order ({} for None)."""
     if turn is None:
@@ -67,15 +56,6 @@ def turn_fields(turn: object) -> dict[str, Any]:
     if is_dataclass(turn) and not isinstance(turn, type):
         return {f.name: getattr(turn, f.name) for f in fields(turn)}
     return dict(vars(turn)) if hasattr(turn, "__dict__") else {"turn": repr(turn)}
-
-
-def turn_words(turn: object, position=None) -> str:
-    """A turn state in words: its type's ``describe(position)`` where it has one (ICF: "white
-    to play, no coins down, queen on the board"), else its fields; "" for none."""
-    describe = getattr(turn, "describe", None)
-    if callable(describe):
-        return str(describe(position))
-    return ", ".join(f"{k} {v}" for k, v in turn_fields(turn).items())
 
 
 def run_plan(plan, evaluator) -> Decision:
@@ -203,7 +183,7 @@ class Decided:
 
     def turn_line(self) -> str:
         """The turn assumed, in words: its fields, and where it comes from."""
-        parts = turn_words(self.turn, self.position) or "none"
+        parts = describe_turn(self.turn, self.position) or "none"
         where = (
             "the position's"
             if self.turn_from == "position"
@@ -211,7 +191,7 @@ class Decided:
         )
         line = f"{parts} ({where})"
         if self.played_turn is not None and self.played_turn != self.turn:
-            chosen = turn_words(self.played_turn, self.position)
+            chosen = describe_turn(self.played_turn, self.position)
             line += f"; played as {chosen} (the player's choice)"
         return line
 
@@ -300,7 +280,7 @@ def decide(
     player = game.make_player(name, skill=skill, variant=variant)
     position.check()
     va = analysis_for(variant)
-    turn = position_turn(va, position)
+    turn = va.turn_of(position)
     view, context = position, turn
     if game.player_view is not None:
         config = game.make_config(variant)
@@ -329,7 +309,7 @@ def decide(
         seed=int(seed),
         n=int(n),
         turn=turn,
-        turn_from="position" if turn_given(position) else "default",
+        turn_from="default" if position.turn is None else "position",
         decision=decision,
         shot=shot,
         played_turn=played_turn,
@@ -345,7 +325,5 @@ __all__ = [
     "Decided",
     "decide",
     "estimate_seed",
-    "position_turn",
     "run_plan",
-    "turn_words",
 ]
