@@ -226,8 +226,9 @@ function render({ model, el: root }) {
       el("td", { class: "cl-est" }, tr, est);
       el("td", { class: "cl-ci" }, tr, ci);
     }
+    const what = model.get("kind") === "throw" ? "throws" : "noisy executions";
     caption.textContent = o.n
-      ? `The shot's odds from ${o.n} noisy executions (95 % intervals)${o.final ? "" : ", refining"}`
+      ? `The shot's odds from ${o.n} ${what} (95 % intervals)${o.final ? "" : ", refining"}`
       : "The shot's odds";
     table.dataset.n = String(o.n || 0);
     table.dataset.final = o.final ? "true" : "false";
@@ -359,8 +360,8 @@ function render({ model, el: root }) {
       const t = sel("text", { x: 2, y, class: "cl-tick" }, strip);
       t.textContent = v.toFixed(2);
     }
-    for (const a of [a0, (a0 + a1) / 2, a1]) {
-      const t = sel("text", { x: X(a) - 8, y: 108, class: "cl-tick" }, strip);
+    for (const [a, anchor] of [[a0, "start"], [(a0 + a1) / 2, "middle"], [a1, "end"]]) {
+      const t = sel("text", { x: X(a), y: 108, class: "cl-tick", "text-anchor": anchor }, strip);
       t.textContent = Math.abs(a1 - a0) > 5 ? a.toFixed(0) : a.toFixed(2);
     }
   }
