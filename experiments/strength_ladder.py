@@ -32,7 +32,7 @@ from pathlib import Path
 import pandas as pd
 
 from carromlab.analysis.estimate import run_metadata
-from carromlab.analysis.policies import Greedy, RandomLegal
+from carromlab.analysis.policies import Greedy, MapGreedy, RandomLegal
 from carromlab.analysis.ratings import fit_bradley_terry, pairwise_table
 from carromlab.analysis.search import SearchBudget
 from carromlab.games.icf.machine import IcfConfig
@@ -68,12 +68,17 @@ def extras(skill: str) -> dict:
     lookahead without its leave term (``leave_weight=0``: its screen and finalists, no
     replies), Greedy racing a wider candidate set with the searched break (``greedy-race``:
     :data:`~carromlab.analysis.policies.RACING`), and the lookahead on that racing search
-    (``lookahead-race``: :data:`~carromlab.analysis.lookahead.LOOKAHEAD_RACING`)."""
+    (``lookahead-race``: :data:`~carromlab.analysis.lookahead.LOOKAHEAD_RACING`), and the
+    search-based player (``search``; ``search-4096`` at a quarter of its budget)."""
     return {
         "greedy-big": Greedy(skill=skill, budget=SearchBudget(n_screen=6, keep=8, n_eval=32)),
         "greedy-race": ICF.make_player("greedy-race", skill),
         "lookahead-noleave": icf_lookahead(skill=skill, break_shot="search", leave_weight=0.0),
         "lookahead-race": ICF.make_player("lookahead-race", skill),
+        # the search-based player (best's search at 16,384 kernel shots a decision) and at a
+        # quarter of that budget
+        "search": ICF.make_player("search", skill),
+        "search-4096": MapGreedy(skill=skill, break_shot="search", budget=SearchBudget(shots=4096)),
     }
 
 
@@ -127,18 +132,19 @@ def summarise(out: Path, names: list[str]) -> pd.DataFrame:
     games = results(out, names)
     if games.empty:
         raise SystemExit(f"no finished boards under {out}")
-    table = fit_bradley_terry(games[["a", "b", "winner"]], anchor=ANCHOR)
+    anchor = ANCHOR if ANCHOR in set(games["a"]) | set(games["b"]) else names[0]
+    table = fit_bradley_terry(games[["a", "b", "winner"]], anchor=anchor)
     pairs = pairwise_table(games[["a", "b", "winner"]])
     breaker = (games["winner"] == games["breaker"]).mean()
     table.to_csv(out / "ladder.csv", index=False)
     pairs.to_csv(out / "pairs.csv", index=False)
-    _figure(table, len(games), out / "ladder.png")
+    _figure(table, len(games), out / "ladder.png", anchor)
     print(f"{len(games)} boards; the breaker won {breaker:.3f} of them")
     print(pairs.round(3).to_string(index=False))
     return table
 
 
-def _figure(table: pd.DataFrame, boards: int, path: Path) -> None:
+def _figure(table: pd.DataFrame, boards: int, path: Path, anchor: str = ANCHOR) -> None:
     import matplotlib.pyplot as plt
 
     from carromlab.plot.ratings import plot_ratings
@@ -147,7 +153,7 @@ def _figure(table: pd.DataFrame, boards: int, path: Path) -> None:
     plot_ratings(
         table,
         ax=ax,
-        title=f"ICF players at club skill\n{boards:,} single boards, 95 % intervals, {ANCHOR} = 0",
+        title=f"ICF players at club skill\n{boards:,} single boards, 95 % intervals, {anchor} = 0",
     )
     fig.savefig(path, dpi=120)
     plt.close(fig)

@@ -44,7 +44,7 @@ def test_strongest_names_the_top_of_each_games_ladder():
     Carroms and Carrooka, Force Out's racing player; greedy where nothing stronger is
     measured (Circle Scores, Ring Pegs, KOOBA)."""
     want = {
-        "icf": "greedy-race",
+        "icf": "search",
         "carroms": "greedy-break",
         "carrooka": "greedy-break",
         "force-out": "greedy-race",
@@ -145,14 +145,14 @@ def arrow_coin() -> Position:
 
 
 def test_an_obvious_pot_is_decided_and_re_estimated_as_one():
-    """The coin on the arrow: the strongest ICF player (the racing greedy) pots it, and the
+    """The coin on the arrow: the strongest ICF player (the search-based player) pots it, and the
     independent re-estimate says it nearly always goes down (greedy at its smaller budget
     finds a cut that pots it about 4 times in 5)."""
     from carromlab.analysis.decide import decide
 
     result = decide(arrow_coin(), STRONGEST, skill="expert", seed=0, n=N)
     legal(result)
-    assert result.player == "greedy-race"
+    assert result.player == "search"
     assert result.quantity("capture:w1") >= 0.9
     rows = result.estimate.set_index("quantity")
     assert rows.loc["capture:w1", "lo"] > 0.85
