@@ -30,6 +30,7 @@ from carromlab.plot.trajectory import (
     _shooter_kind,
     _shooter_piece,
     _zoom,
+    path_legend_entries,
 )
 
 if TYPE_CHECKING:
@@ -52,22 +53,7 @@ def story_legend_entries(
 ) -> list[tuple[Line2D, str]]:
     """The legend's entries for a story's paths: the shooter's path (``what``), a piece's
     path, the capture mark."""
-    return [
-        (Line2D([], [], color=shooter_color, linewidth=1.6), f"{what}: the shooter"),
-        (Line2D([], [], color="#777777", linewidth=1.3), f"{what}: a piece (its colour)"),
-        (
-            Line2D(
-                [],
-                [],
-                marker="x",
-                markersize=7,
-                markeredgewidth=2.0,
-                color=CAPTURE_COLOR,
-                linestyle="none",
-            ),
-            "pocketed here",
-        ),
-    ]
+    return path_legend_entries(shooter_color, f"{what}: the shooter", f"{what}: a piece")
 
 
 def draw_story_paths(

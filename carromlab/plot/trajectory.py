@@ -259,24 +259,32 @@ def draw_trajectories(
     if zoom:
         _zoom(ax, paths, spots, 0.06 if zoom is True else float(zoom))
     if legend:
-        extra = [
-            (Line2D([], [], color=STRIKER_PATH_COLOR, linewidth=1.6), "striker's path"),
-            (Line2D([], [], color="#777777", linewidth=1.3), "a piece's path (its colour)"),
-            (
-                Line2D(
-                    [],
-                    [],
-                    marker="x",
-                    markersize=7,
-                    markeredgewidth=2.0,
-                    color=CAPTURE_COLOR,
-                    linestyle="none",
-                ),
-                "pocketed here",
-            ),
-        ]
+        extra = path_legend_entries(STRIKER_PATH_COLOR, "striker's path", "a piece's path")
         plot.draw_legend(ax, position, extra=extra)
     return paths + marks
+
+
+def path_legend_entries(
+    shooter_color: str, shooter_label: str, piece_label: str
+) -> list[tuple[Line2D, str]]:
+    """The legend's entries for drawn paths: the shooter's (``shooter_label``), a piece's
+    (``piece_label``, "(its colour)" added) and the capture mark."""
+    return [
+        (Line2D([], [], color=shooter_color, linewidth=1.6), shooter_label),
+        (Line2D([], [], color="#777777", linewidth=1.3), f"{piece_label} (its colour)"),
+        (
+            Line2D(
+                [],
+                [],
+                marker="x",
+                markersize=7,
+                markeredgewidth=2.0,
+                color=CAPTURE_COLOR,
+                linestyle="none",
+            ),
+            "pocketed here",
+        ),
+    ]
 
 
 def _zoom(ax: Axes, paths: list, spots: list, margin: float) -> None:
