@@ -30,7 +30,8 @@ import numpy as np
 import pandas as pd
 
 from carromlab.analysis.asks import SHOT_FIELDS, Evaluator
-from carromlab.analysis.players import Decision, decided
+from carromlab.analysis.players import Decision
+from carromlab.analysis.policies import drive_plan
 from carromlab.analysis.variants import analysis_for
 from carromlab.errors import CarromlabError
 from carromlab.rules.turns import describe_turn
@@ -56,20 +57,6 @@ def turn_fields(turn: object) -> dict[str, Any]:
     if is_dataclass(turn) and not isinstance(turn, type):
         return {f.name: getattr(turn, f.name) for f in fields(turn)}
     return dict(vars(turn)) if hasattr(turn, "__dict__") else {"turn": repr(turn)}
-
-
-def run_plan(plan, evaluator) -> Decision:
-    """Drive a player's ``plan`` to its :class:`~carromlab.analysis.players.Decision`,
-    answering each ask as it comes (a list of asks with a list of answers), as the game loop
-    does (:mod:`carromlab.play.loop`)."""
-    try:
-        asks = next(plan)
-        while True:
-            many = isinstance(asks, (list, tuple))
-            answers = evaluator.answer(list(asks) if many else [asks])
-            asks = plan.send(answers if many else answers[0])
-    except StopIteration as stop:
-        return decided(stop.value)
 
 
 def one_shot(shot) -> Shot:
@@ -287,7 +274,7 @@ def decide(
         view, context = game.player_view(position, turn, config)
     evaluator = _evaluator(game, variant, position, va.table_position(position))
     t0 = time.perf_counter()
-    decision = run_plan(player.plan(view, context, seed=int(seed)), evaluator)
+    decision = drive_plan(player.plan(view, context, seed=int(seed)), evaluator)
     t_plan = time.perf_counter() - t0
     played_turn = decision.turn if decision.turn is not None else turn
     shot = None if decision.shot is None else one_shot(decision.shot)
@@ -325,5 +312,4 @@ __all__ = [
     "Decided",
     "decide",
     "estimate_seed",
-    "run_plan",
 ]

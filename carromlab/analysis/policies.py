@@ -30,7 +30,7 @@ import numpy as np
 
 from carromlab.analysis.asks import Answer, Evaluator
 from carromlab.analysis.candidates import candidate_arrays
-from carromlab.analysis.players import Decision
+from carromlab.analysis.players import Decision, decided
 from carromlab.analysis.search import BUDGET_FIELDS, Candidates, SearchBudget
 from carromlab.analysis.variants import analysis_for
 from carromlab.errors import CarromlabError
@@ -38,9 +38,10 @@ from carromlab.shots import Shot
 from carromlab.shots import skill as skill_named
 
 
-def run_plan(plan, evaluator: Evaluator):
-    """Drive one player's plan to its decision's shot, answering each ask as it comes (a
-    plan that yields a list of asks gets a list of answers)."""
+def drive_plan(plan, evaluator: Evaluator) -> Decision:
+    """Drive one player's plan to its :class:`~carromlab.analysis.players.Decision`,
+    answering each ask as it comes (a plan that yields a list of asks gets a list of
+    answers), as the game loop does (:mod:`carromlab.play.loop`)."""
     try:
         asks = next(plan)
         while True:
@@ -48,8 +49,12 @@ def run_plan(plan, evaluator: Evaluator):
             answers = evaluator.answer(list(asks) if many else [asks])
             asks = plan.send(answers if many else answers[0])
     except StopIteration as stop:
-        value = stop.value
-    return value.shot if isinstance(value, Decision) else value
+        return decided(stop.value)
+
+
+def run_plan(plan, evaluator: Evaluator):
+    """:func:`drive_plan`, to the decision's shot."""
+    return drive_plan(plan, evaluator).shot
 
 
 def _choose(policy, position, turn, seed: int, capacity: int) -> Shot:
