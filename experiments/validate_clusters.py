@@ -182,7 +182,7 @@ def prepare_case(name: str, n: int = 1, physics: Physics = Physics()) -> Prepare
     case = Case(
         name, f"{len(pieces)} touching coins", "ICF", 0.0, SHOT_ANGLE_DEG, CLUSTER_SPEED, ()
     )
-    runner = ShotRunner(pos, "striker", chunk=n, max_events=MAX_EVENTS, physics=physics)
+    runner = ShotRunner(pos, "striker", max_events=MAX_EVENTS, physics=physics)
     base = Shot(
         np.array([0.0]),
         np.array([BASELINE_Y]),

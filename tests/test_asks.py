@@ -26,15 +26,16 @@ def test_answers_match_the_runner_and_ignore_the_rest_of_the_batch():
     opening = standard_position("icf-opening")
     noise = skill("club").noise()
     shots = _shots(mid, [0.0, 0.1, -0.12], [90.0, 70.0, 110.0], [2.0, 3.0, 1.5])
-    runner = ShotRunner(mid, "striker", chunk=64, capacity=20)
+    runner = ShotRunner(mid, "striker", capacity=20)
     ref = np.concatenate([c.outcome["capture"] for c in runner.run(shots, 5, noise, seed=11)])
-    # several blocks of 64; the shot runner's lanes and cap (its program, tests/test_devices.py)
-    ev = Evaluator(mid.board.layout, 20, lanes=16, block=64, max_events=512)
+    # the shot runner's lanes, block and cap: its program
+    ev = Evaluator(mid.board.layout, 20, max_events=512)
     turn = IcfTurn(shooter="white", own_down=1)
     alone = ev.answer([Ask(mid, shots, 5, 11, noise, turn)])[0]
     crowd = ev.answer(
         [
-            Ask(opening, _shots(opening, [0.05], [90.0], [5.0]), 50, 3, noise),
+            # (enough breaks that the crowd takes two blocks)
+            Ask(opening, _shots(opening, [0.05], [90.0], [5.0]), 4100, 3, noise),
             Ask(mid, shots, 5, 11, noise, turn),
             Ask(mid, shots, 2, 12, skill("novice").noise(), turn),
         ]
@@ -45,7 +46,7 @@ def test_answers_match_the_runner_and_ignore_the_rest_of_the_batch():
     # lanes and batches differ only in float rounding: no chaos in these shots
     runner_x = np.concatenate([c.outcome["x"] for c in runner.run(shots, 5, noise, seed=11)])
     assert np.allclose(alone.outcome["x"], runner_x, atol=1e-5)
-    assert crowd[0].outcome["capture"].shape == (50, 20)
+    assert crowd[0].outcome["capture"].shape == (4100, 20)
     assert list(alone.cell) == [0] * 5 + [1] * 5 + [2] * 5
     means = alone.means("points")
     assert means.shape == (3,) and np.isfinite(means).all()
@@ -69,7 +70,7 @@ def test_an_evaluator_refuses_another_board_or_too_many_discs():
     with pytest.raises(CarromlabError, match="another board"):
         ev.answer([Ask(crok, _shots(mid, [0.0], [90.0], [1.0]), 1, 0, skill("club").noise())])
     small = Evaluator(mid.board.layout, 5)
-    with pytest.raises(CarromlabError, match="holds 5"):
+    with pytest.raises(CarromlabError, match="holds 8"):
         small.answer([Ask(mid, _shots(mid, [0.0], [90.0], [1.0]), 1, 0, skill("club").noise())])
 
 

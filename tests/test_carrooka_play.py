@@ -20,6 +20,7 @@ from carromlab.games.carrooka.machine import CarrookaConfig
 from carromlab.games.carrooka.nominate import nominations
 from carromlab.games.carrooka.players import CarrookaGreedy, CarrookaRandom, pot_candidates
 from carromlab.games.carrooka.rules import CarrookaTurn, pucks
+from carromlab.physics.kernel import disc_bucket
 from carromlab.play import play_games
 from carromlab.registry import standard_position
 from carromlab.shots import SKILLS, Shot
@@ -72,7 +73,7 @@ def test_evaluator_and_shot_runner_agree_on_carrooka_shots():
     # (the evaluator's kernel settings: one compiled program serves both; what differs is how
     # each makes its discs, keys and noise)
     runner = ShotRunner(
-        VA.table_position(MID), "striker", max_events=4096, capacity=CAPACITY, lanes=64
+        VA.table_position(MID), "striker", max_events=4096, capacity=disc_bucket(CAPACITY)
     )
     chunks = list(runner.run(shots, 8, noise, 5))
     cap = np.concatenate([c.outcome["capture"] for c in chunks])

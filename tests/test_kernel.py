@@ -1131,17 +1131,20 @@ def test_lane_simulator_matches_the_batch_simulator(key):
     outcomes equal, positions within float32 rounding), with more shots than lanes and
     fewer."""
     from carromlab.analysis.runner import LANE_STEPS
-    from carromlab.physics.kernel import make_lane_simulator
+    from carromlab.physics.kernel import LANES, make_lane_simulator
 
     n, _ = SHAPES[key]
     shots = property_shots()[key]
     discs = stack_discs(key, shots, len(shots))
     ref = batch_sim(key)(discs, PHYS)
-    # fewer lanes than shots (refilled) and more; steps as the shot runner takes them, so
-    # these are the runner's own programs (tests/test_devices.py, the chunk-64 tests)
-    for lanes in (16, 512):
-        sim = make_lane_simulator(TABLES[key], n, MAX_EVENTS, lanes=lanes, steps=LANE_STEPS)
-        out = sim(discs, PHYS)
+    sim = make_lane_simulator(TABLES[key], n, MAX_EVENTS, lanes=LANES, steps=LANE_STEPS)
+    # more lanes than shots, and (the shots repeated to the runner's chunk) fewer, refilled;
+    # lanes and steps as the shot runner takes them, so these are its own programs
+    chunk = 4096
+    tiled = jax.tree.map(lambda a: jnp.tile(a, (chunk // len(shots),) + (1,) * (a.ndim - 1)), discs)
+    out = sim(discs, PHYS)
+    many = jax.tree.map(lambda a: a[-len(shots) :], sim(tiled, PHYS))
+    for run in (out, many):
         for f in (
             "alive",
             "capture",
@@ -1150,18 +1153,33 @@ def test_lane_simulator_matches_the_batch_simulator(key):
             "contacts",
             "truncated",
         ):
-            np.testing.assert_array_equal(getattr(out, f), getattr(ref, f), err_msg=f)
+            np.testing.assert_array_equal(getattr(run, f), getattr(ref, f), err_msg=f)
         # rounding differs between compiled shapes and grows through many contacts
-        np.testing.assert_allclose(out.x, ref.x, rtol=0, atol=1e-4)
-        np.testing.assert_allclose(out.t_end, ref.t_end, rtol=1e-5)
-        # a traced count runs the queue's first shots only (the same program): the same
-        # numbers for those, bit for bit, and zeros (never started) after them
-        part = sim(discs, PHYS, len(shots) // 3)
-        k = len(shots) // 3
-        for f in ("capture", "x", "t_end", "n_events"):
-            a, b = np.asarray(getattr(part, f)), np.asarray(getattr(out, f))
-            np.testing.assert_array_equal(a[:k], b[:k], err_msg=f)
-        assert not np.asarray(part.n_events)[k:].any()
+        np.testing.assert_allclose(run.x, ref.x, rtol=0, atol=1e-4)
+        np.testing.assert_allclose(run.t_end, ref.t_end, rtol=1e-5)
+    # a traced count runs the queue's first shots only (the same program): the same numbers
+    # for those, bit for bit, and zeros (never started) after them
+    part = sim(discs, PHYS, len(shots) // 3)
+    k = len(shots) // 3
+    for f in ("capture", "x", "t_end", "n_events"):
+        a, b = np.asarray(getattr(part, f)), np.asarray(getattr(out, f))
+        np.testing.assert_array_equal(a[:k], b[:k], err_msg=f)
+    assert not np.asarray(part.n_events)[k:].any()
+    # the event cap is traced too (the same program): every shot stops at the lower cap, and
+    # the shots that end under it end as before, bit for bit
+    cap = int(np.median(np.asarray(out.n_events)))
+    low = sim(discs, PHYS, max_events=cap)
+    full_n, low_n = np.asarray(out.n_events), np.asarray(low.n_events)
+    np.testing.assert_array_equal(low_n, np.minimum(full_n, cap))
+    # (a shot whose last event is the cap-th is not seen to be at rest: truncated, as with a
+    # static cap)
+    np.testing.assert_array_equal(np.asarray(low.truncated), full_n >= cap)
+    under = full_n < cap
+    assert under.any() and (~under).any()
+    for f in ("capture", "x", "t_end"):
+        np.testing.assert_array_equal(
+            np.asarray(getattr(low, f))[under], np.asarray(getattr(out, f))[under], err_msg=f
+        )
 
 
 def test_touching_pair_parting_slowly_is_caught_when_friction_turns_it_back():

@@ -27,7 +27,7 @@ from carromlab.analysis.variants import analysis_for
 from carromlab.errors import CarromlabError
 from carromlab.physics import Physics
 from carromlab.physics.devices import compute_devices, map_chunks
-from carromlab.physics.kernel import Discs, lane_simulator_for
+from carromlab.physics.kernel import LANES, Discs, disc_bucket, lane_simulator_for
 from carromlab.physics.table import Pieces
 from carromlab.shots import Shot, check_hand_set, hand_set_plan_for, place_shooter, set_by_hand
 
@@ -93,7 +93,9 @@ def legal_shots(position, shots: Shot) -> np.ndarray:
 
 class Evaluator:
     """Answers asks from positions on one board ``layout``; every position is padded to
-    ``capacity`` discs (the shooter included).
+    ``capacity`` discs (the shooter included) rounded up to the kernel's next disc bucket
+    (:func:`~carromlab.physics.kernel.disc_bucket`), so that games and estimates on a board
+    share one compiled program (padding discs are dead: they change no outcome).
 
     The kernel runs shots in ``lanes`` lanes that refill as shots come to rest
     (:func:`~carromlab.physics.kernel.make_lane_simulator`), at most ``block`` shots a call;
@@ -110,7 +112,7 @@ class Evaluator:
         self,
         layout,
         capacity: int,
-        lanes: int = 64,
+        lanes: int = LANES,
         block: int = 4096,
         max_events: int = 4096,
         physics: Physics | None = None,
@@ -119,7 +121,7 @@ class Evaluator:
         self.layout = layout
         #: The hand-set size for positions set by hand (None: HAND_SET; 0: off).
         self.hand_set = None if hand_set is None else check_hand_set(hand_set)
-        self.capacity = int(capacity)
+        self.capacity = disc_bucket(int(capacity))
         self.lanes = int(lanes)
         self.block = max(int(block), 4 * self.lanes)
         self.max_events = int(max_events)

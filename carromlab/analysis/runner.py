@@ -36,6 +36,7 @@ from carromlab.physics import Physics
 from carromlab.physics.devices import compute_devices, map_chunks
 from carromlab.physics.kernel import (
     DEFAULT_CONTACTS,
+    LANES,
     Discs,
     batch_simulator_for,
     disc_bucket,
@@ -45,10 +46,6 @@ from carromlab.physics.priors import PhysicsPrior
 from carromlab.physics.table import Pieces, Table
 from carromlab.shots import Shot, SkillNoise, hand_set_plan_for, place_shooter, set_by_hand
 
-#: Shots in flight at once in each chunk's refilling lanes (ShotRunner ``lanes``). On the
-#: 2-core CPU 256, 512 and 1,024 lanes measured within the machine's noise of each other
-#: (docs/decisions.md, "Speed").
-LANES = 512
 #: Events between two harvests of finished lanes.
 LANE_STEPS = 1
 #: The chunk sizes a runner uses (:func:`chunk_size`): every chunk of every run has the

@@ -246,7 +246,7 @@ def prepare(
         tp = tp.replace(pieces=tuple(tp.pieces[k] for k in perm))
     elif order != "original":
         raise ValueError(f"unknown order {order!r}; known: {', '.join(LABELLINGS)}")
-    runner = ShotRunner(tp, va.shooter_kind, chunk=n, max_events=MAX_EVENTS, physics=physics)
+    runner = ShotRunner(tp, va.shooter_kind, max_events=MAX_EVENTS, physics=physics)
     base = Shot(
         np.array([float(ox[0])]),
         np.array([float(oy[0])]),

@@ -81,7 +81,11 @@ class PhysicsPrior:
         values = {
             name: dist.draw(jax.random.fold_in(sub, FIELDS.index(name))) for name, dist in self.vary
         }
-        return dataclasses.replace(self.base, **values)
+        # every field an array of the draws' type (not a weakly typed Python number): a
+        # prior's kernel program is then one whatever fields it varies
+        dt = next(iter(values.values())).dtype
+        fixed = {name: jnp.asarray(getattr(self.base, name), dt) for name in FIELDS}
+        return dataclasses.replace(self.base, **{**fixed, **values})
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -35,6 +35,7 @@ import pandas as pd
 from carromlab.analysis.asks import Evaluator
 from carromlab.analysis.players import Decision, Plan, Player, decided
 from carromlab.errors import CarromlabError
+from carromlab.physics.kernel import LANES
 from carromlab.rules.interfaces import GameConfig, GameState
 from carromlab.shots import Skill
 from carromlab.shots import skill as skill_named
@@ -110,7 +111,7 @@ def play_games(
     on_stroke: Callable[[Any], object] | None = None,
     on_game: Callable[[GameRecord], object] | None = None,
     progress: bool = False,
-    lanes: int = 64,
+    lanes: int = LANES,
     physics: Physics | None = None,
     stats: dict[str, int] | None = None,
     driver: Driver | None = None,

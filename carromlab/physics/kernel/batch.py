@@ -20,6 +20,7 @@ import jax
 import jax.numpy as jnp
 
 from carromlab.equipment.geometry import Layout
+from carromlab.errors import CarromlabError
 from carromlab.physics.kernel.cluster import ClusterHits, ClusterOutput, solve_cluster_hits
 from carromlab.physics.kernel.spec import (
     CLUSTER_STEPS,
@@ -214,28 +215,30 @@ def make_lane_simulator(
     per_shot_physics: bool = False,
     cluster_steps: int = CLUSTER_STEPS,
 ) -> Simulator:
-    """``simulate(discs, physics, count=None)`` over a queue of shots (leading axis) with
-    ``lanes`` of them in flight at once; jitted, returns a ``ShotOutcome`` per shot like
-    :func:`make_batch_simulator` (``per_shot_physics`` as there). Only the queue's first
-    ``count`` shots (traced; default all) are run, the rest come back zero: one compiled
-    program serves every run up to the queue's size, which callers keep to a few fixed sizes.
+    """``simulate(discs, physics, count=None, max_events=max_events)`` over a queue of shots
+    (leading axis) with ``lanes`` of them in flight at once; jitted, returns a ``ShotOutcome``
+    per shot like :func:`make_batch_simulator` (``per_shot_physics`` as there). Only the
+    queue's first ``count`` shots (traced; default all) are run, the rest come back zero; the
+    event cap ``max_events`` is traced too: one compiled program serves every run up to the
+    queue's size and every cap, and callers keep the queue to a few fixed sizes.
 
     A vmapped ``while_loop`` runs every shot of a batch for as many events as its longest shot
     has, so lanes idle; here a lane whose shot has come to rest hands its outcome back and
     takes the next shot of the queue. Lanes are harvested a quarter at a time (each harvest
     starts that many new shots), after every ``steps`` events. A shot's numbers do not depend
-    on its lane or on the other shots: they are the batch simulator's, bit for bit
-    (tests/test_kernel.py, tests/test_devices.py).
+    on its lane, on the other shots or on the cap it did not reach: they are the batch
+    simulator's, bit for bit (tests/test_kernel.py, tests/test_devices.py).
     """
     machine = make_machine(
-        table, n_pieces, max_events, contacts=contacts, cluster_steps=cluster_steps
+        table, n_pieces, EVENT_BOUND, contacts=contacts, cluster_steps=cluster_steps
     )
 
-    def run(discs: Discs, physics: Physics, count: jax.Array) -> PyTree:
+    def run(discs: Discs, physics: Physics, count: jax.Array, cap: jax.Array) -> PyTree:
         q = discs.x.shape[0]
         n_lanes = min(lanes, q)
         per_harvest = max(1, n_lanes // 4)
         queue_in, loop_of = lane_inputs(machine, discs, physics, per_shot_physics)
+        loop_of = capped(loop_of, cap)
         lane_in = _take(queue_in, jnp.arange(n_lanes))
         lane_s = init_many(loop_of, lane_in)
         shape = jax.eval_shape(partial(finish_many, loop_of), lane_in, lane_s)
@@ -263,22 +266,58 @@ def make_lane_simulator(
 
         return jax.lax.while_loop(lambda c: (c[2] >= 0).any(), outer_body, carry)[4]
 
-    why = _static_why(table, n_pieces, max_events, contacts, per_shot_physics, cluster_steps)
+    why = _static_why(table, n_pieces, "traced", contacts, per_shot_physics, cluster_steps)
     program = kernel_program(
         run, "lanes", kernel_compiler_options(), **why, lanes=lanes, steps=steps
     )
+    default_cap = check_event_cap(max_events)
 
-    def simulate(discs: Discs, physics: Physics, count: int | jax.Array | None = None) -> PyTree:
+    def simulate(
+        discs: Discs,
+        physics: Physics,
+        count: int | jax.Array | None = None,
+        max_events: int | None = None,
+    ) -> PyTree:
         q = discs.x.shape[0]
-        return program(discs, physics, jnp.asarray(q if count is None else count, jnp.int32))
+        cap = default_cap if max_events is None else check_event_cap(max_events)
+        return program(
+            discs,
+            physics,
+            jnp.asarray(q if count is None else count, jnp.int32),
+            jnp.asarray(cap, jnp.int32),
+        )
 
     return simulate
+
+
+#: The static event bound of a kernel whose cap is traced (:func:`make_lane_simulator`): the
+#: largest int32, never reached; the traced cap (:func:`capped`) stops the shots.
+EVENT_BOUND = 2**31 - 1
+
+
+def check_event_cap(max_events: int) -> int:
+    """``max_events`` as a positive int below :data:`EVENT_BOUND` (a clear error otherwise)."""
+    cap = int(max_events)
+    if not 0 < cap < EVENT_BOUND:
+        raise CarromlabError(f"max_events: a positive number of events, not {max_events!r}")
+    return cap
+
+
+def capped(loop_of: LoopOf, cap: jax.Array) -> LoopOf:
+    """``loop_of`` whose loops also stop at ``cap`` events (traced): the static spec's cap is
+    :data:`EVENT_BOUND`, so one program serves every cap."""
+
+    def loop(*a: PyTree) -> EventLoop:
+        lp = loop_of(*a)
+        return lp._replace(running=lambda s: lp.running(s) & (s.n_events < cap))
+
+    return loop
 
 
 def _static_why(
     table: Table,
     n_pieces: int,
-    max_events: int,
+    max_events: int | str,
     contacts: str,
     per_shot_physics: bool,
     cluster_steps: int,
@@ -372,21 +411,28 @@ def batch_simulator_for(
     return make_batch_simulator(table, n_pieces, max_events, per_shot_physics, contacts)
 
 
-@functools.lru_cache(maxsize=32)
 def lane_simulator_for(
     layout: Layout,
     n_pieces: int,
     max_events: int = 512,
-    lanes: int = 64,
+    lanes: int = 128,
     contacts: str = DEFAULT_CONTACTS,
     per_shot_physics: bool = False,
     steps: int = 1,
 ) -> Simulator:
-    """:func:`make_lane_simulator` for a board layout, cached like :func:`batch_simulator_for`."""
+    """:func:`make_lane_simulator` for a board layout, cached like :func:`batch_simulator_for`;
+    every cap shares one simulator (the cap is traced)."""
+    sim = _lane_simulator(layout, n_pieces, lanes, contacts, per_shot_physics, steps)
+    return partial(sim, max_events=check_event_cap(max_events))
+
+
+@functools.lru_cache(maxsize=32)
+def _lane_simulator(
+    layout: Layout, n_pieces: int, lanes: int, contacts: str, per_shot_physics: bool, steps: int
+) -> Simulator:
     return make_lane_simulator(
         Table.from_layout(layout),
         n_pieces,
-        max_events,
         lanes=lanes,
         steps=steps,
         contacts=contacts,

@@ -66,6 +66,13 @@ ROWS_PER_PASS = 2
 #: shots do not wait on them (under a plain vmap every shot would run every solve's loop).
 #: 64 or 128 measured no faster on the 2-core CPU (docs/benchmarks.md).
 SOLVE_LANES = 32
+#: Shots in flight at once in a lane simulator's refilling lanes (the shot runner's and the
+#: games' evaluator's default, so that an estimate and a game on one board share one compiled
+#: program). Measured on the 2-core CPU (2026-12-03, docs/benchmarks.md): the break 7,100
+#: shots/s with 128 lanes against 6,100 with 512 and 4,500 with 64; cuts alike with any; whole
+#: ICF boards as fast as with 64 lanes (53.6 s against 55.0 s) and 1.7 times faster than with
+#: 512, whose lanes idle while a game's few long strokes run.
+LANES = 128
 #: Disc counts a kernel is compiled for when a caller lets the count round up
 #: (:func:`disc_bucket`): a position's discs are padded with dead ones (which cost next to
 #: nothing) to the next of these, so one program serves every position of a board up to that
