@@ -411,6 +411,7 @@ def batch_simulator_for(
     return make_batch_simulator(table, n_pieces, max_events, per_shot_physics, contacts)
 
 
+@functools.lru_cache(maxsize=64)
 def lane_simulator_for(
     layout: Layout,
     n_pieces: int,
@@ -429,7 +430,7 @@ def lane_simulator_for(
 @functools.lru_cache(maxsize=32)
 def _lane_simulator(
     layout: Layout, n_pieces: int, lanes: int, contacts: str, per_shot_physics: bool, steps: int
-) -> Simulator:
+) -> Callable[..., Any]:
     return make_lane_simulator(
         Table.from_layout(layout),
         n_pieces,
