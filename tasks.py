@@ -37,7 +37,10 @@ def ensure_env(extras: str) -> None:
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if not stamp.exists() or stamp.read_text() != digest:
         target = f".[{extras}]" if extras else "."
-        run(PY, "-m", "pip", "install", "--quiet", "-e", target)
+        # --no-compile: Python compiles a module to bytecode when it is first imported; pip
+        # compiling every module of every package ahead (most never imported here) took 25 of
+        # the install's 47 s on a 2-core machine (docs/benchmarks.md)
+        run(PY, "-m", "pip", "install", "--quiet", "--no-compile", "-e", target)
         stamp.write_text(digest)
 
 
@@ -59,7 +62,21 @@ def _pytest(*args: str) -> None:
     os.environ.setdefault("CARROMLAB_CORES", "1")
     # --durations: every run ends with its slowest tests; conftest.py ends it with the count
     # of distinct kernel programs it compiled (the budgets: docs/benchmarks.md)
-    run(PY, "-m", "pytest", "-n", "2", "-q", "--durations=15", *args, *sys.argv[2:])
+    # --dist worksteal: a worker that runs out of tests takes some of the other's, so neither
+    # idles while the other finishes a long queue
+    run(
+        PY,
+        "-m",
+        "pytest",
+        "-n",
+        "2",
+        "--dist",
+        "worksteal",
+        "-q",
+        "--durations=15",
+        *args,
+        *sys.argv[2:],
+    )
 
 
 def test() -> None:
