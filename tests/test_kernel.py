@@ -41,7 +41,12 @@ from scipy.optimize import brentq, minimize_scalar
 
 from carromlab.equipment import COLOURS, CarrookaBoard, CheckerBoard, CrokinoleBoard, IcfBoard
 from carromlab.physics import Physics, Pieces, Table
-from carromlab.physics.kernel import Discs, make_batch_simulator, make_simulator
+from carromlab.physics.kernel import (
+    Discs,
+    lane_simulator_for,
+    make_batch_simulator,
+    make_simulator,
+)
 from carromlab.physics.reference import simulate_reference
 from carromlab.position import Piece, Position
 from carromlab.registry import standard_position
@@ -80,12 +85,16 @@ TABLES = {
 SHAPES = {
     "open": (2, 16),
     "icf": (20, 64),
-    "carrooka": (22, 32),
+    "carrooka": (26, 4096),  # (the shot runner's program: LANE_BOARDS)
     "ditch": (13, 32),
     "crokinole": (17, 4),
     "checker": (26, 1),
 }
 MAX_EVENTS = 512
+#: Boards whose shots run in the shot runner's own program (its lanes, its 4096-shot queue,
+#: its disc bucket): the lane simulator gives the batch simulator's outcomes (test below), and
+#: the suite then compiles no second program for the board.
+LANE_BOARDS = {"carrooka": CARROOKA.layout}
 
 
 @functools.cache
@@ -150,11 +159,20 @@ def unpack(out, b: int, n: int) -> dict:
 def run(key: str, shots: list[Pieces], physics: Physics = PHYS) -> list[dict]:
     """Simulate ``shots`` on table ``key`` (batched, padded); per-shot numpy outcomes, the
     per-piece fields cut to each shot's own pieces."""
-    _, batch = SHAPES[key]
+    n, batch = SHAPES[key]
     res = []
     for start in range(0, len(shots), batch):
         chunk = shots[start : start + batch]
-        out = batch_sim(key)(stack_discs(key, chunk, batch), physics)
+        if key in LANE_BOARDS:
+            sim = lane_simulator_for(LANE_BOARDS[key], n, MAX_EVENTS)
+            discs = stack_discs(key, chunk, len(chunk))
+            extra = batch - len(chunk)
+            discs = jax.tree.map(
+                lambda a, k=extra: jnp.concatenate([a, jnp.repeat(a[:1], k, axis=0)]), discs
+            )
+            out = sim(discs, physics, len(chunk))
+        else:
+            out = batch_sim(key)(stack_discs(key, chunk, batch), physics)
         res += [unpack(out, b, p.n) for b, p in enumerate(chunk)]
     return res
 
