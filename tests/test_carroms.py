@@ -515,3 +515,27 @@ def test_whole_games_on_the_real_kernel():
         assert st.scores[st.winner] >= config.target > st.scores[1 - st.winner]
         assert (rec.row["score_0"], rec.row["score_1"]) == st.scores
         assert len(rec.strokes) == st.strokes == len(st.history)
+
+
+def test_the_search_player_plays_what_the_map_search_finds():
+    """Carroms' search-based player (MapGreedy over Carroms' targets) at its 16,384 kernel
+    shots a decision, on the full rack with red to play: a legal stroke, the same again from
+    the same seed, worth at least the greedy player's (paired estimates, same keys). (At 4,096
+    shots the screen of Carroms' 2,000-cell map sees under one shot a cell and once chose a
+    stroke worth 0.25 against greedy's 1.65; at 16,384 it chose one worth 2.11.)"""
+    from carromlab.analysis import estimate
+    from carromlab.games.carroms.players import CarromsGreedy, CarromsSearch
+    from carromlab.registry import get_game
+
+    player = get_game("carroms").make_player("search")
+    assert isinstance(player, CarromsSearch) and player.break_shot == "search"
+    assert player.capacity == CarromsGreedy().capacity and player.budget.shots == 16384
+    pos = table()
+    shot = player.choose(pos, RED, seed=0)
+    analysis_for("carroms").check_shot(pos, shot)
+    again = player.choose(pos, RED, seed=0)
+    assert (again.x, again.angle, again.speed) == (shot.x, shot.angle, shot.speed)
+    greedy = CarromsGreedy(skill="club").choose(pos, RED, seed=0)
+    mine = estimate(pos, shot, skill="club", n=2000, seed=9).set_index("quantity")
+    theirs = estimate(pos, greedy, skill="club", n=2000, seed=9).set_index("quantity")
+    assert mine.loc["points", "estimate"] >= theirs.loc["points", "estimate"] - 0.05

@@ -44,6 +44,13 @@ def _greedy_break(skill="club", variant=None):
     return CarromsGreedy(skill=skill, break_shot="search")
 
 
+def _search(skill="club", variant=None):
+    from carromlab.games.carroms.players import CarromsSearch
+
+    # the search-based player (MapGreedy over Carroms' targets), with the searched break
+    return CarromsSearch(skill=skill, break_shot="search")
+
+
 def _random(skill="club", variant=None):
     from carromlab.analysis.policies import RandomLegal
 
@@ -81,7 +88,12 @@ GAME = register_game(
         rules_class=_rules_class,
         config=_config,
         options=(Option("target", 30, "Points that win the game.", minimum=1),),
-        players={"greedy": _greedy, "greedy-break": _greedy_break, "random": _random},
+        players={
+            "greedy": _greedy,
+            "greedy-break": _greedy_break,
+            "search": _search,
+            "random": _random,
+        },
         driver=_driver,
         # greedy with the searched break (docs/studies.md: the Carroms stronger player)
         strongest="greedy-break",

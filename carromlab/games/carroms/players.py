@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from carromlab.analysis.policies import Greedy
+from carromlab.analysis.policies import Greedy, MapGreedy
 from carromlab.games.carroms.driver import CAPACITY
 
 
@@ -31,3 +31,15 @@ class CarromsGreedy(Greedy):
             for p in position.pieces
             if (p.kind == "ring" and p.owner == turn.shooter) or p.kind == "black"
         ]
+
+
+@dataclass(frozen=True, repr=False)
+class CarromsSearch(MapGreedy, CarromsGreedy):
+    """The search-based Carroms player: :class:`CarromsGreedy`'s targets and candidates
+    joined with the cells of Carroms' default shot map and searched as ``best`` searches
+    (:class:`~carromlab.analysis.policies.MapGreedy`, at ``budget.shots`` kernel shots a
+    decision), with the searched break (the registry's ``search``)."""
+
+    # (declared again: MapGreedy's copies of Greedy's defaults come later in the field order)
+    capacity: int = CAPACITY
+    break_shot: tuple[float, float, float] | str | None = None
