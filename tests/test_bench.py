@@ -72,6 +72,36 @@ def test_boards_bench_json_report(capsys):
     assert rep["policy_name"] == "greedy" and rep["shots_per_stroke"] > 1
 
 
+def test_boards_bench_plays_the_search_player_at_the_budget_given(capsys):
+    """``--policy search --shots N``: both seats search at N kernel shots a decision."""
+    try:
+        main(["bench", "--scenario", "boards", "--batch", "1", "--policy", "search",
+              "--shots", "512", "--json"])  # fmt: skip
+    except SystemExit as e:  # pragma: no cover - typer exits 0
+        assert e.code in (0, None)
+    rep = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert rep["policy_name"] == "search" and rep["shots_a_decision"] == 512
+    assert rep["strokes"] >= 1 and rep["kernel_shots"] > rep["strokes"]
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--scenario", "boards", "--policy", "greedy", "--shots", "4096"], "--policy search"),
+        (["--scenario", "boards", "--policy", "search", "--shots", "10"], "not 10"),
+        (["--scenario", "cut", "--shots", "4096"], "boards scenario"),
+    ],
+)
+def test_bench_shots_is_the_search_players_budget_and_checked_at_once(capsys, args, words):
+    """``--shots`` (a search player's kernel shots a decision) only with the boards scenario
+    and the search player, in range: one line, exit 2, before any kernel runs."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["bench", *args, "--json"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and words in err
+
+
 def test_boards_bench_refuses_an_unknown_policy_at_once(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["bench", "--scenario", "boards", "--policy", "lookahed", "--json"])

@@ -51,15 +51,21 @@ def bench_boards(
     slots: int = 256,
     progress: bool = False,
     policy: str = "greedy",
+    shots: int | None = None,
 ) -> dict:
     """Play ``boards`` single ICF boards between two ``policy`` players (the ICF game's
-    player names: greedy, lookahead, random) at ``skill``; figures as a dict (JSON-ready). A
-    warm-up board (another seed) compiles the kernel first; ``compile_s`` is its time."""
+    player names: greedy, lookahead, random, search...) at ``skill``; ``shots``: the search
+    player's budget (kernel shots a decision; None: its own). Figures as a dict (JSON-ready).
+    A warm-up board (another seed) compiles the kernel first; ``compile_s`` is its time."""
+    from dataclasses import replace
+
     from carromlab.games.icf.machine import IcfConfig
     from carromlab.registry import get_game
 
     name = policy
     policy = get_game("icf").make_player(name, skill)
+    if shots is not None:
+        policy = replace(policy, budget=replace(policy.budget, shots=int(shots)))
     config = IcfConfig(max_boards=1)
     recs, elapsed, shots, compile_s = _timed_play(
         policy, config, skill, seed, boards, slots, progress
@@ -72,6 +78,7 @@ def bench_boards(
         "skill": skill,
         "policy": repr(policy),
         "policy_name": name,
+        "shots_a_decision": getattr(getattr(policy, "budget", None), "shots", None),
         "slots": slots,
         "elapsed_s": elapsed,
         "boards_per_min": 60 * boards / elapsed,

@@ -16,7 +16,7 @@ SCENARIOS = ("break", "cut", "boards", "carrooka-games")
 GAME_SCENARIOS = ("boards", "carrooka-games")
 
 
-def check_bench(scenario, contacts, peer, scaling, lanes, cores, skill, policy) -> None:
+def check_bench(scenario, contacts, peer, scaling, lanes, cores, skill, policy, shots=None) -> None:
     """Every name and combination of ``bench``'s options, before JAX loads (the device is
     checked as it is selected)."""
     from carromlab.input_schema import CONTACT_MODEL_NAMES, check_name
@@ -25,6 +25,8 @@ def check_bench(scenario, contacts, peer, scaling, lanes, cores, skill, policy) 
     check_name(contacts, CONTACT_MODEL_NAMES, "contact model")
     if peer not in (None, "pymunk"):
         raise CarromlabError(f"unknown peer {peer!r}; the only peer is pymunk")
+    if shots is not None and scenario != "boards":
+        raise CarromlabError("--shots applies to the boards scenario (with --policy search)")
     if scenario in GAME_SCENARIOS:
         if peer or scaling or lanes is not None or cores is not None:
             raise CarromlabError(
@@ -35,6 +37,12 @@ def check_bench(scenario, contacts, peer, scaling, lanes, cores, skill, policy) 
             from carromlab.registry import get_game
 
             check_name(policy, get_game("icf").players, "policy")
+            if shots is not None and policy != "search":
+                raise CarromlabError("--shots applies to --policy search (its budget)")
+            if shots is not None and not 256 <= shots <= 1_048_576:
+                raise CarromlabError(
+                    f"--shots: 256 to 1048576 kernel shots a decision, not {shots}"
+                )
         elif policy != "greedy":
             raise CarromlabError("--policy applies to the boards scenario")
 
@@ -52,6 +60,9 @@ def bench(
     skill: str = typer.Option("club", help="boards, carrooka-games: the players' skill."),
     policy: str = typer.Option(
         "greedy", help="boards: the ICF player of both seats (greedy, lookahead, random)."
+    ),
+    shots: int = typer.Option(
+        None, help="boards, --policy search: kernel shots a decision (default 16,384)."
     ),
     chunk: int = typer.Option(4096, help="Shots per kernel call (bounds memory)."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
@@ -88,7 +99,7 @@ def bench(
     """
     check(batch=batch, chunk=chunk, seed=seed, peer_shots=peer_shots, lanes=lanes, cores=cores)
     # every name before JAX loads (the device first of all)
-    check_bench(scenario, contacts, peer, scaling, lanes, cores, skill, policy)
+    check_bench(scenario, contacts, peer, scaling, lanes, cores, skill, policy, shots)
     select_device(device)
     from carromlab.bench.runner import bench as run_bench
     from carromlab.bench.runner import bench_with_peer
@@ -97,7 +108,9 @@ def bench(
         from carromlab.bench.games import bench_boards, bench_carrooka_games
 
         if scenario == "boards":
-            result = bench_boards(batch, skill=skill, seed=seed, progress=True, policy=policy)
+            result = bench_boards(
+                batch, skill=skill, seed=seed, progress=True, policy=policy, shots=shots
+            )
         else:
             result = bench_carrooka_games(batch, skill=skill, seed=seed, progress=True)
     else:
