@@ -180,6 +180,8 @@ DPI = _count(10, 2400, "dots per inch")
 #: A TCP port (the explorer's page).
 PORT = _count(1, 65535)
 ITERATIONS = _count(0, 1000)
+#: A search player's budget: kernel shots a decision (``bench --shots``).
+DECISION_SHOTS = _count(256, 2**20, "shots a decision")
 ANGLE = Limit(-360.0, 360.0, "degrees")
 PLACEMENT = Limit(-360.0, 360.0, "(m on a line, degrees on a circle)")
 SPEED = Limit(0.0, MAX_SPEED, "m/s", lo_open=True)
@@ -228,6 +230,7 @@ FLAGS: dict[str, Limit] = {
     "speed": SPEED,
     "hand_set": HAND_SET,
     "port": PORT,
+    "shots": DECISION_SHOTS,
 }
 #: Grid options (``START:STOP:COUNT`` or ``a,b,c``) and the range of their values.
 GRIDS: dict[str, Limit] = {

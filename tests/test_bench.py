@@ -88,7 +88,7 @@ def test_boards_bench_plays_the_search_player_at_the_budget_given(capsys):
     "args, words",
     [
         (["--scenario", "boards", "--policy", "greedy", "--shots", "4096"], "--policy search"),
-        (["--scenario", "boards", "--policy", "search", "--shots", "10"], "not 10"),
+        (["--scenario", "boards", "--policy", "search", "--shots", "10"], "--shots 10"),
         (["--scenario", "cut", "--shots", "4096"], "boards scenario"),
     ],
 )
