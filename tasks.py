@@ -41,17 +41,21 @@ def ensure_env(extras: str) -> None:
 
 
 def install(target: str) -> None:
-    """``target`` into the environment with uv (it fetches and unpacks packages in parallel:
-    4-10 s against pip's 23-47 s on a 2-core machine, docs/benchmarks.md), else with pip when
-    uv cannot be had or fails (an index only pip is configured for, say). Neither compiles
-    every module to bytecode ahead: Python compiles a module when it is first imported (pip
-    compiling them all took 25 of its 47 s)."""
+    """``target`` into the environment with uv (it fetches, unpacks and compiles packages in
+    parallel: about 17 s against pip's 47 s on a 2-core machine, docs/benchmarks.md), else
+    with pip when uv cannot be had or fails (an index only pip is configured for, say). Both
+    compile the packages' modules to bytecode ahead: where ``PYTHONDONTWRITEBYTECODE`` is set,
+    Python never writes them itself, and every process of the tests would compile every
+    module it imports from source again (a warm test run took 282 s instead of 195 s)."""
     try:
         run(PY, "-m", "pip", "install", "--quiet", "uv")
-        run(BIN / "uv", "pip", "install", "--quiet", "--python", PY, "-e", target)
+        run(
+            BIN / "uv", "pip", "install", "--quiet", "--compile-bytecode", "--python", PY,
+            "-e", target,
+        )  # fmt: skip
     except (subprocess.CalledProcessError, OSError):
         print("uv could not install the environment; pip does", flush=True)
-        run(PY, "-m", "pip", "install", "--quiet", "--no-compile", "-e", target)
+        run(PY, "-m", "pip", "install", "--quiet", "-e", target)
 
 
 def demo() -> None:
