@@ -67,7 +67,7 @@ def bench_boards(
     if shots is not None:
         policy = replace(policy, budget=replace(policy.budget, shots=int(shots)))
     config = IcfConfig(max_boards=1)
-    recs, elapsed, shots, compile_s = _timed_play(
+    recs, elapsed, kernel_shots, compile_s = _timed_play(
         policy, config, skill, seed, boards, slots, progress
     )
     strokes = sum(len(r.strokes) for r in recs)
@@ -84,9 +84,9 @@ def bench_boards(
         "boards_per_min": 60 * boards / elapsed,
         "strokes": strokes,
         "strokes_per_board": strokes / boards,
-        "kernel_shots": shots,
-        "shots_per_stroke": shots / strokes,
-        "shots_per_s": shots / elapsed,
+        "kernel_shots": kernel_shots,
+        "shots_per_stroke": kernel_shots / strokes,
+        "shots_per_s": kernel_shots / elapsed,
         "truncated_strokes": sum(int(r.strokes["truncated"].sum()) for r in recs),
         "breaker_wins": won,
         "compile_s": compile_s,

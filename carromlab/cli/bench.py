@@ -69,7 +69,7 @@ def bench(
     ),
     peer_shots: int = typer.Option(40, help="Shots each peer process simulates."),
     lanes: int = typer.Option(
-        None, help="break, cut: lanes in flight per chunk (default 512; 0: plain batch)."
+        None, help="break, cut: lanes in flight per chunk (default 128; 0: plain batch)."
     ),
     cores: int = typer.Option(None, help="break, cut: use only this many of the cores' devices."),
     scaling: bool = typer.Option(

@@ -25,6 +25,7 @@ from carromlab.physics.kernel.cluster import ClusterHits, ClusterOutput, solve_c
 from carromlab.physics.kernel.spec import (
     CLUSTER_STEPS,
     DEFAULT_CONTACTS,
+    LANES,
     SOLVE_LANES,
     kernel_compiler_options,
 )
@@ -209,7 +210,7 @@ def make_lane_simulator(
     table: Table,
     n_pieces: int,
     max_events: int = 512,
-    lanes: int = 128,
+    lanes: int = LANES,
     steps: int = 2,
     contacts: str = DEFAULT_CONTACTS,
     per_shot_physics: bool = False,
@@ -416,7 +417,7 @@ def lane_simulator_for(
     layout: Layout,
     n_pieces: int,
     max_events: int = 512,
-    lanes: int = 128,
+    lanes: int = LANES,
     contacts: str = DEFAULT_CONTACTS,
     per_shot_physics: bool = False,
     steps: int = 1,
