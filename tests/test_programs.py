@@ -168,6 +168,42 @@ def test_every_chunk_has_one_of_a_few_sizes():
     assert set(CHUNK_SIZES) == {64, 512, 4096, 32768}
 
 
+def test_a_small_chunk_runs_in_the_default_chunks_queue():
+    """Chunks below QUEUE run their shots in a queue of QUEUE slots (one lane program for
+    every chunk size up to it); each call still runs at most ``chunk`` shots, and the
+    outcomes are the same."""
+    from carromlab.analysis.runner import QUEUE, ShotRunner
+    from carromlab.analysis.variants import analysis_for
+    from carromlab.registry import standard_position
+    from carromlab.shots import Shot, skill
+
+    pos = standard_position("icf-midgame")
+    noise = analysis_for(pos.variant).noise(skill("club"))
+    cells = Shot(-0.05, -0.2, 1.15, 2.0)
+    calls, outcomes = {}, {}
+    for chunk in (64, QUEUE):
+        runner = ShotRunner(pos, chunk=chunk)
+        real, seen = runner._sim, []
+
+        def recorded(d, p, count, real=real, seen=seen):
+            seen.append((d.x.shape, int(count)))
+            return real(d, p, count)
+
+        runner._sim = recorded
+        chunks = list(runner.run(cells, 300, noise, seed=1))
+        calls[chunk] = seen
+        outcomes[chunk] = {
+            k: np.concatenate([c.outcome[k] for c in chunks]) for k in chunks[0].outcome
+        }
+    assert {shape for shape, _ in calls[64]} == {shape for shape, _ in calls[QUEUE]}
+    assert calls[64][0][0][0] == QUEUE
+    assert [n for _, n in calls[64]] == [64, 64, 64, 64, 44]
+    assert [n for _, n in calls[QUEUE]] == [300]
+    assert "capture" in outcomes[64]
+    for k, v in outcomes[QUEUE].items():
+        np.testing.assert_array_equal(outcomes[64][k], v, err_msg=k)
+
+
 def test_warmup_lists_each_program_of_a_game():
     from carromlab.analysis.warmup import warmup_tasks
 

@@ -5,7 +5,8 @@ map) with ``n`` noisy executions each. Shot ``i`` of cell ``c`` uses the key
 ``fold_in(fold_in(key(seed), id_c), i)`` where ``id_c`` is the cell's key id (its index, or
 the ids given: a sweep's task ids), so every number depends only on the seed, the cell and
 the shot index: never on the chunk size or on how the work is split. Chunks have a fixed shape
-(the last is padded and trimmed), so the kernel compiles once per simulator.
+(the last is padded and trimmed; with the lane simulator a chunk below :data:`QUEUE` shots
+runs in a queue of that size), so the kernel compiles once per simulator.
 
 Chunks run on every core (:mod:`carromlab.physics.devices`: one JAX CPU device per core, one
 thread per device taking the next chunk when it is free; several GPUs the same way), and come
@@ -56,6 +57,10 @@ LANE_STEPS = 1
 #: milliseconds an event, against seconds to compile a program of its own. A smaller ``chunk``
 #: bounds memory and picks the largest size not above it.
 CHUNK_SIZES = (64, 512, 4096, 32768)
+#: The fewest slots of a lane simulator's queue: a chunk below it runs in a queue of this
+#: size, its other slots dead, so every chunk size up to it shares one compiled program
+#: (the cost: placing and returning the dead slots' discs, well under a millisecond a call).
+QUEUE = 4096
 
 
 @dataclass
@@ -73,7 +78,9 @@ class Chunk:
 class ShotRunner:
     """Simulates noisy shots of ``position`` with a shooting piece of ``shooter_kind`` (index 0).
 
-    ``chunk`` bounds memory (:func:`chunk_size`: every chunk has one of a few fixed sizes);
+    ``chunk``: the shots a kernel call runs (:func:`chunk_size`: one of a few fixed sizes),
+    which bounds memory above :data:`QUEUE` and sets how finely a run reports progress and
+    keeps finished work;
     ``max_events`` is the kernel's event cap. The discs are padded with dead ones to
     ``capacity`` (default: :func:`~carromlab.physics.kernel.disc_bucket` of the position's
     count), so runners for positions with fewer pieces (later in a game) share one compiled
@@ -169,16 +176,19 @@ class ShotRunner:
         ids = jnp.asarray(ids, jnp.int32)
         check_run(n_cells, n, desc)  # the shots are numbered with int32
         total = n_cells * n
-        # every chunk has the runner's size with the lane simulator; the run's own size with
-        # the plain batch (which would compute its padding)
-        size = self.chunk if self.lanes else min(self._asked_chunk, total)
+        # with the lane simulator every call runs up to ``step`` (the runner's chunk) shots
+        # in a queue of ``size`` >= QUEUE slots (the rest dead discs it never starts): a
+        # smaller chunk (finer progress, resumption) shares the default chunk's program; the
+        # plain batch runs the run's own size (it would compute its padding)
+        step = self.chunk if self.lanes else min(self._asked_chunk, total)
+        size = max(step, QUEUE) if self.lanes else step
         base, ids = _pad_cells(base, ids)
         make = _noisy_maker(noise, self.prior)
         root = jax.random.key(seed)
 
         def one(start, device) -> Chunk:
             flat = np.arange(start, start + size)
-            keep = min(size, total - start)
+            keep = min(step, total - start)
             flat_j = jnp.asarray(np.minimum(flat, total - 1), jnp.int32)
             live = jnp.asarray(np.arange(size) < keep)
             if device is not None:
@@ -205,7 +215,7 @@ class ShotRunner:
         if own:
             bar = tqdm(total=total, desc=desc, unit="shot", disable=not progress, unit_scale=True)
         try:
-            for chunk in map_chunks(one, range(0, total, size), self.devices):
+            for chunk in map_chunks(one, range(0, total, step), self.devices):
                 bar.update(len(chunk.cell))
                 yield chunk
         finally:
