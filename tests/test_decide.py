@@ -230,3 +230,25 @@ def test_every_game_with_shot_analysis_decides_a_legal_stroke(name):
     assert doc["estimate"]["points"]["lo"] <= doc["estimate"]["points"]["hi"]
     if result.variant == "carrooka":  # the piece on: red while reds are on
         assert doc["played_turn"]["on"] == "red"
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["force-out-opening", "ring-pegs-opening", "carrooka-midgame"],
+)
+def test_each_games_search_player_plays_at_least_its_greedy_players_stroke(name):
+    """Every game's ``search`` player is its greedy player on the map search
+    (:func:`~carromlab.analysis.policies.map_searching`): it decides a legal stroke, the same
+    again from the seed, worth at least greedy's (the re-estimates are paired: one seed, so
+    one set of keys, for both strokes; 2,000 executions each)."""
+    from carromlab.analysis.decide import decide
+
+    pos = standard_position(name)
+    mine = decide(pos, "search", seed=0, n=2000)
+    legal(mine)
+    assert mine.shots["plan"] > 8000  # its budget (16,384 a decision) was spent
+    again = decide(pos, "search", seed=0, n=200)
+    assert again.stroke() == mine.stroke()
+    greedy = decide(pos, "greedy", seed=0, n=2000)
+    ours, theirs = mine.quantity("points"), greedy.quantity("points")
+    assert ours >= theirs - 0.05, (ours, theirs)

@@ -24,7 +24,7 @@ import numpy as np
 
 from carromlab.analysis.aims import ghost_aims, piece_arrays
 from carromlab.analysis.players import Decision
-from carromlab.analysis.policies import RACING, GreedyPlayer
+from carromlab.analysis.policies import RACING, GreedyPlayer, map_searching
 from carromlab.analysis.search import BUDGET_FIELDS, Candidates, SearchBudget
 from carromlab.analysis.variants import VariantAnalysis
 from carromlab.errors import CarromlabError
@@ -155,9 +155,13 @@ class ForceOutRandom:
 def ring_out_player(policy: str, skill: str = "club"):
     """A ring-out player by its policy name: ``greedy`` (:class:`ForceOutGreedy`),
     ``greedy-race`` (the same racing twice the candidates: the ICF greedy-race's budget,
-    :data:`~carromlab.analysis.policies.RACING`) or ``random`` (:class:`ForceOutRandom`)."""
+    :data:`~carromlab.analysis.policies.RACING`), ``search`` (the greedy player's aims, four
+    times as many, on the map search: :func:`~carromlab.analysis.policies.map_searching`) or
+    ``random`` (:class:`ForceOutRandom`)."""
     if policy == "random":
         return ForceOutRandom()
+    if policy == "search":
+        return map_searching(ForceOutGreedy(skill=skill))
     if policy not in ("greedy", "greedy-race"):
         raise CarromlabError(f"unknown ring-out policy {policy!r}")
     return ForceOutGreedy(

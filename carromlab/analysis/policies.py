@@ -319,6 +319,32 @@ class Greedy(GreedyPlayer):
 #: The map search's budget by default: kernel shots a decision (docs/decisions.md).
 MAP_BUDGET = SearchBudget(shots=16384)
 
+#: How many times its greedy candidates (and random shots) a searching player generates
+#: (:func:`map_searching`): the map search screens more shots than a greedy screen can.
+MAP_WIDEN = 4
+
+
+def map_searching(player: GreedyPlayer, shots: int | None = None, widen: int = MAP_WIDEN):
+    """``player`` (any game's :class:`GreedyPlayer`) as a search-based player: its own
+    candidates, ``widen`` times as many (placements, aims, pots and random shots), searched
+    by the map search (:func:`~carromlab.analysis.search.map_search`: screened on common
+    random numbers, narrowed, refined within half a step of the best, the finalists
+    re-estimated, with the player's own leave) at ``shots`` kernel shots a decision (default
+    :data:`MAP_BUDGET`'s). The one budget number trades strength for cost; every game's
+    greedy player becomes its search player this way (the line boards' :class:`MapGreedy`
+    adds the default shot map's cells too)."""
+    shots = MAP_BUDGET.shots if shots is None else int(shots)
+    if shots < 1 or widen < 1:
+        raise CarromlabError(f"map_searching: shots and widen must be positive ({shots}, {widen})")
+    b = player.budget
+    wide = replace(
+        b,
+        shots=shots,
+        max_candidates=b.max_candidates * widen,
+        random_extra=b.random_extra * widen,
+    )
+    return replace(player, budget=wide)
+
 
 @dataclass(frozen=True, repr=False)
 class MapGreedy(Greedy):

@@ -35,10 +35,11 @@ def play(
     games: int = typer.Option(1, help="Number of games."),
     policy: str = typer.Option(
         "greedy",
-        help="A player of the game: greedy or random; ICF, Carroms and Carrooka also "
-        "greedy-break (the searched break); ICF also greedy-race (Greedy racing twice the "
-        "candidates), search (best's search at 16,384 kernel shots a decision), lookahead "
-        "and lookahead-race (the lookahead on that racing search).",
+        help="A player of the game: greedy or random; every game but KOOBA also search "
+        "(the greedy player's candidates on best's search, 16,384 kernel shots a "
+        "decision); ICF, Carroms and Carrooka also greedy-break (the searched break); ICF, "
+        "Force Out and Circle Scores also greedy-race (racing twice the candidates); ICF "
+        "also lookahead and lookahead-race (the lookahead on that racing search).",
     ),
     skill: str = typer.Option("club", help="Execution skill of every seat."),
     seed: int = typer.Option(0, help="Root PRNG seed."),

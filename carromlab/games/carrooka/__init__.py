@@ -46,6 +46,14 @@ def _greedy_break(skill="club", variant=None):
     return CarrookaGreedy(skill=skill, break_shot="search")
 
 
+def _search(skill="club", variant=None):
+    from carromlab.analysis.policies import map_searching
+    from carromlab.games.carrooka.players import CarrookaGreedy
+
+    # the greedy player's pots (four times as many) on the map search, the searched break
+    return map_searching(CarrookaGreedy(skill=skill, break_shot="search"))
+
+
 def _random(skill="club", variant=None):
     from carromlab.games.carrooka.players import CarrookaRandom
 
@@ -156,7 +164,12 @@ GAME = register_game(
                 choices=("choose", "break_line", "counter", "pass"),
             ),
         ),
-        players={"greedy": _greedy, "greedy-break": _greedy_break, "random": _random},
+        players={
+            "greedy": _greedy,
+            "greedy-break": _greedy_break,
+            "search": _search,
+            "random": _random,
+        },
         driver=_driver,
         # greedy with the searched break: the first player's clear edge (docs/studies.md)
         strongest="greedy-break",

@@ -72,7 +72,7 @@ GAME = register_game(
             ),
         ),
         # the ring-out players (analysis/crokinole.py), shared with Force Out
-        players={p: _player(p) for p in ("greedy", "greedy-race", "random")},
+        players={p: _player(p) for p in ("greedy", "greedy-race", "search", "random")},
         driver=_driver,
         # no stronger player measured in Circle Scores (greedy-race is Force Out's)
         strongest="greedy",

@@ -84,7 +84,7 @@ GAME = register_game(
             ),
         ),
         # the ring-out players (analysis/crokinole.py), shared with Circle Scores
-        players={p: _player(p) for p in ("greedy", "greedy-race", "random")},
+        players={p: _player(p) for p in ("greedy", "greedy-race", "search", "random")},
         driver=_driver,
         # racing twice the candidates: fewer penalties a game (docs/studies.md)
         strongest="greedy-race",

@@ -40,6 +40,14 @@ def _greedy(skill="club", variant=None):
     return RingPegsGreedy(skill=skill)
 
 
+def _search(skill="club", variant=None):
+    from carromlab.analysis.policies import map_searching
+    from carromlab.games.ring_pegs.players import RingPegsGreedy
+
+    # the sweep's aims on the map search (refined between them)
+    return map_searching(RingPegsGreedy(skill=skill))
+
+
 def _random(skill="club", variant=None):
     from carromlab.games.ring_pegs.players import RingPegsRandom
 
@@ -81,7 +89,7 @@ GAME = register_game(
                 "max-strokes", 300, "Strokes before a game ends unfinished (no winner).", minimum=1
             ),
         ),
-        players={"greedy": _greedy, "random": _random},
+        players={"greedy": _greedy, "search": _search, "random": _random},
         driver=_driver,
         strongest="greedy",  # its one searching player
         default_grid=("0", "85:95:41", "1.6,1.8,2.0,2.2"),  # one origin: the ring's start
