@@ -69,7 +69,8 @@ def extras(skill: str) -> dict:
     replies), Greedy racing a wider candidate set with the searched break (``greedy-race``:
     :data:`~carromlab.analysis.policies.RACING`), and the lookahead on that racing search
     (``lookahead-race``: :data:`~carromlab.analysis.lookahead.LOOKAHEAD_RACING`), and the
-    search-based player (``search``; ``search-4096`` at a quarter of its budget)."""
+    search-based player (``search``; ``search-4096`` and ``search-8192`` at a quarter and a
+    half of its budget)."""
     return {
         "greedy-big": Greedy(skill=skill, budget=SearchBudget(n_screen=6, keep=8, n_eval=32)),
         "greedy-race": ICF.make_player("greedy-race", skill),
@@ -78,7 +79,10 @@ def extras(skill: str) -> dict:
         # the search-based player (best's search at 16,384 kernel shots a decision) and at a
         # quarter of that budget
         "search": ICF.make_player("search", skill),
-        "search-4096": MapGreedy(skill=skill, break_shot="search", budget=SearchBudget(shots=4096)),
+        **{
+            f"search-{b}": MapGreedy(skill=skill, break_shot="search", budget=SearchBudget(shots=b))
+            for b in (4096, 8192)
+        },
     }
 
 

@@ -40,9 +40,9 @@ def legal(result) -> None:
 
 
 def test_strongest_names_the_top_of_each_games_ladder():
-    """One field per game (docs/decisions.md): ICF's racing player, the searched break for
-    Carroms and Carrooka, Force Out's racing player; greedy where nothing stronger is
-    measured (Circle Scores, Ring Pegs, KOOBA)."""
+    """One field per game (docs/decisions.md): ICF's search-based player, the searched break
+    for Carroms and Carrooka, Force Out's racing player, KOOBA's refined aims with the early
+    attack; greedy where nothing stronger is measured (Circle Scores, Ring Pegs)."""
     want = {
         "icf": "search",
         "carroms": "greedy-break",
@@ -50,7 +50,7 @@ def test_strongest_names_the_top_of_each_games_ladder():
         "force-out": "greedy-race",
         "circle-scores": "greedy",
         "ring-pegs": "greedy",
-        "kooba": "greedy",
+        "kooba": "strong",
     }
     for name, policy in want.items():
         game = get_game(name)

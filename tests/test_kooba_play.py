@@ -211,3 +211,16 @@ def test_refined_aims_come_from_the_best_coarse_cells_and_keep_the_default_repr(
             ]
         )
         assert goal_values(one, config)[goal].iloc[0] >= goal_values(tops, config)[goal].max()
+
+
+def test_the_registry_names_kooba_s_refined_players():
+    """``search``: the greedy player with its aims refined from its own map; ``strong`` (the
+    game's strongest): the studies' second strength, at the skill asked for."""
+    from carromlab.games.kooba.players import STRONG
+    from carromlab.registry import STRONGEST, get_game
+
+    game = get_game("kooba")
+    search = game.make_player("search", skill="pro")
+    assert (search.refine, search.refine_n, search.skill) == (STRONG.refine, STRONG.refine_n, "pro")
+    assert search.attack_at == KoobaGreedy().attack_at  # only the aims differ from greedy's
+    assert game.make_player(game.policy_name(STRONGEST), skill="club") == STRONG

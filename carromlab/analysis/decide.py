@@ -228,7 +228,7 @@ def _plain(v: Any) -> Any:
     return str(v)
 
 
-def _evaluator(game, variant: str, position, table) -> Evaluator:
+def plan_evaluator(game, variant: str, position, table) -> Evaluator:
     """The kernel's evaluator for the plan: the position's board, at the game's driver's
     capacity (the programs ``play`` and ``warmup`` compile), or more where the position
     holds more discs."""
@@ -246,11 +246,17 @@ def decide(
     n: int = 20_000,
     variant: str | None = None,
     progress: bool = False,
+    player: Any = None,
 ) -> Decided:
     """``policy``'s chosen stroke at ``position`` (a :class:`~carromlab.position.Position` or
     a standard position's name), with the player's own estimate and an independent
     re-estimate of ``n`` executions (module docstring). ``policy``: a name of the game's
-    players, or ``"strongest"``; ``variant``: the position's (checked when given)."""
+    players, or ``"strongest"``; ``variant``: the position's (checked when given).
+    ``player``: a player object to ask instead of the game's ``policy`` (a budget or a
+    variant of a player the registry does not name; ``policy`` is then only its label).
+    The re-estimate's keys depend on ``seed`` alone, so the strokes of several players
+    decided at one position with one seed are valued on common keys (a paired
+    comparison)."""
     from carromlab.analysis.estimate import estimate
     from carromlab.position_schema import check_variant
     from carromlab.registry import check_decides, get_game, standard_position
@@ -264,7 +270,8 @@ def decide(
         raise CarromlabError(f"n must be a positive number of shots, not {n}")
     game = get_game(variant)
     name = game.policy_name(policy)
-    player = game.make_player(name, skill=skill, variant=variant)
+    if player is None:
+        player = game.make_player(name, skill=skill, variant=variant)
     position.check()
     va = analysis_for(variant)
     turn = va.turn_of(position)
@@ -272,7 +279,7 @@ def decide(
     if game.player_view is not None:
         config = game.make_config(variant)
         view, context = game.player_view(position, turn, config)
-    evaluator = _evaluator(game, variant, position, va.table_position(position))
+    evaluator = plan_evaluator(game, variant, position, va.table_position(position))
     t0 = time.perf_counter()
     decision = drive_plan(player.plan(view, context, seed=int(seed)), evaluator)
     t_plan = time.perf_counter() - t0
@@ -312,4 +319,5 @@ __all__ = [
     "Decided",
     "decide",
     "estimate_seed",
+    "plan_evaluator",
 ]

@@ -79,11 +79,13 @@ def check_skill(skill: str) -> None:
 
 
 def check_policy(game, variant: str, policy: str) -> None:
-    """Refuse a ``--policy`` the game has no player for, with the closest names."""
+    """Refuse a ``--policy`` the game has no player for, with the closest names
+    (``strongest`` among them: the game's strongest player, read by ``policy_name``)."""
     from carromlab.input_schema import closest
+    from carromlab.registry import STRONGEST
 
-    if policy not in game.players:
-        close = closest(policy, game.players)
+    if policy not in game.players and policy != STRONGEST:
+        close = closest(policy, [*game.players, STRONGEST])
         hint = f"did you mean {' or '.join(close)}? " if close else ""
         raise CarromlabError(
             f"unknown policy {policy!r} for {variant}; {hint}use {' or '.join(game.players)}"

@@ -35,11 +35,13 @@ def play(
     games: int = typer.Option(1, help="Number of games."),
     policy: str = typer.Option(
         "greedy",
-        help="A player of the game: greedy or random; every game but KOOBA also search "
-        "(the greedy player's candidates on best's search, 16,384 kernel shots a "
-        "decision); ICF, Carroms and Carrooka also greedy-break (the searched break); ICF, "
-        "Force Out and Circle Scores also greedy-race (racing twice the candidates); ICF "
-        "also lookahead and lookahead-race (the lookahead on that racing search).",
+        help="A player of the game, or strongest (the top of its strength ladder): greedy "
+        "or search for every game (the greedy player's candidates on best's search, 16,384 "
+        "kernel shots a decision; KOOBA: its aims refined from its own map); every game but "
+        "KOOBA also random; KOOBA also strong (refined aims, the early attack); ICF, Carroms "
+        "and Carrooka also greedy-break (the searched break); ICF, Force Out and Circle "
+        "Scores also greedy-race (racing twice the candidates); ICF also lookahead and "
+        "lookahead-race (the lookahead on that racing search).",
     ),
     skill: str = typer.Option("club", help="Execution skill of every seat."),
     seed: int = typer.Option(0, help="Root PRNG seed."),
@@ -72,6 +74,7 @@ def play(
     options = play_options(game, variant, ctx.args)
     if game.driver is None or not game.players:
         raise CarromlabError(f"whole games are not available for {variant!r}")
+    policy = game.policy_name(policy)  # "strongest": the game's
     check_policy(game, variant, policy)
     check_skill(skill)
     from carromlab.play.log import read_config_file  # (imports the game loop, and JAX)

@@ -23,6 +23,24 @@ def _greedy(skill="club", variant=None):
     return KoobaGreedy(skill=skill)
 
 
+def _search(skill="club", variant=None):
+    """The greedy player with each goal's aim refined from its own map (the best 8 cells, 9
+    points each, 2,000 throws a point: ``KoobaGreedy.refine``)."""
+    from carromlab.games.kooba.players import STRONG, KoobaGreedy
+
+    return KoobaGreedy(skill=skill, refine=STRONG.refine, refine_n=STRONG.refine_n)
+
+
+def _strong(skill="club", variant=None):
+    """The refined aims with the early, pressing attack: the balance studies' second
+    strength (``players.STRONG``), at ``skill``."""
+    from dataclasses import replace
+
+    from carromlab.games.kooba.players import STRONG
+
+    return replace(STRONG, skill=skill)
+
+
 def _driver(config):
     from carromlab.games.kooba.driver import KoobaDriver
 
@@ -68,7 +86,10 @@ GAME = register_game(
             Option("pro", False, "The Pro mod (5 sticks, inner eye, penalties)."),
             Option("deuces", False, "The Deuces mod (a KOOBA tag counts 2)."),
         ),
-        players={"greedy": _greedy},
+        players={"greedy": _greedy, "search": _search, "strong": _strong},
+        # the refined aims and the early attack won 0.550 [0.501, 0.598] against greedy
+        # (docs/studies.md, "The attack turn, its timing, and Pro")
+        strongest="strong",
         driver=_driver,
         shot_options=(
             Option("aim", "0,0", "The aim point X,Y (m; default 0,0, the KOOBA).", type=str),
