@@ -70,7 +70,8 @@ def extras(skill: str) -> dict:
     :data:`~carromlab.analysis.policies.RACING`), and the lookahead on that racing search
     (``lookahead-race``: :data:`~carromlab.analysis.lookahead.LOOKAHEAD_RACING`), and the
     search-based player (``search``; ``search-4096`` and ``search-8192`` at a quarter and a
-    half of its budget)."""
+    half of its budget), with the lookahead on its finalists at every stroke
+    (``search-lookahead``) or when no pot is worth it (``search-safety``)."""
     return {
         "greedy-big": Greedy(skill=skill, budget=SearchBudget(n_screen=6, keep=8, n_eval=32)),
         "greedy-race": ICF.make_player("greedy-race", skill),
@@ -79,6 +80,8 @@ def extras(skill: str) -> dict:
         # the search-based player (best's search at 16,384 kernel shots a decision) and at a
         # quarter of that budget
         "search": ICF.make_player("search", skill),
+        "search-lookahead": ICF.make_player("search-lookahead", skill),
+        "search-safety": ICF.make_player("search-safety", skill),
         **{
             f"search-{b}": MapGreedy(skill=skill, break_shot="search", budget=SearchBudget(shots=b))
             for b in (4096, 8192)

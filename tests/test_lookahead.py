@@ -294,3 +294,30 @@ def test_a_racing_lookahead_values_the_races_last_survivors_with_their_leaves():
     again = player.choose(pos, turn, seed=3)
     assert (again.x, again.angle, again.speed) == (shot.x, shot.angle, shot.speed)
     assert get_game("icf").make_player("lookahead-race").budget.rounds[-1] == (3, 64)
+
+
+def test_the_lookahead_on_the_search_values_the_searchs_own_finalists_with_their_leaves():
+    """The search's screen, narrowing and refinement, then its finalists valued with their
+    leaves: safety play weighs the leave only when no pot is worth it, so where one is it plays
+    the search's stroke at the search's value; with no reply search it is the search; with
+    one at every stroke its value is what it scores now plus its leave, and the same stroke
+    again for the seed."""
+    from dataclasses import replace
+
+    from carromlab.analysis.decide import decide
+
+    icf = get_game("icf")
+    pos = standard_position("icf-midgame")
+    search = decide(pos, "search", n=200, seed=3)
+    safety = decide(pos, "search-safety", n=200, seed=3)
+    assert search.decision.values["value"] >= 0.5  # a pot worth it: no safety play here
+    assert safety.shot == search.shot and safety.decision.values["leave_weighed"] == 0.0
+    assert safety.decision.values["value"] == pytest.approx(search.decision.values["value"])
+    bare = replace(icf.make_player("search-lookahead"), replies=None)
+    alone = decide(pos, "search", n=200, seed=3, player=bare)
+    assert alone.shot == search.shot
+    looked = decide(pos, "search-lookahead", n=200, seed=3)
+    values = looked.decision.values
+    assert values["leave_weighed"] == 1.0 and values["value"] != values["now"]
+    assert looked.shots["plan"] > search.shots["plan"]  # the replies on top of the search
+    assert decide(pos, "search-lookahead", n=200, seed=3).shot == looked.shot

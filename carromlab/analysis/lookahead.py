@@ -56,10 +56,16 @@ import numpy as np
 
 from carromlab.analysis.asks import Answer
 from carromlab.analysis.players import Decision
-from carromlab.analysis.policies import Greedy, _cell_shots
-from carromlab.analysis.search import Candidates, SearchBudget, race_rounds
+from carromlab.analysis.policies import Greedy, MapGreedy, _cell_shots
+from carromlab.analysis.search import (
+    Candidates,
+    SearchBudget,
+    map_final_asks,
+    map_finalists,
+    race_rounds,
+)
 from carromlab.analysis.variants import analysis_for
-from carromlab.shots import Shot, take_shots
+from carromlab.shots import Shot, concat_shots, take_shots
 from carromlab.shots import skill as skill_named
 
 
@@ -262,6 +268,77 @@ class Lookahead(Greedy):
         return reply_cells(view, turn, self.reply_candidates, self.placement_step)
 
 
+#: The reply search of the lookahead on the map search (:class:`SearchLookahead`): each
+#: leave's 8 straightest cuts screened with 4 executions, the best re-estimated with 16 (the
+#: racing lookahead's, :data:`LOOKAHEAD_RACING`).
+SEARCH_REPLIES = {"n_reply": 4, "n_reply_eval": 16}
+
+
+@dataclass(frozen=True, repr=False)
+class SearchLookahead(MapGreedy):
+    """The search-based player with a depth-2 look at its finalists.
+
+    The map search's screen, narrowing and refinement are :class:`MapGreedy`'s
+    (:func:`~carromlab.analysis.search.map_finalists`, at ``budget.shots``); its finalists'
+    final executions (the same asks, on the same keys) are then each valued as the
+    :class:`Lookahead` values its finalists (steps 3-5 of the module's docstring: the
+    outcomes grouped, each group's leave searched for the next shooter's best reply, and the
+    stroke worth ``now + V`` when the shooter plays on, ``now - V`` when the opponent does),
+    with ``replies``'s leave hook and reply search (a :class:`Lookahead`; its own screen is
+    not used).
+
+    ``safety_below``: None, the lookahead at every stroke; a number, safety play: the leave
+    is weighed only when no finalist's immediate value reaches it (no pot worth it), and the
+    stroke then chosen is the finalist that leaves the opponent least for what it scores.
+    The finalists come from the immediate-value search either way (a safety stroke that no
+    pot search would keep is not among them). The cost over the search: the replies (at most
+    ``groups`` leaves of each of 6 finalists, ``reply_candidates`` x (``n_reply`` +
+    ``n_reply_eval``) shots each: about 5 % of 16,384)."""
+
+    replies: Lookahead | None = None
+    safety_below: float | None = None
+
+    def plan(self, view, turn=None, seed: int = 0):
+        played = self.break_decision(view, turn)
+        if played is not None:
+            return played
+        groups = self.candidate_groups(view, turn, seed)
+        seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> self.SEED_SHIFT
+        finals, n = yield from map_finalists(groups, seeds, self.budget.shots, self.value)
+        if not finals:
+            shot = take_shots(groups[0].shots, [0])
+            return replace(self.decision(groups[0], shot, -np.inf), values={"value": -np.inf})
+        answers = yield map_final_asks(groups, finals, n, seeds)
+        final = self._final_value(groups)
+        now = np.concatenate([final(a, g) for (g, _s), a in zip(finals, answers, strict=True)])
+        shots = concat_shots([s for _g, s in finals])
+        executed = joined(answers, groups[0].ask(shots, n, int(seeds[0]) + 3, common=True))
+        immediate = executed.cell_means(now)
+        later = np.zeros(len(now))
+        weigh = self.replies is not None and (
+            self.safety_below is None
+            or not np.nanmax(np.nan_to_num(immediate, nan=-np.inf)) >= self.safety_below
+        )
+        if weigh:
+            reply_seeds = np.random.SeedSequence([seed, 11]).generate_state(2) >> 1
+            later = yield from self.replies.leave_values(
+                view, turn, executed, executed.evaluate(), reply_seeds
+            )
+            later = self.replies.leave_weight * later
+        values = np.nan_to_num(executed.cell_means(now + later), nan=-np.inf)
+        best = int(np.argmax(values))
+        g, shot = finals[best]
+        decision = self.decision(groups[g], shot, float(values[best]))
+        return replace(
+            decision,
+            values={
+                "value": float(values[best]),
+                "now": float(immediate[best]),
+                "leave_weighed": float(weigh),
+            },
+        )
+
+
 def reply_cells(view, turn, count: int, placement_step: float = 0.05) -> np.ndarray:
     """A reply search's candidates, (n, 3) cells of (placement, angle, speed): Greedy's
     ``count`` straightest cuts of the shooter's targets in ``view`` (no random extras)."""
@@ -327,9 +404,11 @@ def signed_leaves(
 __all__ = [
     "LOOKAHEAD_BUDGET",
     "LOOKAHEAD_RACING",
+    "SEARCH_REPLIES",
     "Leave",
     "LeaveHook",
     "Lookahead",
+    "SearchLookahead",
     "best_mean",
     "outcome_key",
     "pick_groups",

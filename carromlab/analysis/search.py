@@ -236,27 +236,12 @@ def _flat_top(means: list[np.ndarray], k: int) -> list[tuple[int, int]]:
     return [(int(group[i]), int(cell[i])) for i in order if np.isfinite(values[i])]
 
 
-def map_search(
-    groups: list[Candidates],
-    seeds,
-    shots: int,
-    value: str = "points",
-    final_value: Callable[[Answer, int], np.ndarray] | None = None,
-):
-    """A plan step (use with ``yield from``): the search ``best`` runs, at a budget of about
-    ``shots`` kernel shots a decision, on the candidate ``groups`` (a game's candidates and
-    its default shot map's cells).
-
-    1. Screen every candidate (thinned to every k-th when the screen's share cannot give each
-       :data:`MAP_MIN_SCREEN` executions) on common random numbers;
-    2. narrow: the :data:`MAP_KEEP` best executed again, on common keys;
-    3. refine: around each of the :data:`MAP_STARTS` best, :data:`MAP_WINDOW` shots drawn
-       within half the grid's step on each axis (placement, angle, speed), on common keys;
-    4. final: the starts and each window's best (:data:`MAP_FINALS` at most) re-estimated on
-       fresh common keys, valued with ``final_value`` when given; the best is played.
-
-    Budget shares: :data:`MAP_SHARES`. Seeds: ``seeds[0] + stage`` for the stages, the
-    windows from ``seeds[1]``. Returns ``(mean, k, shot)`` as :func:`screen_and_pick`."""
+def map_finalists(groups: list[Candidates], seeds, shots: int, value: str = "points"):
+    """A plan step (use with ``yield from``): stages 1-3 of :func:`map_search` (screen,
+    narrow, refine) at a budget of about ``shots`` kernel shots a decision. Returns
+    ``(finals, n)``: the finalists, ``(group index, one shot)`` each (the starts, then each
+    window's own best; :data:`MAP_FINALS` at most), and the executions each gets of the
+    final stage's share; ``finals`` is empty when no candidate was legal."""
     share = [max(1, int(f * shots)) for f in MAP_SHARES]
     sizes = [len(g.shots.x) for g in groups]
     total = sum(sizes)
@@ -271,7 +256,7 @@ def map_search(
     screens = yield [g.ask(s, n1, base, common=True) for g, s in zip(groups, pools, strict=True)]
     top = _flat_top([a.means(value) for a in screens], MAP_KEEP)
     if not top:
-        return -np.inf, 0, take_shots(groups[0].shots, [0])
+        return [], 0
     # 2. narrow
     n2 = max(2, share[1] // len(top))
     narrowed = yield [groups[g].ask(take_shots(pools[g], [c]), n2, base + 1, True) for g, c in top]
@@ -293,9 +278,43 @@ def map_search(
         if best != 0 and np.isfinite(m[best]):  # the window's own best, if not its start
             finals.append((g, take_shots(w, [best])))
     finals = finals[:MAP_FINALS]
+    return finals, max(2, share[3] // len(finals))
+
+
+def map_final_asks(groups: list[Candidates], finals: list, n: int, seeds) -> list:
+    """The final stage's asks (:func:`map_search`, stage 4): each finalist ``n`` times on
+    fresh common keys (``seeds[0] + 3``)."""
+    return [groups[g].ask(s, n, int(seeds[0]) + 3, common=True) for g, s in finals]
+
+
+def map_search(
+    groups: list[Candidates],
+    seeds,
+    shots: int,
+    value: str = "points",
+    final_value: Callable[[Answer, int], np.ndarray] | None = None,
+):
+    """A plan step (use with ``yield from``): the search ``best`` runs, at a budget of about
+    ``shots`` kernel shots a decision, on the candidate ``groups`` (a game's candidates and
+    its default shot map's cells).
+
+    1. Screen every candidate (thinned to every k-th when the screen's share cannot give each
+       :data:`MAP_MIN_SCREEN` executions) on common random numbers;
+    2. narrow: the :data:`MAP_KEEP` best executed again, on common keys;
+    3. refine: around each of the :data:`MAP_STARTS` best, :data:`MAP_WINDOW` shots drawn
+       within half the grid's step on each axis (placement, angle, speed), on common keys;
+    4. final: the starts and each window's best (:data:`MAP_FINALS` at most) re-estimated on
+       fresh common keys, valued with ``final_value`` when given; the best is played.
+
+    Budget shares: :data:`MAP_SHARES`. Seeds: ``seeds[0] + stage`` for the stages, the
+    windows from ``seeds[1]``. Stages 1-3 are :func:`map_finalists` (a player that values
+    the finalists otherwise, the lookahead on the search, starts from them). Returns
+    ``(mean, k, shot)`` as :func:`screen_and_pick`."""
+    finals, n4 = yield from map_finalists(groups, seeds, shots, value)
+    if not finals:
+        return -np.inf, 0, take_shots(groups[0].shots, [0])
     # 4. final estimates on fresh keys
-    n4 = max(2, share[3] // len(finals))
-    answers = yield [groups[g].ask(s, n4, base + 3, common=True) for g, s in finals]
+    answers = yield map_final_asks(groups, finals, n4, seeds)
     scores = []
     for (g, _s), a in zip(finals, answers, strict=True):
         v = a.means(value) if final_value is None else a.cell_means(final_value(a, g))
@@ -308,6 +327,8 @@ __all__ = [
     "BUDGET_FIELDS",
     "Candidates",
     "SearchBudget",
+    "map_final_asks",
+    "map_finalists",
     "map_search",
     "race",
     "race_rounds",

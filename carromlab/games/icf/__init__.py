@@ -69,6 +69,24 @@ def _lookahead_race(skill="club", variant=None):
     )
 
 
+#: Safety play's threshold: the leave is weighed when no finalist's immediate value reaches
+#: half a point (under an even chance of a coin; an estimate, not tuned).
+SAFETY_BELOW = 0.5
+
+
+def _search_looking(safety_below):
+    def make(skill="club", variant=None):
+        from carromlab.analysis.lookahead import SEARCH_REPLIES, SearchLookahead
+        from carromlab.games.icf.players import icf_lookahead
+
+        replies = icf_lookahead(skill=skill, doubles=variant == "icf-doubles", **SEARCH_REPLIES)
+        return SearchLookahead(
+            skill=skill, break_shot="search", replies=replies, safety_below=safety_below
+        )
+
+    return make
+
+
 def _random(skill="club", variant=None):
     from carromlab.analysis.policies import RandomLegal
 
@@ -164,6 +182,10 @@ GAME = register_game(
             "greedy-break": _greedy_break,
             "greedy-race": _greedy_race,
             "search": _search,
+            # the search with the lookahead on its finalists, at every stroke or when no pot
+            # is worth it (safety play): docs/decisions.md
+            "search-lookahead": _search_looking(None),
+            "search-safety": _search_looking(SAFETY_BELOW),
             "lookahead": _lookahead,
             "lookahead-race": _lookahead_race,
             "random": _random,
