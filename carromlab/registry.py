@@ -210,6 +210,9 @@ class Game:
       ``player_view``: what its player sees at a position taken as given (None: the position
       itself under its turn state, as the sliding-disc games' players see it; Carrooka: a
       game state holding the position), for :func:`~carromlab.analysis.decide.decide`.
+    - ``player_for_rules(player, config)``: the player made to value the rule configuration
+      ``config`` (ICF: its scoring weights from the queen's worth and the due rule), for
+      studies that change the rules (None: players value every configuration alike).
     - ``default_grid``: the shot-map grid (placements, angles, speeds) when none is given;
       ``default_placement``: the placement of a shot when none is given.
     - ``shot_options``: options of the shot commands (estimate, shotmap, best), read by the
@@ -247,6 +250,7 @@ class Game:
     #: change when a stronger player is measured
     strongest: str | None = None
     player_view: PlayerView | None = None
+    player_for_rules: Callable[[Player, GameConfig], Player] | None = None
     default_grid: tuple[str, str, str] | None = None
     default_placement: float = 0.0
     shot_options: tuple[Option, ...] = ()

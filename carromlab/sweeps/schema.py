@@ -91,22 +91,22 @@ _STRICT = ConfigDict(strict=True, extra="forbid")
 # ---------------------------------------------------------------------- step 1: the file
 
 
-def read_toml(path: str | Path) -> dict[str, Any]:
+def read_toml(path: str | Path, what: str = "sweep file") -> dict[str, Any]:
     """The TOML document at ``path``: one line if it is missing, a folder, larger than
-    ``MAX_BYTES``, not UTF-8 or not TOML."""
+    ``MAX_BYTES``, not UTF-8 or not TOML (``what``: the file's kind, in the line)."""
     path = Path(path)
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_BYTES + 1)
     except FileNotFoundError:
-        raise CarromlabError(f"{path}: no such sweep file") from None
+        raise CarromlabError(f"{path}: no such {what}") from None
     except IsADirectoryError:
-        raise CarromlabError(f"{path}: a folder, not a sweep file") from None
+        raise CarromlabError(f"{path}: a folder, not a {what}") from None
     except (OSError, ValueError) as e:
         why = getattr(e, "strerror", None) or str(e)
-        raise CarromlabError(f"{path}: cannot read the sweep file ({why})") from None
+        raise CarromlabError(f"{path}: cannot read the {what} ({why})") from None
     if len(data) > MAX_BYTES:
-        raise CarromlabError(f"{path}: larger than {MAX_BYTES:,} bytes (a sweep file's limit)")
+        raise CarromlabError(f"{path}: larger than {MAX_BYTES:,} bytes (a {what}'s limit)")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:

@@ -87,6 +87,29 @@ def _search_looking(safety_below):
     return make
 
 
+def _player_for_rules(player, config):
+    """The player valuing strokes by ``config``'s rules: the queen covered worth its
+    ``queen_value``, a penalty coin worth -1 under the due rule and 0 without it (the
+    balance studies' reading); a player without scoring weights (random) as it is. The
+    lookahead's reply search and a search's replies value them alike."""
+    from dataclasses import replace
+
+    from carromlab.games.icf.rules import IcfScoring
+
+    if not hasattr(player, "scoring"):
+        return player
+    scoring = IcfScoring(
+        queen_covered=float(config.queen_value), due=-1.0 if config.due_rule else 0.0
+    )
+    if scoring == IcfScoring():
+        return player  # the laws: the player as registered (its repr unchanged)
+    changes = {"scoring": scoring}
+    replies = getattr(player, "replies", None)
+    if replies is not None:
+        changes["replies"] = replace(replies, scoring=scoring)
+    return replace(player, **changes)
+
+
 def _random(skill="club", variant=None):
     from carromlab.analysis.policies import RandomLegal
 
@@ -191,6 +214,7 @@ GAME = register_game(
             "random": _random,
         },
         driver=_driver,
+        player_for_rules=_player_for_rules,
         # the top of the strength ladder: the search-based player, 0.678 [0.631, 0.722] of 401
         # boards against greedy-race, +241 Elo against greedy (docs/studies.md)
         strongest="search",
