@@ -25,7 +25,7 @@ in-process). The console script (:mod:`carromlab.entry`), ``python -m carromlab`
 # the commands, registered on the app in the order `carromlab --help` lists them
 # isort: off
 from carromlab.cli import positions, shots, decide, play, sweep  # noqa: F401
-from carromlab.cli import bench, cache, warmup, explore  # noqa: F401
+from carromlab.cli import bench, cache, warmup, explore, study  # noqa: F401
 
 # isort: on
 from carromlab.cli.app import TRUNCATED_EXIT, app, main

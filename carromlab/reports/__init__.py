@@ -8,7 +8,9 @@ before (``.from_table(...)``):
 
 - :class:`ShotMapReport`: a shot map (``carromlab shotmap``), with its target map;
 - :class:`BestShotsReport`: the best shots of a search under noise (``carromlab best``);
-- :class:`EstimateReport`: one shot's estimate (``carromlab estimate``).
+- :class:`EstimateReport`: one shot's estimate (``carromlab estimate``);
+- :class:`StudyReport`: a rule-balance study's estimates, comparisons and verdicts
+  (``carromlab study report``), from the study's folder.
 
 Warnings a figure raises (a shot map's best cell on the grid's edge) are kept, one line
 each, in ``.warnings``. Reports sit above the games and below the command line; they reach a
@@ -18,5 +20,6 @@ game only through the registry (the variant's analysis hooks and rules).
 from carromlab.reports.best import BestShotsReport
 from carromlab.reports.estimate import EstimateReport
 from carromlab.reports.shotmap import ShotMapReport
+from carromlab.reports.study import StudyReport
 
-__all__ = ["BestShotsReport", "EstimateReport", "ShotMapReport"]
+__all__ = ["BestShotsReport", "EstimateReport", "ShotMapReport", "StudyReport"]

@@ -159,28 +159,33 @@ class _Record:
 
 
 def write_study_json(study: Study, out: Path) -> None:
-    """``OUT/study.json``: the file's document, and where and when it was first run; a
-    folder holding another study's document is refused."""
+    """``OUT/study.json``: the file's document (the latest run's: a rerun may change the size,
+    the questions, the baseline or add arms; each arm's own settings are guarded by its log)
+    and where and when the study was first run. A folder holding a study of another game or
+    seed is refused."""
     from carromlab._version import __version__
     from carromlab.bench.runner import machine_name
 
     path = Path(out) / STUDY_JSON
+    info: dict[str, Any] = {}
     if path.exists():
-        held = json.loads(path.read_text())
-        if held.get("document") != study.document:
+        try:
+            info = json.loads(path.read_text())
+            held = info["document"]
+        except (OSError, ValueError, KeyError, TypeError):
+            raise CarromlabError(f"{path}: not a study's record; use a new folder") from None
+        if (held.get("game"), held.get("seed", 0)) != (study.game_asked, study.seed):
             raise CarromlabError(
-                f"{out} holds another study ({held.get('name')!r}); use a new folder, or the "
-                "same file (an arm's new settings are refused arm by arm)"
+                f"{out} holds another study ({info.get('name')!r}: game {held.get('game')!r}, "
+                f"seed {held.get('seed', 0)}); use a new folder"
             )
-        return
     Path(out).mkdir(parents=True, exist_ok=True)
-    info = {
-        "name": study.name,
-        "document": study.document,
-        "carromlab": __version__,
-        "machine": machine_name(),
-        "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
-    }
+    info.setdefault("machine", machine_name())
+    info.setdefault("started", time.strftime("%Y-%m-%d %H:%M:%S %Z"))
+    info.setdefault("carromlab", __version__)
+    info.update(
+        name=study.name, document=study.document, updated=time.strftime("%Y-%m-%d %H:%M:%S %Z")
+    )
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(info, indent=1, sort_keys=True) + "\n")
     tmp.replace(path)
@@ -206,7 +211,7 @@ class _ArmRun:
 
         self.arm = arm
         self.log = GameLog(arm_folder(out, arm.name), arm_meta(study, arm))
-        done = self.log.done()
+        self.done = done = self.log.done()
         self.blocks = [
             list(range(s, min(s + study.block, study.games)))
             for s in range(0, study.games, study.block)
@@ -267,7 +272,8 @@ def run_study(
                         r, b = queue.pop()
                         if r.stopped:
                             continue
-                        f = pool.submit(play, r.arm.settings(), study.seed, r.blocks[b])
+                        todo = [g for g in r.blocks[b] if g not in r.done]  # (a cut block)
+                        f = pool.submit(play, r.arm.settings(), study.seed, todo)
                         pending[f] = (r, b)
                     if not pending:
                         break

@@ -157,6 +157,8 @@ class Study:
     priors: dict[str, tuple[float, float]] = field(default_factory=dict)
     #: the file's document as read (stored with every result)
     document: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: the game as the file names it (a game or a variant name)
+    game_asked: str = ""
 
     def arm(self, name: str) -> Arm:
         for a in self.arms:
@@ -309,6 +311,7 @@ def parse_study(raw: dict, source: str = "study", default_name: str = "study") -
         strengths=strengths,
         priors=priors,
         document=raw,
+        game_asked=doc.game,
     )
 
 

@@ -1,0 +1,100 @@
+"""``carromlab study run|report``: a rule-balance study from its file alone
+(:mod:`carromlab.studies`, docs/studies-guide.md)."""
+
+from __future__ import annotations
+
+import json
+import webbrowser
+from pathlib import Path
+
+import typer
+
+from carromlab import interrupt
+from carromlab.cli.app import app, check, check_out, lines, out_path, select_device
+
+study_app = typer.Typer(
+    help="Rule-balance studies: a TOML file of arms and questions, played and reported.",
+    no_args_is_help=True,
+)
+app.add_typer(study_app, name="study")
+
+
+@study_app.command("run")
+def run(
+    spec: Path = typer.Argument(..., help="The study's TOML file (docs/studies-guide.md)."),
+    out: Path = typer.Option(
+        ...,
+        help="The study's folder: a game log an arm, then the report.",
+        parser=out_path(),
+        metavar="PATH",
+    ),
+    executor: str = typer.Option("local", help="local, processes (spawned) or dask."),
+    workers: int = typer.Option(None, help="processes / dask: workers (default: cores)."),
+    scheduler: str = typer.Option(
+        None, help="dask: a scheduler address (tcp://host:8786); default a LocalCluster."
+    ),
+    device: str = typer.Option("auto", help="auto, cpu or gpu."),
+    report: bool = typer.Option(True, help="Write the report (OUT/report/) at the end."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
+) -> None:
+    """Play every arm of SPEC into OUT (each arm's games in blocks, written in order as they
+    finish; a rerun plays only what is missing), then write the report. Any executor or
+    worker count gives the same rows. With a precision target an arm stops at the first
+    block where its first question's interval is narrow enough."""
+    check_out(out)
+    check(workers=workers)
+    from carromlab.sweeps.executors import check_executor
+
+    check_executor(executor, workers, scheduler)
+    from carromlab.studies import load_study
+
+    study = load_study(spec)  # every refusal before anything is played
+    select_device(device)
+    from carromlab.studies.run import run_study
+
+    interrupt.note(f"interrupted: finished games are kept in {out}; rerun the same command")
+    used = run_study(study, out, executor, workers, scheduler, progress=not as_json)
+    summary: dict = {"study": study.name, "out": str(out), "games_used": used}
+    if report:
+        from carromlab.reports import StudyReport
+
+        rep = StudyReport.from_folder(out)
+        summary["report"] = str(rep.save())
+        summary["verdicts"] = [r["verdict"] for r in rep.verdicts.to_dict("records")]
+    if as_json:
+        typer.echo(json.dumps(summary, default=str))
+    else:
+        verdicts = summary.pop("verdicts", [])
+        typer.echo(lines(summary))
+        for v in verdicts:
+            typer.echo(f"- {v}")
+
+
+@study_app.command("report")
+def report_cmd(
+    folder: Path = typer.Argument(..., help="A study's folder (carromlab study run --out)."),
+    out: Path = typer.Option(
+        None,
+        help="Where to write the report (default: FOLDER/report).",
+        parser=out_path(),
+        metavar="PATH",
+    ),
+    open_page: bool = typer.Option(False, "--open", help="Open the page in a browser."),
+    as_json: bool = typer.Option(False, "--json", help="Print the verdicts as JSON."),
+) -> None:
+    """Write a study's report from its folder: report.html (self-contained: the figures
+    embedded), summary.parquet / summary.csv (each question's estimate per arm with its
+    interval), comparisons.csv and verdicts.csv (each arm against the baseline, at every
+    strength and under the physics priors)."""
+    from carromlab.reports import StudyReport
+
+    rep = StudyReport.from_folder(folder)
+    page = rep.save(out)
+    if as_json:
+        typer.echo(json.dumps({**rep.summary(), "report": str(page)}, default=str))
+    else:
+        typer.echo(f"report: {page}")
+        for v in rep.verdicts.to_dict("records"):
+            typer.echo(f"- {v['verdict']}")
+    if open_page:
+        webbrowser.open(page.resolve().as_uri())

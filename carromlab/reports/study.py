@@ -1,0 +1,359 @@
+"""A study's report: each question's estimate per arm with its interval, each arm against the
+baseline, the verdict in one sentence, the same verdict at every strength the study names and
+under its physics priors; as tables, figures and one self-contained HTML page.
+
+:class:`StudyReport` reads a study's folder (``carromlab study run``); its tables:
+
+- ``table``: one row per question and arm (``question``, ``arm``, ``base``, ``strength``,
+  ``prior``, ``games``, ``value``, ``lo``, ``hi``);
+- ``comparisons``: one row per question and arm outside the baseline: the arm minus the
+  baseline's copy at the same strength and prior (``diff``, ``diff_lo``, ``diff_hi``,
+  ``verdict``: higher, lower or no difference found);
+- ``verdicts``: one row per question and base arm outside the baseline: the sentence, the
+  difference at the file's players and at each strength (one column each), and the priors'
+  column (``holds`` or which prior flips it, at the top strength).
+
+``save(out)`` writes ``report.html`` (the figures embedded), ``summary.parquet`` and
+``summary.csv`` (``table``), ``comparisons.csv``, ``verdicts.csv`` and one PNG per question.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import math
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from carromlab.reports.base import DPI, Report
+from carromlab.studies.questions import Difference, Estimate, answer, compare, parse_question
+from carromlab.studies.run import STUDY_JSON, arm_rows, read_study
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from carromlab.studies.spec import Study
+
+VERDICT_WORDS = {1: "higher", -1: "lower", 0: "no difference found"}
+
+
+def _cell(d: Difference) -> str:
+    if math.isnan(d.value):
+        return "not played"
+    return f"{d.value:+.3f} [{d.lo:+.3f}, {d.hi:+.3f}]"
+
+
+def _est(e: Estimate) -> str:
+    return "not played" if e.n == 0 else f"{e.value:.3f} [{e.lo:.3f}, {e.hi:.3f}]"
+
+
+class StudyReport(Report):
+    """A study's results read from its folder (the module's docstring)."""
+
+    def __init__(self, study: Study, out: Path, estimates: dict, info: dict[str, Any]):
+        self.study = study
+        self.folder = Path(out)
+        self.info = info
+        self.estimates = estimates  # {(question, arm): Estimate}
+        rows = []
+        for (q, arm), e in estimates.items():
+            a = study.arm(arm)
+            rows.append(
+                {
+                    "question": q,
+                    "arm": arm,
+                    "base": a.base,
+                    "strength": a.strength or "",
+                    "prior": "" if a.prior is None else f"{a.prior[0]}-{a.prior[1]}",
+                    "games": e.n if parse_question(q).rows == "games" else None,
+                    "rows": e.n,
+                    "value": e.value,
+                    "lo": e.lo,
+                    "hi": e.hi,
+                }
+            )
+        super().__init__(pd.DataFrame(rows))
+        self.table.attrs["config"] = {"study": study.name, "seed": study.seed}
+        self.comparisons = self._comparisons()
+        self.verdicts = self._verdicts()
+
+    # ------------------------------------------------------------------ reading
+
+    @classmethod
+    def from_folder(cls, out: str | Path) -> StudyReport:
+        """The report of the study run into ``out``."""
+        out = Path(out)
+        study = read_study(out)
+        info = json.loads((out / STUDY_JSON).read_text())
+        estimates: dict = {}
+        used: dict[str, int] = {}
+        for arm in study.arms:
+            games, boards, n = arm_rows(study, out, arm.name)
+            used[arm.name] = n
+            for q in study.questions:
+                estimates[(q, arm.name)] = answer(
+                    parse_question(q), games, boards, study.confidence
+                )
+        info["games_used"] = used
+        return cls(study, out, estimates, info)
+
+    # ------------------------------------------------------------------ comparing
+
+    def _twin(self, arm: str, base: str) -> str:
+        """``base``'s copy at ``arm``'s strength and prior."""
+        a = self.study.arm(arm)
+        for b in self.study.arms:
+            if b.base == base and b.strength == a.strength and b.prior == a.prior:
+                return b.name
+        return base
+
+    def difference(self, q: str, arm: str) -> Difference:
+        """``arm`` minus the baseline's copy at its strength and prior, on question ``q``."""
+        base = self._twin(arm, self.study.baseline)
+        return compare(
+            parse_question(q),
+            self.estimates[(q, arm)],
+            self.estimates[(q, base)],
+            self.study.confidence,
+        )
+
+    def _comparisons(self) -> pd.DataFrame:
+        rows = []
+        for q in self.study.questions:
+            for a in self.study.arms:
+                if a.base == self.study.baseline:
+                    continue
+                d = self.difference(q, a.name)
+                rows.append(
+                    {
+                        "question": q,
+                        "arm": a.name,
+                        "base": a.base,
+                        "against": self._twin(a.name, self.study.baseline),
+                        "strength": a.strength or "",
+                        "prior": "" if a.prior is None else f"{a.prior[0]}-{a.prior[1]}",
+                        "diff": d.value,
+                        "diff_lo": d.lo,
+                        "diff_hi": d.hi,
+                        "verdict": VERDICT_WORDS[d.sign] if not math.isnan(d.value) else "",
+                    }
+                )
+        return pd.DataFrame(rows)
+
+    def sentence(self, q: str, arm: str) -> str:
+        """The verdict on ``q`` for base arm ``arm`` at the file's players, in one sentence
+        with its evidence."""
+        s = self.study
+        question = parse_question(q)
+        mine, base = self.estimates[(q, arm)], self.estimates[(q, s.baseline)]
+        d = self.difference(q, arm)
+        if mine.n == 0 or base.n == 0:
+            return f"{arm}: not played yet."
+        unit = "boards" if question.rows == "boards" else "games"
+        size = f"{mine.n:,} and {base.n:,} {unit}"
+        what = question.words()
+        if d.sign == 0:
+            head = f"{arm}: no difference found in {what}"
+        else:
+            head = f"{arm} {'raises' if d.sign > 0 else 'lowers'} {what}"
+        return (
+            f"{head}: {_est(mine)} against {_est(base)} under {s.baseline}, a difference of "
+            f"{_cell(d)} ({round(100 * s.confidence)} % interval; {size})."
+        )
+
+    def _verdicts(self) -> pd.DataFrame:
+        s = self.study
+        rows = []
+        for q in s.questions:
+            for a in s.base_arms:
+                if a.name == s.baseline:
+                    continue
+                row: dict[str, Any] = {
+                    "question": q,
+                    "arm": a.name,
+                    "verdict": self.sentence(q, a.name),
+                    "players": _cell(self.difference(q, a.name)),
+                }
+                for st in s.strengths:
+                    row[f"at {st}"] = _cell(self.difference(q, f"{a.name}@{st}"))
+                if s.priors:
+                    row["physics priors"] = self._prior_cell(q, a.name)
+                rows.append(row)
+        return pd.DataFrame(rows)
+
+    def _prior_cell(self, q: str, arm: str) -> str:
+        """Whether the verdict at the top strength holds at every prior's ends."""
+        s = self.study
+        top = f"{arm}@{s.top}" if s.top else arm
+        ref = self.difference(q, top)
+        if math.isnan(ref.value):
+            return "not played"
+        flips, missing = [], []
+        for field in s.priors:
+            for end in ("low", "high"):
+                name = f"{top}~{field}-{end}"
+                d = self.difference(q, name)
+                if math.isnan(d.value):
+                    missing.append(f"{field}-{end}")
+                elif d.sign != ref.sign:
+                    flips.append(f"{field}-{end}: {_cell(d)}")
+        if flips:
+            return "flips at " + "; ".join(flips)
+        if missing:
+            return "not played: " + ", ".join(missing)
+        return "holds"
+
+    # ------------------------------------------------------------------ what is said
+
+    def summary(self) -> dict[str, Any]:
+        """The report as plain data (``carromlab study report --json``)."""
+        return {
+            "study": self.study.name,
+            "game": self.study.game,
+            "seed": self.study.seed,
+            "games_used": self.info.get("games_used", {}),
+            "verdicts": self.verdicts.to_dict("records"),
+            "estimates": self.table.to_dict("records"),
+        }
+
+    # ------------------------------------------------------------------ what is drawn
+
+    def figure(self, q: str | None = None) -> Figure:
+        """Question ``q``'s estimates (default: the first), one point per arm with its
+        interval, the arms grouped by strength and prior."""
+        import matplotlib.pyplot as plt
+
+        from carromlab.plot.intervals import draw_intervals
+
+        q = q or self.study.questions[0]
+        question = parse_question(q)
+        t = self.table[self.table["question"] == q].reset_index(drop=True)
+        fig, ax = plt.subplots(figsize=(max(4.5, 0.9 * len(t) + 1.5), 3.6))
+        labels = t["arm"].str.replace("@", "\n@").str.replace("~", "\n~")
+        t = t.assign(label=labels, n=t["rows"])
+        share = question.share
+        reference = 0.5 if question.kind == "first-wins" else None
+        draw_intervals(
+            t,
+            "value",
+            "lo",
+            "hi",
+            label="label",
+            ax=ax,
+            reference=reference,
+            ylabel=question.words() if len(question.words()) < 40 else q,
+            n="n",
+            unit="boards" if question.rows == "boards" else "games",
+            title=f"{self.study.name}: {q}",
+        )
+        if share:
+            lo, hi = ax.get_ylim()
+            ax.set_ylim(max(lo, -0.02), min(hi, 1.02))
+        ax.tick_params(axis="x", labelsize=7)
+        fig.tight_layout()
+        return fig
+
+    def save(self, out: str | Path | None = None) -> Path:
+        """Write the report's files into ``out`` (default: the study's folder, ``report/``);
+        returns the HTML page's path."""
+        import matplotlib.pyplot as plt
+
+        from carromlab.analysis.results import write_parquet
+
+        out = Path(out) if out is not None else self.folder / "report"
+        out.mkdir(parents=True, exist_ok=True)
+        table = self.table.copy()
+        table.attrs["config"] = {"study": self.study.document, "seed": self.study.seed}
+        write_parquet(table, out / "summary.parquet")
+        self.table.to_csv(out / "summary.csv", index=False)
+        self.comparisons.to_csv(out / "comparisons.csv", index=False)
+        self.verdicts.to_csv(out / "verdicts.csv", index=False)
+        images = {}
+        for i, q in enumerate(self.study.questions):
+            fig = self._drawn(lambda q=q: self.figure(q))
+            buf = io.BytesIO()
+            fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight")
+            fig.savefig(out / f"question-{i + 1}.png", dpi=DPI, bbox_inches="tight")
+            plt.close(fig)
+            images[q] = base64.b64encode(buf.getvalue()).decode()
+        page = out / "report.html"
+        page.write_text(self.html(images), encoding="utf-8")
+        self.out = out
+        return page
+
+    def html(self, images: dict[str, str] | None = None) -> str:
+        """The report as one self-contained HTML page (``images``: each question's figure as
+        base64 PNG)."""
+        s = self.study
+        e = html.escape
+        images = images or {}
+        parts = [
+            "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+            f"<title>{e(s.name)}: carromlab study</title>",
+            "<style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;"
+            "padding:0 1em;color:#222}table{border-collapse:collapse;font-size:0.85em;"
+            "margin:0.5em 0 1.5em}td,th{border:1px solid #ccc;padding:0.25em 0.5em;"
+            "text-align:left}th{background:#f2f2f2}.verdict{font-size:1.05em;margin:0.4em 0}"
+            "pre{background:#f7f7f7;padding:0.8em;overflow:auto;font-size:0.8em}"
+            "img{max-width:100%}</style></head><body>",
+            f"<h1>{e(s.name)}</h1>",
+            f"<p>{e(s.game)}; {len(s.base_arms)} arms ({len(s.arms)} with their copies), "
+            f"baseline <b>{e(s.baseline)}</b>; seed {s.seed}; "
+            f"{round(100 * s.confidence)} % intervals.</p>",
+        ]
+        for q in s.questions:
+            question = parse_question(q)
+            parts.append(f"<h2>{e(q)}: {e(question.words())}</h2>")
+            for row in self.verdicts[self.verdicts["question"] == q].to_dict("records"):
+                parts.append(f"<p class='verdict'>{e(row['verdict'])}</p>")
+            if q in images:
+                parts.append(f"<img alt='{e(q)} by arm' src='data:image/png;base64,{images[q]}'>")
+            v = self.verdicts[self.verdicts["question"] == q].drop(columns=["question", "verdict"])
+            if len(v):
+                parts.append("<h3>The verdict at each strength and under the physics priors</h3>")
+                parts.append(v.to_html(index=False, escape=True, na_rep=""))
+            t = self.table[self.table["question"] == q].drop(columns=["question", "games"])
+            parts.append("<h3>Each arm</h3>")
+            parts.append(t.to_html(index=False, escape=True, float_format="{:.4f}".format))
+        parts.append("<h2>Provenance</h2>")
+        prov = {
+            "carromlab (first run)": self.info.get("carromlab"),
+            "machine": self.info.get("machine"),
+            "first run": self.info.get("started"),
+            "report written": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+            "seed": s.seed,
+            "games used an arm": self.info.get("games_used"),
+        }
+        parts.append(pd.DataFrame([prov]).T.to_html(header=False, escape=True))
+        parts.append("<h3>The study file</h3>")
+        parts.append(f"<pre>{e(_toml(s.document))}</pre>")
+        parts.append("</body></html>")
+        return "\n".join(parts)
+
+
+def _toml(doc: dict[str, Any], prefix: str = "") -> str:
+    """The study's document in TOML's words (plain values, tables and arrays of tables)."""
+    lines, tables = [], []
+    for k, v in doc.items():
+        if isinstance(v, dict):
+            tables.append((k, v))
+        elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            tables.append((k, v))
+        else:
+            lines.append(f"{k} = {json.dumps(v)}")
+    for k, v in tables:
+        name = f"{prefix}{k}"
+        if isinstance(v, dict):
+            lines += ["", f"[{name}]", _toml(v, f"{name}.")]
+        else:
+            for item in v:
+                lines += ["", f"[[{name}]]", _toml(item, f"{name}.")]
+    return "\n".join(line for line in lines).strip("\n")
+
+
+__all__ = ["StudyReport"]

@@ -1,0 +1,245 @@
+"""Rule-balance studies as files (carromlab/studies, reports/study.py, cli/study.py): the file
+refused in one line naming the key, the arms' strength and prior copies, rows that do not
+depend on the executor or the blocks, resumption, the precision target, the questions'
+intervals, and one real study run from its file to its report."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from carromlab.errors import CarromlabError
+from carromlab.studies import parse_study
+from carromlab.studies.questions import Estimate, answer, compare, parse_question
+from carromlab.studies.run import arm_folder, games_used, run_study
+
+BASE = {
+    "game": "icf",
+    "seed": 3,
+    "games": 7,
+    "block": 3,
+    "arms": [
+        {"name": "laws", "rules": {"max_boards": 1}},
+        {"name": "queen-4", "rules": {"max_boards": 1, "queen_value": 4, "due_rule": False}},
+    ],
+}
+
+
+def _doc(**changes):
+    doc = json.loads(json.dumps(BASE))
+    doc.update(changes)
+    return doc
+
+
+def fake_play(settings, seed, games):
+    """A block's rows as ``play_block`` returns them, from the seed, the arm's rules and the
+    game indices alone (no kernel): the queen's arm makes the first seat win more."""
+    out = []
+    for g in games:
+        rng = np.random.default_rng([seed, g])
+        p = 0.5 + 0.3 * (settings["rules"].get("queen_value", 3) == 4)
+        winner = 0 if rng.random() < p else 1
+        strokes = int(rng.integers(10, 40))
+        row = {"game": g, "winner": winner, "score_0": 1 - winner, "score_1": winner,
+               "boards": 1, "strokes": strokes, "truncated_strokes": 0, "finished": True}  # fmt: skip
+        boards = pd.DataFrame(
+            [{"game": g, "board": 0, "breaker_side": 0, "winner": winner, "points": 2}]
+        )
+        out.append((row, boards))
+    return out
+
+
+# ---------------------------------------------------------------------- the file
+
+
+@pytest.mark.parametrize(
+    "changes, words",
+    [
+        ({"gmae": "icf"}, "gmae"),
+        ({"game": "chess"}, "game = 'chess'"),
+        ({"games": 0}, "games = 0"),
+        ({"questions": ["first-wins", "most:strokes"]}, "questions = 'most:strokes'"),
+        ({"players": ["greedy", "greedy", "greedy"]}, "arms.laws.players"),
+        ({"players": "greedy-fast"}, "not a player of icf"),
+        ({"skill": "wizard"}, "arms.laws.skill = 'wizard'"),
+        ({"baseline": "law"}, "baseline = 'law'"),
+        ({"precision": -0.1}, "precision"),
+        ({"priors": {"mu": [0.15, 0.07]}}, "priors.mu"),
+        ({"priors": {"friction": [0.07, 0.15]}}, "priors.friction"),
+        ({"games": 100_000, "strengths": ["greedy", "search"] * 4}, "a study's limit"),
+        (
+            {"arms": [{"name": "a", "rules": {"queen_worth": 4}}]},
+            "arms.a.rules.queen_worth = 4: not a rule of icf",
+        ),
+        ({"arms": [{"name": "a", "rules": {"queen_value": "4"}}]}, "must be int"),
+        ({"arms": [{"name": "a", "rules": {"queen_value": -1}}]}, "queen_value"),
+        ({"arms": [{"name": "a"}, {"name": "a"}]}, "two arms have this name"),
+        ({"arms": [{"name": "../x"}]}, "arms.name = '../x'"),
+        ({"arms": [{"name": "a", "variant": "kooba"}]}, "not a variant of icf"),
+        ({"arms": [{"name": "a", "physics": {"mu": 3.0}}]}, "arms.physics.mu = 3.0"),
+    ],
+)
+def test_a_study_file_is_refused_in_one_line_naming_the_key(changes, words):
+    with pytest.raises(CarromlabError) as e:
+        parse_study(_doc(**changes), source="s.toml")
+    text = str(e.value)
+    assert "\n" not in text and text.startswith("s.toml: ") and words in text
+
+
+def test_strengths_and_priors_copy_every_arm_at_the_top_strength():
+    s = parse_study(
+        _doc(strengths=["greedy", "greedy-race"], priors={"mu": [0.07, 0.15]}), source="s"
+    )
+    names = [a.name for a in s.arms]
+    assert names[:2] == ["laws", "queen-4"]
+    assert "laws@greedy" in names and "queen-4@greedy-race" in names
+    low = s.arm("queen-4@greedy-race~mu-low")
+    assert low.players == ("greedy-race", "greedy-race") and low.physics == {"mu": 0.07}
+    assert low.base == "queen-4" and low.prior == ("mu", "low")
+    assert len(s.arms) == 2 * (1 + 2 + 2) and s.top == "greedy-race"
+    # "strongest" is read as the game's
+    assert parse_study(_doc(players="strongest"), source="s").arms[0].players[0] == "search"
+
+
+# ---------------------------------------------------------------------- the run
+
+
+def _games(out, arm):
+    return (
+        pd.read_csv(arm_folder(out, arm) / "games.csv").sort_values("game").reset_index(drop=True)
+    )
+
+
+def test_the_rows_do_not_depend_on_the_executor_or_the_blocks_and_a_rerun_resumes(tmp_path):
+    ref = parse_study(_doc(), source="s")
+    run_study(ref, tmp_path / "a", progress=False, play=fake_play)
+    other = parse_study(_doc(block=2), source="s")
+    used = run_study(other, tmp_path / "b", "processes", workers=2, progress=False, play=fake_play)
+    assert used == {"laws": 7, "queen-4": 7}
+    for arm in ("laws", "queen-4"):
+        pd.testing.assert_frame_equal(_games(tmp_path / "a", arm), _games(tmp_path / "b", arm))
+    # a shorter run, then the full one: only the missing games are played
+    calls = []
+
+    def counting(settings, seed, games):
+        calls.append(list(games))
+        return fake_play(settings, seed, games)
+
+    run_study(parse_study(_doc(games=4), source="s"), tmp_path / "c", progress=False,
+              play=counting)  # fmt: skip
+    calls.clear()
+    run_study(ref, tmp_path / "c", progress=False, play=counting)
+    assert sorted(g for c in calls for g in c) == [4, 4, 5, 5, 6, 6]  # (0-3 were there)
+    for arm in ("laws", "queen-4"):
+        pd.testing.assert_frame_equal(_games(tmp_path / "a", arm), _games(tmp_path / "c", arm))
+    # a study of another seed in the folder is refused; an arm's changed rules too
+    with pytest.raises(CarromlabError, match="holds another study"):
+        run_study(parse_study(_doc(seed=4), source="s"), tmp_path / "c", progress=False,
+                  play=fake_play)  # fmt: skip
+    changed = _doc()
+    changed["arms"][1]["rules"]["queen_value"] = 5
+    with pytest.raises(CarromlabError, match="holds a run with another configuration"):
+        run_study(parse_study(changed, source="s"), tmp_path / "c", progress=False,
+                  play=fake_play)  # fmt: skip
+
+
+def test_a_precision_target_stops_an_arm_at_the_first_block_where_it_is_met(tmp_path):
+    """The first seat's win share to +-0.2: each arm stops at the first block boundary where
+    its Wilson interval's half-width is at most 0.2, the same with any executor, and no game
+    past that boundary is in its log."""
+    doc = _doc(games=200, block=5, precision=0.2)
+    study = parse_study(doc, source="s")
+    used = run_study(study, tmp_path / "a", progress=False, play=fake_play)
+    used2 = run_study(study, tmp_path / "b", "processes",
+                      workers=2, progress=False, play=fake_play)  # fmt: skip
+    assert used == used2
+    q = parse_question("first-wins")
+    for arm, n in used.items():
+        assert 0 < n < 200 and n % 5 == 0
+        games = _games(tmp_path / "a", arm)
+        assert games["game"].max() == n - 1  # nothing past the stopping point
+        rows = pd.DataFrame([r for r, _ in fake_play(study.arm(arm).settings(), 3, range(200))])
+        for end in range(5, n + 1, 5):
+            half = answer(q, rows[rows.game < end], pd.DataFrame(), 0.95).half_width
+            assert (half <= 0.2) == (end == n), (arm, end, half)
+        assert games_used(study, games, pd.DataFrame()) == (n, True)
+
+
+# ---------------------------------------------------------------------- the questions
+
+
+def test_the_questions_count_and_compare_as_their_intervals_say():
+    games = pd.DataFrame(
+        {"game": range(6), "winner": [0, 0, 1, -1, 0, 1], "strokes": [10, 20, 30, 40, 50, 60],
+         "boards": [1, 2, 1, 2, 0, 2], "finished": [True, True, False, True, True, True]}
+    )  # fmt: skip
+    e = answer(parse_question("first-wins"), games, pd.DataFrame(), 0.95)
+    assert (e.successes, e.n) == (3, 6) and e.lo < 0.5 < e.hi
+    assert answer(parse_question("draws"), games, pd.DataFrame(), 0.95).successes == 1
+    assert answer(parse_question("seat-wins:1"), games, pd.DataFrame(), 0.95).successes == 2
+    assert answer(parse_question("share:finished"), games, pd.DataFrame(), 0.95).successes == 5
+    m = answer(parse_question("mean:strokes/boards"), games, pd.DataFrame(), 0.95)
+    assert m.n == 5 and m.value == pytest.approx(np.mean([10, 10, 30, 20, 30]))
+    with pytest.raises(CarromlabError, match="no column 'turns'"):
+        answer(parse_question("mean:turns"), games, pd.DataFrame(), 0.95)
+    # Newcombe's hybrid score interval for 60/100 against 40/100, from scipy's Wilson ends
+    from scipy import stats
+
+    ends = [stats.binomtest(k, 100).proportion_ci(0.95, "wilson") for k in (60, 40)]
+    (l1, u1), (l2, u2) = ((c.low, c.high) for c in ends)
+    a = answer(parse_question("first-wins"), pd.DataFrame({"winner": [0] * 60 + [1] * 40}),
+               pd.DataFrame(), 0.95)  # fmt: skip
+    b = answer(parse_question("first-wins"), pd.DataFrame({"winner": [0] * 40 + [1] * 60}),
+               pd.DataFrame(), 0.95)  # fmt: skip
+    d = compare(parse_question("first-wins"), a, b, 0.95)
+    assert d.value == pytest.approx(0.2)
+    assert d.lo == pytest.approx(0.2 - math.hypot(0.6 - l1, u2 - 0.4))
+    assert d.hi == pytest.approx(0.2 + math.hypot(u1 - 0.6, 0.4 - l2))
+    assert d.differs and d.sign == 1 and 0.05 < d.lo < 0.08
+    # Welch: two samples of means 1 and 3
+    x, y = np.array([0.0, 1.0, 2.0]), np.array([2.0, 3.0, 4.0])
+    mx = Estimate(1.0, 0, 2, 3, samples=x)
+    my = Estimate(3.0, 2, 4, 3, samples=y)
+    w = compare(parse_question("mean:strokes"), mx, my, 0.95)
+    t = stats.ttest_ind(x, y, equal_var=False).confidence_interval(0.95)
+    assert (w.lo, w.hi) == pytest.approx((t.low, t.high))
+    assert not math.isnan(w.value)
+
+
+# ---------------------------------------------------------------------- a real study
+
+
+def test_a_study_runs_from_its_file_alone_and_reports(tmp_path):
+    """ICF single boards, the laws against the queen worth 4 with no due rule, two boards an
+    arm: the command line plays them and writes the report; the players value the arm's
+    rules (its log's policies carry the queen's worth)."""
+    from carromlab.cli import main
+
+    spec = tmp_path / "queen.toml"
+    spec.write_text(
+        'name = "queen-4"\ngame = "icf"\nseed = 1\ngames = 2\nblock = 2\n'
+        'questions = ["first-wins", "mean:strokes", "breaker-wins"]\n'
+        '[[arms]]\nname = "laws"\nrules = { max_boards = 1 }\n'
+        '[[arms]]\nname = "queen-4-due-off"\n'
+        "rules = { max_boards = 1, queen_value = 4, due_rule = false }\n"
+    )
+    out = tmp_path / "out"
+    main(["study", "run", str(spec), "--out", str(out), "--json"])
+    page = out / "report" / "report.html"
+    text = page.read_text()
+    assert "queen-4-due-off" in text and "data:image/png;base64," in text
+    assert "no difference found" in text or "raises" in text or "lowers" in text
+    summary = pd.read_csv(out / "report" / "summary.csv")
+    assert len(summary) == 3 * 2 and set(summary["arm"]) == {"laws", "queen-4-due-off"}
+    config = json.loads((arm_folder(out, "queen-4-due-off") / "config.json").read_text())
+    assert "queen_covered=4.0" in config["policies"][0] and "due=0.0" in config["policies"][0]
+    laws = json.loads((arm_folder(out, "laws") / "config.json").read_text())
+    assert "queen_covered" not in laws["policies"][0]  # the laws: the registry's player
+    # a rerun plays nothing and the report reads the same
+    before = pd.read_csv(arm_folder(out, "laws") / "games.csv")
+    main(["study", "report", str(out), "--json"])
+    pd.testing.assert_frame_equal(before, pd.read_csv(arm_folder(out, "laws") / "games.csv"))
