@@ -180,6 +180,8 @@ def test_the_questions_count_and_compare_as_their_intervals_say():
     e = answer(parse_question("first-wins"), games, pd.DataFrame(), 0.95)
     assert (e.successes, e.n) == (3, 6) and e.lo < 0.5 < e.hi
     assert answer(parse_question("draws"), games, pd.DataFrame(), 0.95).successes == 1
+    decided = answer(parse_question("first-wins:decided"), games, pd.DataFrame(), 0.95)
+    assert (decided.successes, decided.n) == (3, 5)
     assert answer(parse_question("seat-wins:1"), games, pd.DataFrame(), 0.95).successes == 2
     assert answer(parse_question("share:finished"), games, pd.DataFrame(), 0.95).successes == 5
     m = answer(parse_question("mean:strokes/boards"), games, pd.DataFrame(), 0.95)

@@ -11,7 +11,9 @@ under its physics priors; as tables, figures and one self-contained HTML page.
   ``verdict``: higher, lower or no difference found);
 - ``verdicts``: one row per question and base arm outside the baseline: the sentence, the
   difference at the file's players and at each strength (one column each), and the priors'
-  column (``holds`` or which prior flips it, at the top strength).
+  column (``holds`` or which prior flips it, at the top strength); with a ``reference``
+  value, also one row per base arm for the first question against that value (``against``:
+  ``reference``), the baseline's too.
 
 ``save(out)`` writes ``report.html`` (the figures embedded), ``summary.parquet`` and
 ``summary.csv`` (``table``), ``comparisons.csv``, ``verdicts.csv`` and one PNG per question.
@@ -112,8 +114,14 @@ class StudyReport(Report):
                 return b.name
         return base
 
-    def difference(self, q: str, arm: str) -> Difference:
-        """``arm`` minus the baseline's copy at its strength and prior, on question ``q``."""
+    def difference(self, q: str, arm: str, against: str = "baseline") -> Difference:
+        """``arm`` minus the baseline's copy at its strength and prior, on question ``q``
+        (``against="reference"``: minus the study's reference value)."""
+        if against == "reference":
+            e, ref = self.estimates[(q, arm)], float(self.study.reference or 0.0)
+            if e.n == 0:
+                return Difference(math.nan, math.nan, math.nan)
+            return Difference(e.value - ref, e.lo - ref, e.hi - ref)
         base = self._twin(arm, self.study.baseline)
         return compare(
             parse_question(q),
@@ -145,11 +153,22 @@ class StudyReport(Report):
                 )
         return pd.DataFrame(rows)
 
-    def sentence(self, q: str, arm: str) -> str:
+    def sentence(self, q: str, arm: str, against: str = "baseline") -> str:
         """The verdict on ``q`` for base arm ``arm`` at the file's players, in one sentence
-        with its evidence."""
+        with its evidence (``against="reference"``: against the study's reference value)."""
         s = self.study
         question = parse_question(q)
+        if against == "reference":
+            e = self.estimates[(q, arm)]
+            if e.n == 0:
+                return f"{arm}: not played yet."
+            d = self.difference(q, arm, "reference")
+            where = {1: "above", -1: "below", 0: "not found to differ from"}[d.sign]
+            unit = "boards" if question.rows == "boards" else "games"
+            return (
+                f"{arm}: {question.words()} is {where} {s.reference:g}: {_est(e)} "
+                f"({round(100 * s.confidence)} % interval; {e.n:,} {unit})."
+            )
         mine, base = self.estimates[(q, arm)], self.estimates[(q, s.baseline)]
         d = self.difference(q, arm)
         if mine.n == 0 or base.n == 0:
@@ -169,35 +188,38 @@ class StudyReport(Report):
     def _verdicts(self) -> pd.DataFrame:
         s = self.study
         rows = []
+        players = "/".join(dict.fromkeys(s.base_arms[0].players))
         for q in s.questions:
-            for a in s.base_arms:
-                if a.name == s.baseline:
-                    continue
+            pairs = [(a.name, "baseline") for a in s.base_arms if a.name != s.baseline]
+            if s.reference is not None and q == s.questions[0]:
+                pairs = [(a.name, "reference") for a in s.base_arms] + pairs
+            for arm, against in pairs:
                 row: dict[str, Any] = {
                     "question": q,
-                    "arm": a.name,
-                    "verdict": self.sentence(q, a.name),
-                    "players": _cell(self.difference(q, a.name)),
+                    "arm": arm,
+                    "against": s.baseline if against == "baseline" else f"{s.reference:g}",
+                    "verdict": self.sentence(q, arm, against),
+                    f"as written ({players})": _cell(self.difference(q, arm, against)),
                 }
                 for st in s.strengths:
-                    row[f"at {st}"] = _cell(self.difference(q, f"{a.name}@{st}"))
+                    row[f"at {st}"] = _cell(self.difference(q, f"{arm}@{st}", against))
                 if s.priors:
-                    row["physics priors"] = self._prior_cell(q, a.name)
+                    row["physics priors"] = self._prior_cell(q, arm, against)
                 rows.append(row)
         return pd.DataFrame(rows)
 
-    def _prior_cell(self, q: str, arm: str) -> str:
+    def _prior_cell(self, q: str, arm: str, against: str = "baseline") -> str:
         """Whether the verdict at the top strength holds at every prior's ends."""
         s = self.study
         top = f"{arm}@{s.top}" if s.top else arm
-        ref = self.difference(q, top)
+        ref = self.difference(q, top, against)
         if math.isnan(ref.value):
             return "not played"
         flips, missing = [], []
         for field in s.priors:
             for end in ("low", "high"):
                 name = f"{top}~{field}-{end}"
-                d = self.difference(q, name)
+                d = self.difference(q, name, against)
                 if math.isnan(d.value):
                     missing.append(f"{field}-{end}")
                 elif d.sign != ref.sign:
@@ -237,7 +259,10 @@ class StudyReport(Report):
         labels = t["arm"].str.replace("@", "\n@").str.replace("~", "\n~")
         t = t.assign(label=labels, n=t["rows"])
         share = question.share
-        reference = 0.5 if question.kind == "first-wins" else None
+        reference = self.study.reference if q == self.study.questions[0] else None
+        seats = {len(a.players) for a in self.study.arms}
+        if reference is None and question.kind in ("first-wins", "seat-wins") and len(seats) == 1:
+            reference = 1 / seats.pop()  # every arm's fair share
         draw_intervals(
             t,
             "value",

@@ -5,7 +5,9 @@ the game's own columns) or board rows (``boards``: carrom's boards):
 
 - ``first-wins``: the share of games the first seat (seat 0: ICF's first breaker, Carrooka's
   first player) wins; a draw or an unfinished game counts as not won (Wilson interval);
-- ``seat-wins:K``: the same for seat ``K``;
+  ``first-wins:decided``: the share of the games with a winner (draws and unfinished games
+  left out, as the Carrooka studies count);
+- ``seat-wins:K`` (``seat-wins:K:decided``): the same for seat ``K``;
 - ``draws``: the share of games without a winner;
 - ``mean:COLUMN``: the mean of a game row's number per game (t interval), e.g.
   ``mean:strokes`` (strokes a game: turns to finish), ``mean:boards``, ``mean:score_0``;
@@ -35,8 +37,8 @@ from carromlab.analysis.intervals import rate, sample_mean
 from carromlab.errors import CarromlabError
 
 KINDS = (
-    "first-wins",
-    "seat-wins:K",
+    "first-wins[:decided]",
+    "seat-wins:K[:decided]",
     "draws",
     "mean:COLUMN",
     "share:COLUMN",
@@ -46,8 +48,8 @@ KINDS = (
 )
 _COLUMN = r"[a-z][a-z0-9_]*"
 _FORMS = {
-    "first-wins": re.compile(r"^first-wins$"),
-    "seat-wins": re.compile(r"^seat-wins:(?P<seat>\d{1,2})$"),
+    "first-wins": re.compile(r"^first-wins(?P<decided>:decided)?$"),
+    "seat-wins": re.compile(r"^seat-wins:(?P<seat>\d{1,2})(?P<decided>:decided)?$"),
     "draws": re.compile(r"^draws$"),
     "mean": re.compile(rf"^mean:(?P<col>{_COLUMN})(/(?P<per>{_COLUMN}))?$"),
     "share": re.compile(rf"^share:(?P<col>{_COLUMN})$"),
@@ -67,6 +69,7 @@ class Question:
     column: str | None = None
     per: str | None = None
     seat: int | None = None
+    decided: bool = False
 
     @property
     def share(self) -> bool:
@@ -79,10 +82,11 @@ class Question:
 
     def words(self) -> str:
         """The question in words (a report's heading)."""
+        tail = " with a winner" if self.decided else ""
         if self.kind == "first-wins":
-            return "the first seat's share of the games won"
+            return f"the first seat's share of the games{tail} won"
         if self.kind == "seat-wins":
-            return f"seat {self.seat}'s share of the games won"
+            return f"seat {self.seat}'s share of the games{tail} won"
         if self.kind == "draws":
             return "the share of games without a winner"
         if self.kind == "breaker-wins":
@@ -102,7 +106,7 @@ def parse_question(text: str) -> Question:
         if m:
             g = m.groupdict()
             seat = int(g["seat"]) if g.get("seat") is not None else None
-            return Question(text, kind, g.get("col"), g.get("per"), seat)
+            return Question(text, kind, g.get("col"), g.get("per"), seat, bool(g.get("decided")))
     raise CarromlabError(f"unknown question; use one of {', '.join(KINDS)}")
 
 
@@ -139,6 +143,8 @@ def answer(q: Question, games: pd.DataFrame, boards: pd.DataFrame, confidence: f
         winner = pd.to_numeric(_column(df, "winner", q), errors="coerce").fillna(-1).astype(int)
         want = -1 if q.kind == "draws" else (q.seat if q.kind == "seat-wins" else 0)
         k = int((winner == want).sum())
+        if q.decided:
+            n = int((winner >= 0).sum())
         return _share(k, n, confidence)
     if q.kind == "breaker-wins":
         k = int((_column(df, "winner", q) == _column(df, "breaker_side", q)).sum())

@@ -36,7 +36,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
 
 from carromlab.errors import CarromlabError
-from carromlab.input_schema import CONFIDENCE, PHYSICS, SEED, Limit
+from carromlab.input_schema import CONFIDENCE, FINITE, PHYSICS, SEED, Limit
 from carromlab.position_schema import MAX_NAME, MAX_WORD
 from carromlab.sweeps.schema import Scalar, one_line, read_toml, shown
 
@@ -105,6 +105,10 @@ class StudyFile(BaseModel):
     confidence: CONFIDENCE.type = Field(0.95, description="Of every interval.")
     questions: Words = Field(["first-wins"], description="What is estimated; the first leads.")
     baseline: Word | None = Field(None, description="The arm compared with (default: the first).")
+    reference: FINITE.type | None = Field(
+        None, description="A value every arm's first question is also compared with (a fair "
+        "share: 0.5).",
+    )  # fmt: skip
     players: Word | Words = Field("greedy", description="Policy of every seat, or one a seat.")
     skill: Word | Words = Field("club", description="Skill of every seat, or one a seat.")
     strengths: Words | None = Field(None, description="Policies to rerun every arm with.")
@@ -155,6 +159,8 @@ class Study:
     arms: tuple[Arm, ...]
     strengths: tuple[str, ...] = ()
     priors: dict[str, tuple[float, float]] = field(default_factory=dict)
+    #: a value every arm's first question is compared with too (None: none)
+    reference: float | None = None
     #: the file's document as read (stored with every result)
     document: dict[str, Any] = field(default_factory=dict, repr=False)
     #: the game as the file names it (a game or a variant name)
@@ -310,6 +316,7 @@ def parse_study(raw: dict, source: str = "study", default_name: str = "study") -
         arms=tuple(played),
         strengths=strengths,
         priors=priors,
+        reference=None if doc.reference is None else float(doc.reference),
         document=raw,
         game_asked=doc.game,
     )
