@@ -184,6 +184,12 @@ def test_the_questions_count_and_compare_as_their_intervals_say():
     assert (decided.successes, decided.n) == (3, 5)
     assert answer(parse_question("seat-wins:1"), games, pd.DataFrame(), 0.95).successes == 2
     assert answer(parse_question("share:finished"), games, pd.DataFrame(), 0.95).successes == 5
+    games = games.assign(score_0=[3, 1, 0, 2, 5, 1], score_1=[1, 1, 4, 2, 0, 6],
+                         turns_0=[5, 6, 7, 8, 9, 10], turns_1=[1, 2, 3, 4, 5, 6])  # fmt: skip
+    margin = answer(parse_question("margin"), games, pd.DataFrame(), 0.95)
+    assert margin.n == 5 and margin.value == pytest.approx(np.mean([2, 0, 0, 5, 5]))
+    won = answer(parse_question("winner-mean:turns"), games, pd.DataFrame(), 0.95)
+    assert won.n == 5 and won.value == pytest.approx(np.mean([5, 6, 3, 9, 6]))
     m = answer(parse_question("mean:strokes/boards"), games, pd.DataFrame(), 0.95)
     assert m.n == 5 and m.value == pytest.approx(np.mean([10, 10, 30, 20, 30]))
     with pytest.raises(CarromlabError, match="no column 'turns'"):

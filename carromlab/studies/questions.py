@@ -14,6 +14,10 @@ the game's own columns) or board rows (``boards``: carrom's boards):
   ``mean:COLUMN/COLUMN``: per game, the first over the second (``mean:score_0/strokes``),
   games where the second is 0 left out;
 - ``share:COLUMN``: the share of games whose true/false (or 0/1) column is true;
+- ``margin``: the winner's margin, ``|score_0 - score_1|`` of the finished two-seat games
+  (mean, t interval);
+- ``winner-mean:COLUMN``: the mean of the winner's own ``COLUMN_<seat>`` over the games with
+  a winner (``winner-mean:turns``: the winner's turns, Ring Pegs' turns to finish);
 - ``breaker-wins``: the share of boards the breaking side wins (carrom's board rows);
 - ``board-mean:COLUMN``, ``board-share:COLUMN``: as ``mean:`` and ``share:``, per board.
 
@@ -42,6 +46,8 @@ KINDS = (
     "draws",
     "mean:COLUMN",
     "share:COLUMN",
+    "margin",
+    "winner-mean:COLUMN",
     "breaker-wins",
     "board-mean:COLUMN",
     "board-share:COLUMN",
@@ -53,6 +59,8 @@ _FORMS = {
     "draws": re.compile(r"^draws$"),
     "mean": re.compile(rf"^mean:(?P<col>{_COLUMN})(/(?P<per>{_COLUMN}))?$"),
     "share": re.compile(rf"^share:(?P<col>{_COLUMN})$"),
+    "margin": re.compile(r"^margin$"),
+    "winner-mean": re.compile(rf"^winner-mean:(?P<col>{_COLUMN})$"),
     "breaker-wins": re.compile(r"^breaker-wins$"),
     "board-mean": re.compile(rf"^board-mean:(?P<col>{_COLUMN})(/(?P<per>{_COLUMN}))?$"),
     "board-share": re.compile(rf"^board-share:(?P<col>{_COLUMN})$"),
@@ -73,7 +81,7 @@ class Question:
 
     @property
     def share(self) -> bool:
-        return self.kind not in ("mean", "board-mean")
+        return self.kind not in ("mean", "board-mean", "margin", "winner-mean")
 
     @property
     def rows(self) -> str:
@@ -92,6 +100,10 @@ class Question:
         if self.kind == "breaker-wins":
             return "the breaking side's share of the boards won"
         what = "a board" if self.rows == "boards" else "a game"
+        if self.kind == "margin":
+            return "the winner's margin (points), mean per finished game"
+        if self.kind == "winner-mean":
+            return f"the winner's {(self.column or '').replace('_', ' ')}, mean per game won"
         if self.kind in ("mean", "board-mean"):
             col = self.column if self.per is None else f"{self.column} per {self.per}"
             return f"{col.replace('_', ' ')}, mean per {what.split()[1]}"
@@ -153,7 +165,18 @@ def answer(q: Question, games: pd.DataFrame, boards: pd.DataFrame, confidence: f
         col = _column(df, q.column or "", q)
         k = int(col.astype(str).str.lower().isin(("true", "1", "1.0")).sum())
         return _share(k, n, confidence)
-    x = pd.to_numeric(_column(df, q.column or "", q), errors="coerce").to_numpy(float)
+    if q.kind == "margin":
+        done = df[_column(df, "finished", q).astype(str).str.lower().isin(("true", "1"))]
+        x = (pd.to_numeric(done["score_0"]) - pd.to_numeric(done["score_1"])).abs().to_numpy(float)
+    elif q.kind == "winner-mean":
+        winner = pd.to_numeric(_column(df, "winner", q), errors="coerce").fillna(-1).astype(int)
+        seats = sorted({int(w) for w in winner if w >= 0})
+        for seat in seats:
+            _column(df, f"{q.column}_{seat}", q)
+        x = np.array([float(df[f"{q.column}_{w}"].iloc[i]) for i, w in enumerate(winner)
+                      if w >= 0])  # fmt: skip
+    else:
+        x = pd.to_numeric(_column(df, q.column or "", q), errors="coerce").to_numpy(float)
     if q.per is not None:
         per = pd.to_numeric(_column(df, q.per, q), errors="coerce").to_numpy(float)
         keep = per != 0
