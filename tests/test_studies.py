@@ -251,3 +251,24 @@ def test_a_study_runs_from_its_file_alone_and_reports(tmp_path):
     before = pd.read_csv(arm_folder(out, "laws") / "games.csv")
     main(["study", "report", str(out), "--json"])
     pd.testing.assert_frame_equal(before, pd.read_csv(arm_folder(out, "laws") / "games.csv"))
+
+
+def test_the_committed_study_schema_is_the_generated_one_and_every_study_file_holds():
+    import tomllib
+    from pathlib import Path
+
+    from carromlab.studies import load_study
+    from carromlab.studies.spec import json_schema, json_schema_text
+
+    root = Path(__file__).resolve().parents[1]
+    assert (root / "docs" / "study.schema.json").read_text() == json_schema_text(), (
+        "run: python -m carromlab.studies.spec"
+    )
+    jsonschema = pytest.importorskip("jsonschema")
+    validator = jsonschema.Draft202012Validator(json_schema())
+    files = sorted((root / "studies").glob("*.toml"))
+    assert len(files) >= 10
+    for path in files:
+        validator.validate(tomllib.loads(path.read_text()))
+        assert load_study(path).arms  # and the game's own checks
+    assert not validator.is_valid({"game": "icf", "arms": [{"name": "a", "spin": 1}]})

@@ -344,6 +344,32 @@ def _config(game, variant: str, rules: dict, key: str, fail):
         fail(key, str(e), rules)
 
 
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of a study document (step 2; ``docs/study.schema.json``)."""
+    schema = StudyFile.model_json_schema(ref_template="#/$defs/{model}")
+    schema["description"] = (
+        f"{schema['description']} A TOML file; TOML maps onto JSON's data model. The game, its "
+        "rules, players, skills and questions, and the size in all, are checked after this "
+        "schema (docs/studies-guide.md)."
+    )
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
+
+
+def json_schema_text() -> str:
+    """:func:`json_schema` as the text of ``docs/study.schema.json``."""
+    import json
+
+    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/study.schema.json")
+    out.write_text(json_schema_text())
+    print(f"wrote {out}")
+
+
 __all__ = [
     "MAX_ARMS",
     "MAX_GAMES",
@@ -351,6 +377,7 @@ __all__ = [
     "Arm",
     "Study",
     "StudyFile",
+    "json_schema",
     "load_study",
     "parse_study",
 ]
