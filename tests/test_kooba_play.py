@@ -224,3 +224,20 @@ def test_the_registry_names_kooba_s_refined_players():
     assert (search.refine, search.refine_n, search.skill) == (STRONG.refine, STRONG.refine_n, "pro")
     assert search.attack_at == KoobaGreedy().attack_at  # only the aims differ from greedy's
     assert game.make_player(game.policy_name(STRONGEST), skill="club") == STRONG
+
+
+def test_every_seat_aims_from_one_map_turned_to_it():
+    """One aim map (the South seat's) serves every seat, turned by its quarter turns: the seats
+    share its luck, and each aim lands in the same zone of its own seat's frame."""
+    from carromlab.games.kooba.players import quarter_turn
+
+    config = KoobaConfig(n_players=4)
+    player = KoobaGreedy(n=20, grid=0.04)
+    south = player.aims(BOARD, "S", config)
+    for seat, turn in {"E": (lambda x, y: (-y, x)), "N": (lambda x, y: (-x, -y)),
+                       "W": (lambda x, y: (y, -x))}.items():  # fmt: skip
+        aims = player.aims(BOARD, seat, config)
+        for goal, (x, y) in south.items():
+            assert aims[goal] == turn(x, y)
+            assert aims[goal] == quarter_turn(x, y, seat)
+    assert quarter_turn(0.1, 0.2, "S") == (0.1, 0.2)

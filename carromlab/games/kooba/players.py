@@ -2,7 +2,7 @@
 ``rules.py``; the game machine: ``machine.py``).
 
 :class:`KoobaGreedy` aims by goal, from an aim map at its skill and distance
-(games/kooba/maps.py), computed once per seat:
+(games/kooba/maps.py), computed once from the South seat and turned to each seat:
 
 - scoring (run not locked): the aim point with the most expected scores - P(Eye) (Pro: P(Inner
   Eye)), minus P(Penalty) under Pro, plus P(KOOBA) under Deuces;
@@ -48,7 +48,7 @@ import numpy as np
 import pandas as pd
 
 from carromlab.analysis.players import Decision
-from carromlab.equipment.kooba import KoobaBoard
+from carromlab.equipment.kooba import SEAT_ANGLE, KoobaBoard
 from carromlab.errors import CarromlabError
 from carromlab.games.kooba.machine import KoobaConfig, declare_attack
 from carromlab.games.kooba.maps import aim_map
@@ -161,8 +161,27 @@ def goal_values(df, config: KoobaConfig) -> dict:
     return {"score": score, "kooba": df["p_kooba"]}
 
 
-@functools.lru_cache(maxsize=64)
+def quarter_turn(x: float, y: float, seat: str) -> tuple[float, float]:
+    """The point ``(x, y)`` of the South seat's frame in ``seat``'s: turned by the quarter
+    turns from South to ``seat`` (exactly: the board and its zones are the same under a
+    quarter turn, and the aim grid is symmetric about the centre)."""
+    k = round((SEAT_ANGLE[seat] - SEAT_ANGLE["S"]) / (np.pi / 2)) % 4
+    for _ in range(k):
+        x, y = -y, x
+    return float(x) + 0.0, float(y) + 0.0
+
+
 def _aims(skill, n, grid, board, seat, config, slide, refine=0, refine_n=2000) -> dict:
+    """Each goal's aim from ``seat``: the South seat's aims turned to it, so that every seat
+    plays one map (one draw of the throws' luck; earlier each seat had its own map, and its
+    own luck: North's KOOBA aim tagged 0.363 of throws, South's 0.300)."""
+    south = _south_aims(skill, n, grid, board, config, slide, refine, refine_n)
+    return {goal: quarter_turn(x, y, seat) for goal, (x, y) in south.items()}
+
+
+@functools.lru_cache(maxsize=64)
+def _south_aims(skill, n, grid, board, config, slide, refine=0, refine_n=2000) -> dict:
+    seat = "S"
     xs = np.arange(-board.half + grid / 2, board.half, grid)
     df = aim_map(xs, xs, skill, config.sticks, n, seed=0, seat=seat, slide=slide, board=board)
     values = goal_values(df, config)
