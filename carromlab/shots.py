@@ -230,26 +230,40 @@ HAND_SET_MAX = 0.005
 HAND_SET_STREAM = 0x5E7
 
 
+def piece_key(piece_id: str) -> int:
+    """A piece's own draw of a hand-set move: a 31-bit number from its id (BLAKE2b), so that
+    a piece moves the same way for a shot's key whichever slot the position lists it in."""
+    import hashlib
+
+    digest = hashlib.blake2b(str(piece_id).encode(), digest_size=4).digest()
+    return int.from_bytes(digest, "little") & 0x7FFFFFFF
+
+
 @dataclass(frozen=True)
 class HandSetPlan:
     """How the pieces of a hand-set position move per shot (numpy, one entry per disc):
     ``movable`` pieces are spread about their packed group's centre (``cx``, ``cy``) by the
-    factor ``1 + spread`` and moved by up to ``size`` metres. ``size`` 0: nothing moves."""
+    factor ``1 + spread`` and moved by up to ``size`` metres, each by its own draw
+    (``key``: :func:`piece_key` of its id). ``size`` 0: nothing moves."""
 
     movable: np.ndarray
     cx: np.ndarray
     cy: np.ndarray
     spread: np.ndarray
     size: float
+    key: np.ndarray | None = None
 
     def arrays(self, dtype) -> dict[str, np.ndarray]:
         """The plan as arrays for a jitted function (``size`` repeated per disc)."""
+        n = len(self.movable)
+        key = np.arange(n) if self.key is None else self.key
         return {
             "hand_movable": np.asarray(self.movable, bool),
             "hand_cx": np.asarray(self.cx, dtype),
             "hand_cy": np.asarray(self.cy, dtype),
             "hand_spread": np.asarray(self.spread, dtype),
-            "hand_size": np.full(len(self.movable), self.size, dtype),
+            "hand_size": np.full(n, self.size, dtype),
+            "hand_key": np.asarray(key, np.int32),
         }
 
 
@@ -287,9 +301,10 @@ def plan_hand_set(x, y, radius, movable, size: float, ids=None, present=None) ->
     movable = np.asarray(movable, bool)
     n = len(x)
     ids = list(ids) if ids is not None else [str(k) for k in range(n)]
+    key = np.array([piece_key(i) for i in ids], np.int64)
     cx, cy, spread = x.copy(), y.copy(), np.zeros(n)
     if size == 0 or not movable.any():
-        return HandSetPlan(movable, cx, cy, spread, 0.0)
+        return HandSetPlan(movable, cx, cy, spread, 0.0, key)
     dist = np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :])
     touch = (dist - r[:, None] - r[None, :] <= 1e-6) & movable[:, None] & movable[None, :]
     np.fill_diagonal(touch, False)
@@ -319,16 +334,24 @@ def plan_hand_set(x, y, radius, movable, size: float, ids=None, present=None) ->
             f"hand_set {size} m could make {ids[i]} overlap {ids[j]} (they are "
             f"{dist[i, j] - r[i] - r[j]:.4f} m apart): use a smaller hand_set or 0"
         )
-    return HandSetPlan(movable, cx, cy, spread, size)
+    return HandSetPlan(movable, cx, cy, spread, size, key)
 
 
-def set_by_hand(key, x, y, movable, cx, cy, spread, size):
+def set_by_hand(key, x, y, movable, cx, cy, spread, size, piece):
     """One shot's set-up (jax): the movable pieces spread and moved per the plan's arrays,
-    the displacement drawn from ``fold_in(key, HAND_SET_STREAM)``; where ``size`` is 0 the
-    positions are returned unchanged (bit for bit)."""
-    k1, k2 = jax.random.split(jax.random.fold_in(key, HAND_SET_STREAM))
-    rho = size * jnp.sqrt(jax.random.uniform(k1, x.shape, x.dtype))
-    phi = 2 * jnp.pi * jax.random.uniform(k2, x.shape, x.dtype)
+    each piece's displacement drawn from ``fold_in(fold_in(key, HAND_SET_STREAM), piece)``
+    (``piece``: its :func:`piece_key`), so a set-up's layout for a shot does not depend on the
+    order its position lists the pieces in; where ``size`` is 0 the positions are returned
+    unchanged (bit for bit)."""
+    stream = jax.random.fold_in(key, HAND_SET_STREAM)
+
+    def draw(k):
+        k1, k2 = jax.random.split(jax.random.fold_in(stream, k))
+        return jax.random.uniform(k1, (), x.dtype), jax.random.uniform(k2, (), x.dtype)
+
+    u1, u2 = jax.vmap(draw)(piece)
+    rho = size * jnp.sqrt(u1)
+    phi = 2 * jnp.pi * u2
     nx = cx + (1 + spread) * (x - cx) + rho * jnp.cos(phi)
     ny = cy + (1 + spread) * (y - cy) + rho * jnp.sin(phi)
     on = movable & (size > 0)

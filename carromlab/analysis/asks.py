@@ -253,7 +253,7 @@ def _disc_maker(noise):
         def one(tmpl, s, j, i, shot, on):
             key = jax.random.fold_in(jax.random.fold_in(jax.random.key(s), j), i)
             d = Discs(**{k: v for k, v in tmpl.items() if not k.startswith("hand_")})
-            plan = [tmpl[f"hand_{k}"] for k in ("movable", "cx", "cy", "spread", "size")]
+            plan = [tmpl[f"hand_{k}"] for k in ("movable", "cx", "cy", "spread", "size", "key")]
             x, y = set_by_hand(key, d.x, d.y, *plan)
             d = place_shooter(Discs(**{**vars(d), "x": x, "y": y}), noise(key, shot))
             return Discs(**{**vars(d), "alive": d.alive & on})

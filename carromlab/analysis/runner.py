@@ -265,6 +265,7 @@ def _place_one(template: Discs, shot: Shot, hand: dict, key, live) -> Discs:
         hand["hand_cy"],
         hand["hand_spread"],
         hand["hand_size"],
+        hand["hand_key"],
     )
     d = place_shooter(replace(template, x=x, y=y), shot)
     return replace(d, alive=d.alive & live)
