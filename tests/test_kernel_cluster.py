@@ -92,3 +92,50 @@ def test_a_lone_pair_is_the_sequential_model_exactly(cluster_sim):
 def test_an_unknown_contact_model_is_refused():
     with pytest.raises(ValueError, match="contacts must be one of"):
         make_simulator(TABLE, 2, 512, contacts="soft")
+
+
+TOUCH_SCRIPT = """
+import json, math, sys
+import jax
+assert jax.config.jax_enable_x64
+sys.path.insert(0, sys.argv[1])
+import test_kernel_cluster as tc
+from disc_helpers import make_pieces
+from carromlab.physics import Physics
+from carromlab.physics.kernel import Discs, make_simulator
+
+sim = jax.jit(make_simulator(tc.TABLE, 4, 512, contacts="cluster"))
+ends = {}
+for opened in (0.0, 1e-9, 1e-6):
+    rows = tc._rows(("w1", "w2", "w3"))
+    for k in (2, 3):  # w2, w3 moved away from w1 along their line of centres
+        x, y, *rest = rows[k]
+        d = math.hypot(x, y)
+        rows[k] = (x + opened * x / d, y + opened * y / d, *rest)
+    out = sim(Discs.from_pieces(make_pieces(rows)), Physics())
+    ends[str(opened)] = [[float(out.x[i]), float(out.y[i])] for i in range(4)]
+print(json.dumps(ends))
+"""
+
+
+@pytest.mark.heavy  # a float64 process of its own (about 20 s)
+def test_in_float64_a_touching_triangle_opened_by_a_micrometre_is_still_one_cluster():
+    """Touching is one physical length (``TOUCH_GAP``, 2 um) in both precisions: in float64
+    the triangle with its two back coins moved 1 nm or 1 um away ends as the touching one
+    (before, with a 2e-12 m tolerance, 1 nm split the cluster and moved the ends 0.2-0.5 m)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, JAX_ENABLE_X64="1", JAX_PLATFORMS="cpu")
+    here = os.path.dirname(__file__)
+    proc = subprocess.run(
+        [sys.executable, "-c", TOUCH_SCRIPT, here], capture_output=True, text=True, env=env,
+        timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    ends = json.loads(proc.stdout.strip().splitlines()[-1])
+    touching = np.array(ends["0.0"])
+    for opened in ("1e-09", "1e-06"):
+        assert np.abs(np.array(ends[opened]) - touching).max() < 1e-3, opened

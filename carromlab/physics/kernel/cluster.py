@@ -28,6 +28,7 @@ from carromlab.physics.kernel.spec import (
     CLUSTER_STEPS,
     CONTACT_TOL,
     SOLVE_LANES,
+    TOUCH_GAP,
     Constants,
     KernelSpec,
 )
@@ -146,15 +147,17 @@ def closing_speed(nx: jax.Array, ny: jax.Array, vx: jax.Array, vy: jax.Array) ->
 def find_cluster(
     c: ClusterInput, tol: jax.Array
 ) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array, jax.Array]:
-    """The discs touching the struck pair, connected (``reach``, (N, L)), the contacts among
-    them (``edge``, (N, N, L)) and the line-of-centres geometry ``dx``, ``dy``, ``dist``."""
+    """The discs touching the struck pair (a gap of at most :data:`TOUCH_GAP`), connected
+    (``reach``, (N, L)), the contacts among them (``edge``, (N, N, L)) and the
+    line-of-centres geometry ``dx``, ``dy``, ``dist`` (``tol``: the contact tolerance, the
+    least distance divided by)."""
     n = c.x.shape[0]
     dx = c.x[None, :] - c.x[:, None]
     dy = c.y[None, :] - c.y[:, None]
     dist = jnp.hypot(dx, dy)
     gap = dist - (c.radius[:, None] + c.radius[None, :])
     live = c.alive[:, None] & c.alive[None, :] & ~(c.static[:, None] & c.static[None, :])
-    adj = (gap <= 2 * tol) & live & ~jnp.eye(n, dtype=bool)[:, :, None]
+    adj = (gap <= TOUCH_GAP) & live & ~jnp.eye(n, dtype=bool)[:, :, None]
 
     def grow(g: tuple[jax.Array, jax.Array]) -> tuple[jax.Array, jax.Array]:
         reach, _ = g
@@ -268,10 +271,10 @@ def solve_cluster_hits(c: ClusterInput, steps: int = CLUSTER_STEPS) -> ClusterOu
 def touches_third(spec: KernelSpec, c: Constants, s: KernelState, e: Event) -> jax.Array:
     """Whether disc i or j of the event touches a third live disc (two rows of gaps: the cheap
     test run at every event, before any cluster work)."""
-    r, tol = c.discs.radius, c.tol
+    r = c.discs.radius
     gi = jnp.hypot(s.x - s.x[e.i], s.y - s.y[e.i]) - r - r[e.i]
     gj = jnp.hypot(s.x - s.x[e.j], s.y - s.y[e.j]) - r - r[e.j]
-    near = (gi <= 2 * tol) | (gj <= 2 * tol)
+    near = (gi <= TOUCH_GAP) | (gj <= TOUCH_GAP)
     return (near & s.alive & ~e.oh_i & ~e.oh_j).any()
 
 

@@ -35,6 +35,13 @@ from carromlab.physics.table import Table
 #: float32 ulps of a coordinate on a 0.74 m board; the pair quartic converges to half of it.
 #: A numerical choice (docs/physics.md).
 CONTACT_TOL = {4: 1e-6, 8: 1e-12}
+#: Discs whose gap is at most this (m) touch: one cluster, solved together (``cluster.py``).
+#: A physical length, the same in float32 and float64, so the two precisions are roundings
+#: of one model: 2 um, below any real gap that matters (coins are set and come to rest
+#: touching within a few um; the hand-set openings' gaps are 0.3 mm) and twice the float32
+#: contact tolerance (where it was 2 x CONTACT_TOL before, 2e-12 m in float64: there moving
+#: one coin of a touching triangle by 1 nm split the cluster). docs/physics.md, "Touching".
+TOUCH_GAP = 2e-6
 #: Touching discs that close slower than this (m/s) are not a contact. After a plastic
 #: contact a cluster moves at one common velocity, but float32 rounding leaves 1-ulp
 #: differences that would make two contacts of one disc take turns for ever at one instant.
