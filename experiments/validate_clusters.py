@@ -77,6 +77,7 @@ from carromlab.bench.validation import (
     kernel_shots,
     key_hits,
     prepare,
+    start_layout,
     two_sample,
 )
 from carromlab.games.icf.midgame import BASELINE_Y
@@ -218,10 +219,13 @@ def peer(
     dt: float,
     iterations: int = SOLVER_ITERATIONS,
     nudge: float = 0.0,
+    layout=None,
 ) -> dict:
-    """One shot ``(x, y, angle, speed)`` of disc 0 in pymunk, the other pieces ``nudged``;
-    the outcome arrays with a leading shot axis of length 1 (as the kernel's)."""
-    pieces = nudged(place_shot(prep.pieces, *shot), nudge)
+    """One shot ``(x, y, angle, speed)`` of disc 0 in pymunk, the other pieces ``nudged``,
+    from ``layout`` (pieces where the kernel started that shot: a hand-set opening's gaps)
+    or as placed; the outcome arrays with a leading shot axis of length 1 (as the
+    kernel's)."""
+    pieces = nudged(place_shot(prep.pieces if layout is None else layout, *shot), nudge)
     out = simulate_pymunk(prep.table, pieces, physics, dt=dt, iterations=iterations)
     return {k: np.asarray(v)[None] for k, v in out.items()}
 
@@ -559,6 +563,7 @@ def rosette_distribution(
                 dt,
                 iterations,
                 nudge,
+                layout=start_layout(prep, shots, s),
             )
             for s in range(m)
         ]

@@ -66,13 +66,16 @@ QUEUE = 4096
 @dataclass
 class Chunk:
     """One chunk of results: ``cell`` and ``index`` of every shot, the executed shots, and the
-    kernel's outcome arrays (numpy), all trimmed to the real shots."""
+    kernel's outcome arrays (numpy), all trimmed to the real shots; ``start``: where every
+    disc started (``x``, ``y``: (shots, discs), the shooter placed and a hand-set position's
+    pieces moved), for checks that replay a shot elsewhere (the pymunk validation)."""
 
     cell: np.ndarray
     index: np.ndarray
     shots: dict
     outcome: dict
     physics: dict = dataclasses.field(default_factory=dict)  # per-shot draws of a prior
+    start: dict = dataclasses.field(default_factory=dict)
 
 
 class ShotRunner:
@@ -106,6 +109,8 @@ class ShotRunner:
         cores: int | None = None,
     ):
         self.position = position
+        self.shooter_kind = shooter_kind
+        self.max_events = max_events
         self.table = Table.from_layout(position.board.layout)
         self.pieces = Pieces.from_position(position, shooter=(shooter_kind, None, 0.0, 0.0))
         self.n_real = self.pieces.n
@@ -208,6 +213,9 @@ class ShotRunner:
                 physics={
                     k: np.asarray(getattr(physics, k))[:keep]
                     for k in (self.prior.names if self.prior else ())
+                },
+                start={
+                    k: _trim(np.asarray(getattr(discs, k))[:keep], self.n_real) for k in ("x", "y")
                 },
             )
 

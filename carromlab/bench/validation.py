@@ -272,12 +272,14 @@ def prepare(
 
 def kernel_shots(prep: Prepared, n: int, seed: int, exact: bool = False) -> tuple[dict, dict]:
     """``n`` executions of the case's shot in the kernel; returns (the executed shots: arrays
-    ``x``, ``y``, ``angle``, ``speed``; the outcome: arrays of the kernel's ``ShotOutcome``
-    fields, one row per shot). ``exact``: no noise (every execution is the base shot)."""
+    ``x``, ``y``, ``angle``, ``speed``, and ``start_x``, ``start_y``: every disc's start, (n,
+    discs), a hand-set position's gaps included; the outcome: arrays of the kernel's
+    ``ShotOutcome`` fields, one row per shot). ``exact``: no noise (every execution is the
+    base shot)."""
     noise = SKILLS["exact"].noise() if exact else prep.noise
     shots, outs = [], []
     for ch in prep.runner.run(prep.base, n, noise, seed):
-        shots.append(ch.shots)
+        shots.append({**ch.shots, **{f"start_{k}": v for k, v in ch.start.items()}})
         outs.append(ch.outcome)
     return (
         {k: np.concatenate([s[k] for s in shots]) for k in shots[0]},
@@ -285,13 +287,32 @@ def kernel_shots(prep: Prepared, n: int, seed: int, exact: bool = False) -> tupl
     )
 
 
+def start_layout(prep: Prepared, shots: dict, s: int):
+    """The pieces of shot ``s`` where the kernel started them (``shots``' ``start_x``,
+    ``start_y``: a hand-set position's gaps drawn for that shot), else as placed."""
+    if "start_x" not in shots:
+        return prep.pieces
+    from dataclasses import replace as _replace
+
+    x = np.asarray(shots["start_x"][s], float)
+    y = np.asarray(shots["start_y"][s], float)
+    n = len(prep.pieces.x)
+    px, py = prep.pieces.x.copy(), prep.pieces.y.copy()
+    px[: len(x)], py[: len(y)] = x[:n], y[:n]
+    return _replace(prep.pieces, x=px, y=py)
+
+
 def pymunk_shots(prep: Prepared, shots: dict, physics: Physics = Physics(), dt: float = DT) -> dict:
-    """The executed ``shots`` (as :func:`kernel_shots` returns them) in pymunk; returns the
-    outcome arrays stacked one row per shot (the keys of :func:`simulate_pymunk`)."""
+    """The executed ``shots`` (as :func:`kernel_shots` returns them) in pymunk, each from the
+    layout the kernel started it from (:func:`start_layout`: the same hand-set gaps); returns
+    the outcome arrays stacked one row per shot (the keys of :func:`simulate_pymunk`)."""
     outs = [
         simulate_pymunk(
             prep.table,
-            place_shot(prep.pieces, *(float(shots[k][s]) for k in ("x", "y", "angle", "speed"))),
+            place_shot(
+                start_layout(prep, shots, s),
+                *(float(shots[k][s]) for k in ("x", "y", "angle", "speed")),
+            ),
             physics,
             dt=dt,
         )
@@ -407,6 +428,13 @@ def turn_unstable(prep: Prepared, shots: dict, which, seed: int = 0) -> dict[int
     which = [int(s) for s in which]
     if not which:
         return {}
+    if "start_x" in shots and prep.runner.hand_set > 0:
+        # a hand-set position: each shot's copies start from that shot's own gaps
+        out = {}
+        for s in which:
+            one = {k: v[[s]] for k, v in shots.items()}
+            out[s] = turn_unstable(_at_layout(prep, shots, s), one, [0], seed)[0]
+        return out
     turns = np.array([-CHAOS_TURN, 0.0, CHAOS_TURN])
     sel = np.repeat(np.asarray(which), len(turns))
     angle = shots["angle"][sel] + np.tile(turns, len(which))
@@ -425,6 +453,27 @@ def turn_unstable(prep: Prepared, shots: dict, which, seed: int = 0) -> dict[int
         for s, row in zip(which, h):
             changed.setdefault(s, [False] * len(prep.case.keys))[col] = bool(row.min() != row.max())
     return changed
+
+
+def _at_layout(prep: Prepared, shots: dict, s: int) -> Prepared:
+    """``prep`` with its pieces where shot ``s`` started them (a position that is no longer
+    set by hand: its copies move nothing again), on a runner of the same shape."""
+    from dataclasses import replace as _replace
+
+    from carromlab.analysis.runner import ShotRunner
+
+    r = prep.runner
+    ids = r.pieces.ids
+    x, y = shots["start_x"][s], shots["start_y"][s]
+    where = {ids[k]: (float(x[k]), float(y[k])) for k in range(1, len(x)) if ids[k]}
+    pieces = tuple(
+        _replace(p, x=where[p.id][0], y=where[p.id][1]) if p.id in where else p
+        for p in r.position.pieces
+    )
+    moved = r.position.replace(pieces=pieces)
+    runner = ShotRunner(moved, r.shooter_kind, chunk=r.chunk, max_events=r.max_events,
+                        physics=r.physics, contacts=r.contacts)  # fmt: skip
+    return _replace(prep, runner=runner)
 
 
 def compare_case(
