@@ -148,11 +148,14 @@ def cluster_coins(name: str, r: float) -> list[tuple[float, float]]:
     raise KeyError(f"no cluster case {name!r}; known: {', '.join(DETERMINISTIC)}")
 
 
-def prepare_case(name: str, n: int = 1, physics: Physics = Physics()) -> Prepared:
+def prepare_case(
+    name: str, n: int = 1, physics: Physics = Physics(), hand_set: float | None = None
+) -> Prepared:
     """The kernel's runner and the base shot of a deterministic case (chunks of ``n``): the
     rosette through :func:`carromlab.bench.validation.prepare` (``icf-opening``, the ICF
-    analysis's origin at placement 0, club noise); the small clusters as coins on the ICF
-    board, the striker at (0, BASELINE_Y)."""
+    analysis's origin at placement 0, club noise; ``hand_set``: its hand-set gaps, None the
+    default, 0 the touching rosette as placed); the small clusters as coins on the ICF board,
+    the striker at (0, BASELINE_Y)."""
     from carromlab.analysis.runner import ShotRunner
     from carromlab.equipment import IcfBoard
     from carromlab.position import Piece, Position
@@ -169,7 +172,7 @@ def prepare_case(name: str, n: int = 1, physics: Physics = Physics()) -> Prepare
             cluster=True,
             note="the ICF opening rosette broken straight up the middle",
         )
-        prep = prepare(case, n, physics)
+        prep = prepare(case, n, physics, hand_set=hand_set)
         if abs(prep.x) > 1e-12 or abs(prep.y - BASELINE_Y) > 1e-12:
             raise RuntimeError(f"the ICF origin moved: ({prep.x}, {prep.y}), not (0, {BASELINE_Y})")
         return prep
@@ -441,7 +444,9 @@ def compare_cluster(
     the step and the iteration criteria were met, ``peer_dt`` is the converged peer's step."""
     say = progress or (lambda _msg: None)
     geometries = GEOMETRIES if geometries is None else geometries
-    prep = prepare_case(name, 1, physics)
+    # the touching cluster as placed in every engine (the rosette without its hand-set gaps:
+    # this comparison is of touching clusters; the distribution below plays the gaps)
+    prep = prepare_case(name, 1, physics, hand_set=0.0)
     ids, table = prep.ids, prep.table
     t0 = time.perf_counter()
     _, ko = kernel_shots(prep, 1, 0, exact=True)

@@ -224,11 +224,17 @@ class Prepared:
 
 
 def prepare(
-    case: Case, n: int, physics: Physics = Physics(), order: str = "original", seed: int = 0
+    case: Case,
+    n: int,
+    physics: Physics = Physics(),
+    order: str = "original",
+    seed: int = 0,
+    hand_set: float | None = None,
 ) -> Prepared:
     """The kernel's runner for ``case`` (chunks of ``n`` shots, so every run of the case has
     one shape and the kernel compiles once), with the position's pieces in ``order``
-    (``original``, ``reversed``, or ``shuffled`` by a generator seeded with ``seed``)."""
+    (``original``, ``reversed``, or ``shuffled`` by a generator seeded with ``seed``);
+    ``hand_set``: the runner's (None: the default; 0: an opening exactly as placed)."""
     from carromlab.analysis.runner import ShotRunner
     from carromlab.analysis.variants import analysis_for
     from carromlab.registry import standard_position
@@ -246,7 +252,9 @@ def prepare(
         tp = tp.replace(pieces=tuple(tp.pieces[k] for k in perm))
     elif order != "original":
         raise ValueError(f"unknown order {order!r}; known: {', '.join(LABELLINGS)}")
-    runner = ShotRunner(tp, va.shooter_kind, max_events=MAX_EVENTS, physics=physics)
+    runner = ShotRunner(
+        tp, va.shooter_kind, max_events=MAX_EVENTS, physics=physics, hand_set=hand_set
+    )
     base = Shot(
         np.array([float(ox[0])]),
         np.array([float(oy[0])]),
