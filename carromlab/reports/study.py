@@ -243,6 +243,23 @@ class StudyReport(Report):
             "estimates": self.table.to_dict("records"),
         }
 
+    def precision_line(self) -> str:
+        """Where each arm stopped under the precision target."""
+        s = self.study
+        used = self.info.get("games_used", {})
+        first = s.questions[0]
+        parts = []
+        for a in s.arms:
+            n = int(used.get(a.name, 0))
+            e = self.estimates[(first, a.name)]
+            met = n and e.half_width <= float(s.precision or 0)
+            how = f"+-{e.half_width:.3f}, target met" if met else "cap or not yet met"
+            parts.append(f"{a.name} {n:,} games ({how})")
+        return (
+            f"Precision target: {first} to +-{s.precision:g}, checked every {s.block} games, at "
+            f"most {s.games:,}: " + "; ".join(parts) + "."
+        )
+
     # ------------------------------------------------------------------ what is drawn
 
     def figure(self, q: str | None = None) -> Figure:
@@ -327,10 +344,13 @@ class StudyReport(Report):
             "pre{background:#f7f7f7;padding:0.8em;overflow:auto;font-size:0.8em}"
             "img{max-width:100%}</style></head><body>",
             f"<h1>{e(s.name)}</h1>",
-            f"<p>{e(s.game)}; {len(s.base_arms)} arms ({len(s.arms)} with their copies), "
-            f"baseline <b>{e(s.baseline)}</b>; seed {s.seed}; "
+            f"<p>{e(s.game)}; {_count(len(s.base_arms), 'arm')}"
+            + (f" ({len(s.arms)} with their copies)" if len(s.arms) > len(s.base_arms) else "")
+            + f", baseline <b>{e(s.baseline)}</b>; seed {s.seed}; "
             f"{round(100 * s.confidence)} % intervals.</p>",
         ]
+        if s.precision is not None:
+            parts.append(f"<p>{e(self.precision_line())}</p>")
         for q in s.questions:
             question = parse_question(q)
             parts.append(f"<h2>{e(q)}: {e(question.words())}</h2>")
@@ -359,6 +379,10 @@ class StudyReport(Report):
         parts.append(f"<pre>{e(_toml(s.document))}</pre>")
         parts.append("</body></html>")
         return "\n".join(parts)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _toml(doc: dict[str, Any], prefix: str = "") -> str:
