@@ -643,21 +643,38 @@ def json_schema() -> dict[str, Any]:
         "description": "The board, of the variant's family (null or absent: its defaults). "
         "A field left out takes its default.",
     }
-    schema["description"] = (
-        f"{schema['description']} Documents larger than {MAX_BYTES} bytes, nested deeper than "
-        f"{MAX_DEPTH} levels, with duplicate keys or with integer literals of more than "
-        f"{MAX_INT_DIGITS} digits are refused before this schema applies; see "
-        "docs/positions.md."
+    return schema_document(
+        schema,
+        f"Documents larger than {MAX_BYTES} bytes, nested deeper than {MAX_DEPTH} levels, with "
+        f"duplicate keys or with integer literals of more than {MAX_INT_DIGITS} digits are "
+        "refused before this schema applies; see docs/positions.md.",
     )
+
+
+def schema_document(schema: dict[str, Any], tail: str) -> dict[str, Any]:
+    """A pydantic model's JSON Schema as a committed document: ``tail`` (what is checked
+    beyond it) added to its description, the draft named. Shared by the position, sweep and
+    study schemas."""
+    schema["description"] = f"{schema['description']} {tail}"
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
+
+
+def schema_text(schema: dict[str, Any]) -> str:
+    """A schema document as the text of its committed file."""
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_schema(text: str, default: str) -> None:  # pragma: no cover - a module's main
+    """Write ``text`` to the path given on the command line, else ``default``."""
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(default)
+    out.write_text(text)
+    print(f"wrote {out}")
 
 
 def json_schema_text() -> str:
     """:func:`json_schema` as the text of ``docs/position.schema.json``."""
-    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+    return schema_text(json_schema())
 
 
 if __name__ == "__main__":  # pragma: no cover
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/position.schema.json")
-    out.write_text(json_schema_text())
-    print(f"wrote {out}")
+    write_schema(json_schema_text(), "docs/position.schema.json")

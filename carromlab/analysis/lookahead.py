@@ -302,8 +302,7 @@ class SearchLookahead(MapGreedy):
         played = self.break_decision(view, turn)
         if played is not None:
             return played
-        groups = self.candidate_groups(view, turn, seed)
-        seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> self.SEED_SHIFT
+        groups, seeds = self.search_start(view, turn, seed)
         finals, n = yield from map_finalists(groups, seeds, self.budget.shots, self.value)
         if not finals:
             shot = take_shots(groups[0].shots, [0])

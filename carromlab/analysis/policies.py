@@ -159,8 +159,7 @@ class GreedyPlayer:
         played = self.break_decision(view, turn)
         if played is not None:
             return played
-        groups = self.candidate_groups(view, turn, seed)
-        seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> self.SEED_SHIFT
+        groups, seeds = self.search_start(view, turn, seed)
         mean, k, shot = yield from self.budget.search(
             groups, seeds, self.value, self._final_value(groups)
         )
@@ -170,6 +169,12 @@ class GreedyPlayer:
         # the search's own estimate of the played shot (``value``: its mean under the
         # player's scoring, with any leave), read by ``carromlab decide``
         return replace(decision, values={"value": float(mean)})
+
+    def search_start(self, view, turn, seed: int) -> tuple[list[Candidates], np.ndarray]:
+        """The stroke's candidate groups and the search's seeds (the class's docstring)."""
+        groups = self.candidate_groups(view, turn, seed)
+        seeds = np.random.SeedSequence([seed, 7]).generate_state(2) >> self.SEED_SHIFT
+        return groups, seeds
 
     def candidate_groups(self, view, turn, seed: int) -> list[Candidates]:
         raise NotImplementedError(f"{type(self).__name__} generates no candidates")

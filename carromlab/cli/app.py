@@ -26,6 +26,14 @@ app = typer.Typer(
 positions_app = typer.Typer(help="Standard positions.", no_args_is_help=True)
 app.add_typer(positions_app, name="positions")
 
+#: The executor options of the commands that run many jobs (``sweep``, ``study run``): one
+#: definition each, shared.
+EXECUTOR_OPTION = typer.Option("local", help="local, processes (spawned) or dask.")
+WORKERS_OPTION = typer.Option(None, help="processes / dask: workers (default: cores).")
+SCHEDULER_OPTION = typer.Option(
+    None, help="dask: a scheduler address (tcp://host:8786); default a LocalCluster."
+)
+
 #: The exit code of a command run with ``--strict`` whose shots hit the event cap (bad input
 #: exits 2, typer's usage errors 2, validate's illegal files 1).
 TRUNCATED_EXIT = 3

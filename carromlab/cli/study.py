@@ -10,7 +10,17 @@ from pathlib import Path
 import typer
 
 from carromlab import interrupt
-from carromlab.cli.app import app, check, check_out, lines, out_path, select_device
+from carromlab.cli.app import (
+    EXECUTOR_OPTION,
+    SCHEDULER_OPTION,
+    WORKERS_OPTION,
+    app,
+    check,
+    check_out,
+    lines,
+    out_path,
+    select_device,
+)
 
 study_app = typer.Typer(
     help="Rule-balance studies: a TOML file of arms and questions, played and reported.",
@@ -28,11 +38,9 @@ def run(
         parser=out_path(),
         metavar="PATH",
     ),
-    executor: str = typer.Option("local", help="local, processes (spawned) or dask."),
-    workers: int = typer.Option(None, help="processes / dask: workers (default: cores)."),
-    scheduler: str = typer.Option(
-        None, help="dask: a scheduler address (tcp://host:8786); default a LocalCluster."
-    ),
+    executor: str = EXECUTOR_OPTION,
+    workers: int = WORKERS_OPTION,
+    scheduler: str = SCHEDULER_OPTION,
     device: str = typer.Option("auto", help="auto, cpu or gpu."),
     report: bool = typer.Option(True, help="Write the report (OUT/report/) at the end."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),

@@ -10,7 +10,10 @@ import typer
 
 from carromlab import interrupt
 from carromlab.cli.app import (
+    EXECUTOR_OPTION,
+    SCHEDULER_OPTION,
     STRICT_HELP,
+    WORKERS_OPTION,
     app,
     check,
     check_out,
@@ -30,11 +33,9 @@ def sweep(
         parser=out_path(),
         metavar="PATH",
     ),
-    executor: str = typer.Option("local", help="local, processes (spawned) or dask."),
-    workers: int = typer.Option(None, help="processes / dask: workers (default: cores)."),
-    scheduler: str = typer.Option(
-        None, help="dask: a scheduler address (tcp://host:8786); default a LocalCluster."
-    ),
+    executor: str = EXECUTOR_OPTION,
+    workers: int = WORKERS_OPTION,
+    scheduler: str = SCHEDULER_OPTION,
     job_size: int = typer.Option(16, help="Tasks at most per job (speed, not results)."),
     chunk: int = typer.Option(4096, help="Shots per kernel batch (speed, not results)."),
     device: str = typer.Option("auto", help="auto, cpu or gpu."),

@@ -37,7 +37,13 @@ from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
 
 from carromlab.errors import CarromlabError
 from carromlab.input_schema import CONFIDENCE, FINITE, PHYSICS, SEED, Limit
-from carromlab.position_schema import MAX_NAME, MAX_WORD
+from carromlab.position_schema import (
+    MAX_NAME,
+    MAX_WORD,
+    schema_document,
+    schema_text,
+    write_schema,
+)
 from carromlab.sweeps.schema import Scalar, one_line, read_toml, shown
 
 #: At most this many arms in a file, and games an arm; the arms' games in all (with their
@@ -346,28 +352,21 @@ def _config(game, variant: str, rules: dict, key: str, fail):
 
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of a study document (step 2; ``docs/study.schema.json``)."""
-    schema = StudyFile.model_json_schema(ref_template="#/$defs/{model}")
-    schema["description"] = (
-        f"{schema['description']} A TOML file; TOML maps onto JSON's data model. The game, its "
-        "rules, players, skills and questions, and the size in all, are checked after this "
-        "schema (docs/studies-guide.md)."
+    return schema_document(
+        StudyFile.model_json_schema(ref_template="#/$defs/{model}"),
+        "A TOML file; TOML maps onto JSON's data model. The game, its rules, players, skills "
+        "and questions, and the size in all, are checked after this schema "
+        "(docs/studies-guide.md).",
     )
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
 
 
 def json_schema_text() -> str:
     """:func:`json_schema` as the text of ``docs/study.schema.json``."""
-    import json
-
-    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+    return schema_text(json_schema())
 
 
 if __name__ == "__main__":  # pragma: no cover
-    import sys
-
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/study.schema.json")
-    out.write_text(json_schema_text())
-    print(f"wrote {out}")
+    write_schema(json_schema_text(), "docs/study.schema.json")
 
 
 __all__ = [

@@ -32,9 +32,7 @@ path); variants, skills and turn strings at most 64 characters (the position sch
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
-import sys
 import tomllib
 import typing
 from pathlib import Path
@@ -72,7 +70,16 @@ from carromlab.input_schema import (
 )
 from carromlab.input_schema import PLACEMENT as _PLACEMENT
 from carromlab.input_schema import SPEED as _SPEED
-from carromlab.position_schema import COUNTS, MAX_NAME, MAX_WORD, bound_of, show
+from carromlab.position_schema import (
+    COUNTS,
+    MAX_NAME,
+    MAX_WORD,
+    bound_of,
+    schema_document,
+    schema_text,
+    show,
+    write_schema,
+)
 
 MAX_BYTES = 1024 * 1024
 MAX_LABEL = 4096
@@ -418,22 +425,19 @@ def check_run_options(
 
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of a sweep document (step 2; ``docs/sweep.schema.json``)."""
-    schema = SweepFile.model_json_schema(ref_template="#/$defs/{model}")
-    schema["description"] = (
-        f"{schema['description']} A TOML file; TOML maps onto JSON's data model. Files larger "
-        f"than {MAX_BYTES} bytes or not UTF-8 are refused before this schema applies, and "
-        f"sweeps of more than {MAX_CELLS} tasks (the product of the axes' lengths) or "
-        f"{MAX_SWEEP_SHOTS} shots (tasks x n) after it; see docs/sweeps.md."
+    return schema_document(
+        SweepFile.model_json_schema(ref_template="#/$defs/{model}"),
+        f"A TOML file; TOML maps onto JSON's data model. Files larger than {MAX_BYTES} bytes or "
+        f"not UTF-8 are refused before this schema applies, and sweeps of more than "
+        f"{MAX_CELLS} tasks (the product of the axes' lengths) or {MAX_SWEEP_SHOTS} shots "
+        "(tasks x n) after it; see docs/sweeps.md.",
     )
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
 
 
 def json_schema_text() -> str:
     """:func:`json_schema` as the text of ``docs/sweep.schema.json``."""
-    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+    return schema_text(json_schema())
 
 
 if __name__ == "__main__":  # pragma: no cover
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/sweep.schema.json")
-    out.write_text(json_schema_text())
-    print(f"wrote {out}")
+    write_schema(json_schema_text(), "docs/sweep.schema.json")
