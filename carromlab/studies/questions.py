@@ -90,11 +90,11 @@ class Question:
 
     def words(self) -> str:
         """The question in words (a report's heading)."""
-        tail = " with a winner" if self.decided else ""
+        tail = " (of the games with a winner)" if self.decided else ""
         if self.kind == "first-wins":
-            return f"the first seat's share of the games{tail} won"
+            return f"the first seat's share of the games won{tail}"
         if self.kind == "seat-wins":
-            return f"seat {self.seat}'s share of the games{tail} won"
+            return f"seat {self.seat}'s share of the games won{tail}"
         if self.kind == "draws":
             return "the share of games without a winner"
         if self.kind == "breaker-wins":
