@@ -23,7 +23,11 @@ class Physics:
     """Traced physical parameters (a pytree: vmap over them for uncertainty studies)."""
 
     mu: float = field(default=0.10)
-    """Sliding friction coefficient, estimate: powdered board 0.06-0.20 (docs/equipment.md)."""
+    """Sliding friction coefficient, estimate: powdered board 0.06-0.20 (docs/equipment.md).
+    Measured for a disc sliding on powdered plywood (powder not pressed): flour 0.11-0.15,
+    starch 0.072-0.078 (Iizawa et al., "friction of a disk sliding on powder", Table 2,
+    https://www2.nagare.or.jp/mm/99/iizawa/english/res10.htm): the physics priors' range
+    0.07-0.15 (docs/studies-guide.md)."""
     g: float = field(default=9.81)
     """Gravitational acceleration, m/s^2 (standard gravity rounded)."""
     e_piece: float = field(default=0.90)
