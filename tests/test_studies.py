@@ -101,6 +101,9 @@ def test_strengths_and_priors_copy_every_arm_at_the_top_strength():
     assert low.players == ("greedy-race", "greedy-race") and low.physics == {"mu": 0.07}
     assert low.base == "queen-4" and low.prior == ("mu", "low")
     assert len(s.arms) == 2 * (1 + 2 + 2) and s.top == "greedy-race"
+    assert {a.games for a in s.arms} == {7}
+    small = parse_study(_doc(strengths=["greedy"], copy_games=3), source="s")
+    assert [a.games for a in small.arms] == [7, 7, 3, 3]
     # "strongest" is read as the game's
     assert parse_study(_doc(players="strongest"), source="s").arms[0].players[0] == "search"
 

@@ -55,21 +55,24 @@ def _first(games: pd.DataFrame, boards: pd.DataFrame, n: int):
     return g, b
 
 
-def games_used(study: Study, games: pd.DataFrame, boards: pd.DataFrame) -> tuple[int, bool]:
+def games_used(
+    study: Study, games: pd.DataFrame, boards: pd.DataFrame, cap: int | None = None
+) -> tuple[int, bool]:
     """``(k, complete)``: how many of an arm's games (indices ``0 .. k-1``) its results use,
     and whether the arm is complete. Only the complete prefix of the games logged counts.
     Without a precision target: that prefix, complete at ``games``; with one, the first block
     boundary within it where the target is met (complete), else the prefix (complete at the
-    cap)."""
+    cap; ``cap``: the arm's games, default the study's)."""
+    cap = study.games if cap is None else int(cap)
     have = set(pd.to_numeric(games["game"]).astype(int)) if len(games) else set()
     prefix = 0
-    while prefix in have and prefix < study.games:
+    while prefix in have and prefix < cap:
         prefix += 1
     if study.precision is not None:
         for end in range(study.block, prefix + 1, study.block):
             if headline(study, *_first(games, boards, end)).half_width <= study.precision:
                 return end, True
-    return prefix, prefix >= study.games
+    return prefix, prefix >= cap
 
 
 def arm_rows(study: Study, out: Path, arm: str) -> tuple[pd.DataFrame, pd.DataFrame, int]:
@@ -81,7 +84,7 @@ def arm_rows(study: Study, out: Path, arm: str) -> tuple[pd.DataFrame, pd.DataFr
     if not any((folder / name).exists() for name in ("log.sqlite", "games.csv")):
         return pd.DataFrame(columns=["game"]), pd.DataFrame(), 0
     boards, games = read_log(folder)
-    n, _ = games_used(study, games, boards)
+    n, _ = games_used(study, games, boards, study.arm(arm).games)
     g, b = _first(games, boards, n)
     return g, b, n
 
@@ -142,7 +145,7 @@ def arm_meta(study: Study, arm: Arm) -> dict[str, Any]:
             "kind": "study",
             "game": study.game,
             "seed": study.seed,
-            **{k: v for k, v in arm.settings().items() if k not in ("name", "base")},
+            **{k: v for k, v in arm.settings().items() if k not in ("name", "base", "games")},
             "config": {k: v for k, v in vars(config).items() if k != "board"},
             "policies": [repr(p) for p in players],
         }
@@ -213,8 +216,8 @@ class _ArmRun:
         self.log = GameLog(arm_folder(out, arm.name), arm_meta(study, arm))
         self.done = done = self.log.done()
         self.blocks = [
-            list(range(s, min(s + study.block, study.games)))
-            for s in range(0, study.games, study.block)
+            list(range(s, min(s + study.block, arm.games)))
+            for s in range(0, arm.games, study.block)
         ]
         self.next = 0  # the first block not yet wholly in the log
         while self.next < len(self.blocks) and set(self.blocks[self.next]) <= done:
@@ -248,7 +251,7 @@ def run_study(
     width = max(len(a.name) for a in study.arms)
     for i, arm in enumerate(study.arms):
         bar = tqdm(
-            total=study.games,
+            total=arm.games,
             desc=arm.name.ljust(width),
             unit="game",
             position=i,
@@ -303,7 +306,7 @@ def _advance(study: Study, out: Path, r: _ArmRun) -> None:
 
     while True:
         boards, games = read_log(r.log.folder) if r.log.done() else (pd.DataFrame(), pd.DataFrame())
-        used, r.stopped = games_used(study, games, boards)
+        used, r.stopped = games_used(study, games, boards, r.arm.games)
         if r.stopped or r.next not in r.buffer:
             break
         for row, board_rows in r.buffer.pop(r.next):

@@ -120,6 +120,9 @@ class StudyFile(BaseModel):
     strengths: Words | None = Field(None, description="Policies to rerun every arm with.")
     priors: PriorRanges | None = Field(None, description="Physics fields' [low, high] ends.")
     games: Games.type = Field(100, description="Games an arm (without a precision target).")
+    copy_games: Games.type | None = Field(
+        None, description="Games an arm of the strength and prior copies (default: games).",
+    )  # fmt: skip
     precision: Precision.type | None = Field(
         None, description="Stop an arm when the first question's interval half-width is at most "
         "this (then `games` is the cap).",
@@ -143,6 +146,8 @@ class Arm:
     skills: tuple[str, ...]
     strength: str | None = None
     prior: tuple[str, str] | None = None
+    #: the arm's games (its cap under a precision target)
+    games: int = 100
 
     def settings(self) -> dict[str, Any]:
         """What a job needs to play the arm (plain data: it travels to the workers)."""
@@ -269,7 +274,8 @@ def parse_study(raw: dict, source: str = "study", default_name: str = "study") -
                 fail(f"{key}.skill", f"not a skill ({', '.join(SKILLS)})", s)
         physics = {k: v for k, v in (a.physics.model_dump() if a.physics else {}).items()
                    if v is not None}  # fmt: skip
-        arms.append(Arm(a.name, a.name, v, dict(a.rules), physics, players, skills))
+        arms.append(Arm(a.name, a.name, v, dict(a.rules), physics, players, skills,
+                        games=int(doc.games)))  # fmt: skip
     baseline = doc.baseline or names[0]
     if baseline not in names:
         fail("baseline", f"not an arm ({', '.join(names)})", baseline)
@@ -284,11 +290,12 @@ def parse_study(raw: dict, source: str = "study", default_name: str = "study") -
                 fail(f"priors.{k}", "give [low, high] with low below high", ends)
             priors[k] = (lo, hi)
     played = list(arms)
+    copies = int(doc.copy_games or doc.games)
     for s in strengths:
         for a in arms:
             seats = len(a.players)
             played.append(dataclasses.replace(a, name=f"{a.name}@{s}", players=(s,) * seats,
-                                              strength=s))  # fmt: skip
+                                              strength=s, games=copies))  # fmt: skip
     top = strengths[-1] if strengths else None
     for k, (lo, hi) in priors.items():
         for end, value in (("low", lo), ("high", hi)):
@@ -303,11 +310,12 @@ def parse_study(raw: dict, source: str = "study", default_name: str = "study") -
                         physics={**a.physics, k: value},
                         strength=top,
                         prior=(k, end),
+                        games=copies,
                     )
                 )
-    total = len(played) * doc.games
+    total = sum(a.games for a in played)
     if total > MAX_STUDY_GAMES:
-        fail("games", f"{len(played)} arms x {doc.games:,} games = {total:,} games, more than "
+        fail("games", f"{len(played)} arms, {total:,} games in all, more than "
              f"{MAX_STUDY_GAMES:,} (a study's limit)", doc.games)  # fmt: skip
     return Study(
         name=doc.name or default_name,
