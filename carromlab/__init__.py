@@ -15,7 +15,8 @@ name that needs it). Layers (data flows one way): equipment -> physics -> rules 
 -> play -> games -> reports -> CLI, with the plots beside the rules; see
 docs/ARCHITECTURE.md. ``cl.ShotMapReport.run(...)`` (and ``BestShotsReport``,
 ``EstimateReport``) gives an analysis with its summary, figures and files, as the command
-line writes them.
+line writes them; ``cl.run_study(cl.load_study("studies/icf-due.toml"), "out/due")`` and
+``cl.StudyReport.from_folder("out/due")`` a rule-balance study from its file.
 """
 
 from __future__ import annotations
@@ -83,6 +84,10 @@ _API = {
     "ShotMapReport": "carromlab.reports",
     "BestShotsReport": "carromlab.reports",
     "EstimateReport": "carromlab.reports",
+    "StudyReport": "carromlab.reports",
+    # rule-balance studies as files
+    "load_study": "carromlab.studies",
+    "run_study": "carromlab.studies.run",
     # rules' contracts
     "StrokeOutcome": "carromlab.rules.interfaces",
     "GameMachine": "carromlab.rules.interfaces",
