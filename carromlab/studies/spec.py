@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from carromlab.errors import CarromlabError
 from carromlab.input_schema import CONFIDENCE, FINITE, PHYSICS, SEED, Limit
@@ -44,7 +44,7 @@ from carromlab.position_schema import (
     schema_text,
     write_schema,
 )
-from carromlab.sweeps.schema import Scalar, one_line, read_toml, shown
+from carromlab.sweeps.schema import Scalar, read_toml, shown, validate_document
 
 #: At most this many arms in a file, and games an arm; the arms' games in all (with their
 #: strength and prior copies) at most MAX_STUDY_GAMES.
@@ -202,12 +202,7 @@ def load_study(path: str | Path) -> Study:
 
 def validate(raw: Any, source: str) -> StudyFile:
     """Step 2 on a parsed document; one line when it fails."""
-    if not isinstance(raw, dict):
-        raise CarromlabError(f"{source}: a study must be a table of keys, not {shown(raw)}")
-    try:
-        return StudyFile.model_validate(raw)
-    except ValidationError as e:
-        raise CarromlabError(one_line(e, source)) from None
+    return validate_document(StudyFile, raw, source, "a study")
 
 
 def _per_seat(value, seats: int, key: str, fail) -> tuple[str, ...]:

@@ -93,6 +93,8 @@ AXES = ("variant", "position", "skill", *SHOT_AXES, *GROUPS)
 RANGE, LIST, ONE = "<range>", "<list>", "<one>"
 
 _STRICT = ConfigDict(strict=True, extra="forbid")
+#: A pydantic model (:func:`validate_document`).
+M = typing.TypeVar("M", bound=BaseModel)
 
 
 # ---------------------------------------------------------------------- step 1: the file
@@ -354,10 +356,17 @@ def one_line(e: ValidationError, source: str) -> str:
 
 def validate(raw: Any, source: str) -> SweepFile:
     """Step 2 on a parsed document; one line (:class:`CarromlabError`) when it fails."""
+    return validate_document(SweepFile, raw, source, "a sweep")
+
+
+def validate_document(model: type[M], raw: Any, source: str, what: str) -> M:
+    """``raw`` (a parsed TOML document) checked against ``model`` (pydantic, strict), or
+    one line (:class:`CarromlabError`) naming the first problem; ``what``: the document's
+    kind ("a sweep", "a study") for a document that is not a table."""
     if not isinstance(raw, dict):
-        raise CarromlabError(f"{source}: a sweep must be a table of keys, not {shown(raw)}")
+        raise CarromlabError(f"{source}: {what} must be a table of keys, not {shown(raw)}")
     try:
-        return SweepFile.model_validate(raw)
+        return model.model_validate(raw)
     except ValidationError as e:
         raise CarromlabError(one_line(e, source)) from None
 
