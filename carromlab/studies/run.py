@@ -260,7 +260,7 @@ def run_study(
         )
         run = _ArmRun(study, out, arm, bar)
         runs.append(run)
-        _advance(study, out, run)
+        _advance(study, run)
     queue = [
         (r, b) for b in range(max(len(r.blocks) for r in runs)) for r in runs if b >= r.next
         if b < len(r.blocks) and not r.stopped
@@ -286,7 +286,7 @@ def run_study(
                         if r.stopped:
                             continue
                         r.buffer[b] = f.result()
-                        _advance(study, out, r)
+                        _advance(study, r)
                         if r.stopped:  # its later blocks are not needed
                             for g, (r2, _b2) in list(pending.items()):
                                 if r2 is r and g.cancel():
@@ -298,7 +298,7 @@ def run_study(
     return {r.arm.name: arm_rows(study, out, r.arm.name)[2] for r in runs}
 
 
-def _advance(study: Study, out: Path, r: _ArmRun) -> None:
+def _advance(study: Study, r: _ArmRun) -> None:
     """Write the arm's buffered blocks that come next, in order, checking after each whether
     the arm is complete (its cap, or its precision target met at that boundary); show its
     running estimate."""
