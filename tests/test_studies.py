@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 from carromlab.errors import CarromlabError
+from carromlab.reports import StudyReport
 from carromlab.studies import parse_study
 from carromlab.studies.questions import Estimate, answer, compare, parse_question
 from carromlab.studies.run import arm_folder, games_used, run_study
@@ -70,7 +71,7 @@ def fake_play(settings, seed, games):
         ({"precision": -0.1}, "precision"),
         ({"priors": {"mu": [0.15, 0.07]}}, "priors.mu"),
         ({"priors": {"friction": [0.07, 0.15]}}, "priors.friction"),
-        ({"games": 100_000, "strengths": ["greedy", "search"] * 4}, "a study's limit"),
+        ({"games": 100_000, "strengths": ["random", "search"] * 4}, "a study's limit"),
         (
             {"arms": [{"name": "a", "rules": {"queen_worth": 4}}]},
             "arms.a.rules.queen_worth = 4: not a rule of icf",
@@ -92,18 +93,22 @@ def test_a_study_file_is_refused_in_one_line_naming_the_key(changes, words):
 
 def test_strengths_and_priors_copy_every_arm_at_the_top_strength():
     s = parse_study(
-        _doc(strengths=["greedy", "greedy-race"], priors={"mu": [0.07, 0.15]}), source="s"
+        _doc(strengths=["random", "greedy-race"], priors={"mu": [0.07, 0.15]}), source="s"
     )
     names = [a.name for a in s.arms]
     assert names[:2] == ["laws", "queen-4"]
-    assert "laws@greedy" in names and "queen-4@greedy-race" in names
+    assert "laws@random" in names and "queen-4@greedy-race" in names
     low = s.arm("queen-4@greedy-race~mu-low")
     assert low.players == ("greedy-race", "greedy-race") and low.physics == {"mu": 0.07}
     assert low.base == "queen-4" and low.prior == ("mu", "low")
     assert len(s.arms) == 2 * (1 + 2 + 2) and s.top == "greedy-race"
     assert {a.games for a in s.arms} == {7}
-    small = parse_study(_doc(strengths=["greedy"], copy_games=3), source="s")
+    small = parse_study(_doc(strengths=["random"], copy_games=3), source="s")
     assert [a.games for a in small.arms] == [7, 7, 3, 3]
+    # a strength the arms already play is the arms as written: no copy, Study.at finds them
+    own = parse_study(_doc(players="greedy", strengths=["greedy", "search"]), source="s")
+    assert [a.name for a in own.arms] == ["laws", "queen-4", "laws@search", "queen-4@search"]
+    assert own.at("queen-4", "greedy") == "queen-4" and own.at("laws", "search") == "laws@search"
     # "strongest" is read as the game's
     assert parse_study(_doc(players="strongest"), source="s").arms[0].players[0] == "search"
 
@@ -148,6 +153,23 @@ def test_the_rows_do_not_depend_on_the_executor_or_the_blocks_and_a_rerun_resume
     with pytest.raises(CarromlabError, match="holds a run with another configuration"):
         run_study(parse_study(changed, source="s"), tmp_path / "c", progress=False,
                   play=fake_play)  # fmt: skip
+
+
+def test_a_study_plays_a_part_at_a_time_and_reports_what_is_missing(tmp_path):
+    """``arms`` plays only the arms its names or patterns match; a pattern matching none is
+    refused naming it; the report marks the arms not played yet and fills them once played."""
+    study = parse_study(_doc(strengths=["random"]), source="s")
+    with pytest.raises(CarromlabError, match=r"--arms: '\*@search' matches no arm"):
+        run_study(study, tmp_path, progress=False, play=fake_play, arms=["*@search"])
+    used = run_study(study, tmp_path, progress=False, play=fake_play, arms=["*@random"])
+    assert used == {"laws@random": 7, "queen-4@random": 7}
+    assert not arm_folder(tmp_path, "laws").exists()
+    rep = StudyReport.from_folder(tmp_path)
+    row = rep.verdicts.iloc[0]
+    assert "not played" in row["verdict"] and row["at random"] != ""
+    assert "not played" in rep.save().read_text()  # the page and its figures are drawn too
+    run_study(study, tmp_path, progress=False, play=fake_play, arms=["laws", "queen-4"])
+    assert "not played" not in StudyReport.from_folder(tmp_path).verdicts.iloc[0]["verdict"]
 
 
 def test_a_precision_target_stops_an_arm_at_the_first_block_where_it_is_met(tmp_path):

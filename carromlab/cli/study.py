@@ -41,6 +41,11 @@ def run(
     executor: str = EXECUTOR_OPTION,
     workers: int = WORKERS_OPTION,
     scheduler: str = SCHEDULER_OPTION,
+    arms: str = typer.Option(
+        None,
+        help="Only these arms: comma-separated names or shell patterns ('*@greedy,laws').",
+        metavar="NAMES",
+    ),
     device: str = typer.Option("auto", help="auto, cpu or gpu."),
     report: bool = typer.Option(True, help="Write the report (OUT/report/) at the end."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
@@ -57,11 +62,14 @@ def run(
     from carromlab.studies import load_study
 
     study = load_study(spec)  # every refusal before anything is played
+    from carromlab.studies.run import run_study, select_arms
+
+    chosen = [p.strip() for p in arms.split(",") if p.strip()] if arms else None
+    select_arms(study, chosen)
     select_device(device)
-    from carromlab.studies.run import run_study
 
     interrupt.note(f"interrupted: finished games are kept in {out}; rerun the same command")
-    used = run_study(study, out, executor, workers, scheduler, progress=not as_json)
+    used = run_study(study, out, executor, workers, scheduler, progress=not as_json, arms=chosen)
     summary: dict = {"study": study.name, "out": str(out), "games_used": used}
     if report:
         from carromlab.reports import StudyReport

@@ -202,7 +202,7 @@ class StudyReport(Report):
                     f"as written ({players})": _cell(self.difference(q, arm, against)),
                 }
                 for st in s.strengths:
-                    row[f"at {st}"] = _cell(self.difference(q, f"{arm}@{st}", against))
+                    row[f"at {st}"] = _cell(self.difference(q, s.at(arm, st), against))
                 if s.priors:
                     row["physics priors"] = self._prior_cell(q, arm, against)
                 rows.append(row)
@@ -211,8 +211,8 @@ class StudyReport(Report):
     def _prior_cell(self, q: str, arm: str, against: str = "baseline") -> str:
         """Whether the verdict at the top strength holds at every prior's ends."""
         s = self.study
+        ref = self.difference(q, s.at(arm, s.top), against)
         top = f"{arm}@{s.top}" if s.top else arm
-        ref = self.difference(q, top, against)
         if math.isnan(ref.value):
             return "not played"
         flips, missing = [], []

@@ -151,6 +151,9 @@ def answer(q: Question, games: pd.DataFrame, boards: pd.DataFrame, confidence: f
     """``q`` estimated from an arm's rows."""
     df = boards if q.rows == "boards" else games
     n = len(df)
+    if n == 0:  # an arm not played yet: no estimate, whatever the question
+        empty = np.array([], float)
+        return Estimate(math.nan, math.nan, math.nan, 0, successes=0, samples=empty)
     if q.kind in ("first-wins", "seat-wins", "draws"):
         winner = pd.to_numeric(_column(df, "winner", q), errors="coerce").fillna(-1).astype(int)
         want = -1 if q.kind == "draws" else (q.seat if q.kind == "seat-wins" else 0)

@@ -23,9 +23,10 @@ workers ran ahead: blocks finished past the stopping point are not written.
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from pathlib import Path
 from typing import Any
@@ -227,6 +228,21 @@ class _ArmRun:
         self.bar = bar
 
 
+def select_arms(study: Study, patterns: Sequence[str] | None) -> list[Arm]:
+    """The arms of ``study`` that any of ``patterns`` names (an arm's name or a shell
+    pattern: ``*@greedy``, ``laws*``), in the study's order; None or empty: every arm. A
+    pattern that matches no arm is refused in one line naming it and the arms."""
+    if not patterns:
+        return list(study.arms)
+    names = [a.name for a in study.arms]
+    for p in patterns:
+        if not fnmatch.filter(names, p):
+            raise CarromlabError(
+                f"--arms: {p!r} matches no arm of {study.name!r} ({', '.join(names)})"
+            )
+    return [a for a in study.arms if any(fnmatch.fnmatchcase(a.name, p) for p in patterns)]
+
+
 def run_study(
     study: Study,
     out: str | Path,
@@ -235,21 +251,24 @@ def run_study(
     scheduler: str | None = None,
     progress: bool = True,
     play: Callable[[dict[str, Any], int, list[int]], list] = play_block,
+    arms: Sequence[str] | None = None,
 ) -> dict[str, int]:
     """Play every arm of ``study`` into ``out`` (the module's docstring); returns the games
-    each arm's results use. ``play`` plays a block (a test's stand-in exercises the folder's
-    machinery without the kernel: a top-level function for the processes and dask
-    executors)."""
+    each arm's results use. ``arms``: only the arms these names or shell patterns match
+    (:func:`select_arms`; a long study played a part at a time, the cheap copies first).
+    ``play`` plays a block (a test's stand-in exercises the folder's machinery without the
+    kernel: a top-level function for the processes and dask executors)."""
     from tqdm import tqdm
 
     from carromlab.sweeps.executors import check_executor, open_executor
 
     check_executor(executor, workers, scheduler)
+    chosen = select_arms(study, arms)
     out = Path(out)
     write_study_json(study, out)
     runs: list[_ArmRun] = []
-    width = max(len(a.name) for a in study.arms)
-    for i, arm in enumerate(study.arms):
+    width = max(len(a.name) for a in chosen)
+    for i, arm in enumerate(chosen):
         bar = tqdm(
             total=arm.games,
             desc=arm.name.ljust(width),

@@ -17,7 +17,8 @@ names the key and shows the value (``queen.toml: arms.rules.queen_value = -1: ..
 
 What a study plays (:class:`Study`): every arm of the file (its *base* arms) as written;
 with ``strengths`` every base arm again with every seat's player replaced by each strength
-(``<arm>@<strength>``); with ``priors`` every base arm again at the top strength (the last of
+(``<arm>@<strength>``; none where the arm's seats all play that strength already: the arm as
+written serves, :meth:`Study.at`); with ``priors`` every base arm again at the top strength (the last of
 ``strengths``, else the file's players) with each prior's field at its low and its high end
 (``<arm>@<strength>~<field>-low``). Every arm plays games ``0 .. games - 1`` with the study's
 seed: arms share their games' keys (common random numbers, so two arms differ by their rules,
@@ -187,6 +188,13 @@ class Study:
     def base_arms(self) -> list[Arm]:
         return [a for a in self.arms if a.strength is None and a.prior is None]
 
+    def at(self, base: str, strength: str | None) -> str:
+        """The arm that plays base arm ``base`` at ``strength``: its copy ``<base>@<strength>``,
+        or the base arm itself where every seat of it already plays ``strength`` (no copy is
+        made of an arm at its own players)."""
+        name = f"{base}@{strength}" if strength else base
+        return name if any(a.name == name for a in self.arms) else base
+
     @property
     def top(self) -> str | None:
         """The strength the priors are played at (None: the file's players)."""
@@ -289,6 +297,8 @@ def parse_study(raw: dict, source: str = "study", default_name: str = "study") -
     for s in strengths:
         for a in arms:
             seats = len(a.players)
+            if a.players == (s,) * seats:
+                continue  # the arm as written is this strength's (Study.at)
             played.append(dataclasses.replace(a, name=f"{a.name}@{s}", players=(s,) * seats,
                                               strength=s, games=copies))  # fmt: skip
     top = strengths[-1] if strengths else None
