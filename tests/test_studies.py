@@ -91,6 +91,18 @@ def test_a_study_file_is_refused_in_one_line_naming_the_key(changes, words):
     assert "\n" not in text and text.startswith("s.toml: ") and words in text
 
 
+def test_a_thrown_game_takes_no_physics_priors():
+    """KOOBA's throw kernel reads no sliding-disc field: priors (or an arm's physics) on it
+    would play copies that cannot differ, so they are refused."""
+    doc = {"game": "kooba", "questions": ["first-wins"], "arms": [{"name": "2p"}],
+           "priors": {"mu": [0.07, 0.15]}}  # fmt: skip
+    with pytest.raises(CarromlabError, match=r"^k.toml: priors = .*no table friction"):
+        parse_study(doc, source="k.toml")
+    doc = {**doc, "priors": None, "arms": [{"name": "2p", "physics": {"mu": 0.1}}]}
+    with pytest.raises(CarromlabError, match=r"arms.2p.physics = .*no table friction"):
+        parse_study({k: v for k, v in doc.items() if v is not None}, source="k.toml")
+
+
 def test_strengths_and_priors_copy_every_arm_at_the_top_strength():
     s = parse_study(
         _doc(strengths=["random", "greedy-race"], priors={"mu": [0.07, 0.15]}), source="s"
