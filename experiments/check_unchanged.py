@@ -1,11 +1,20 @@
 """Behaviour-unchanged check: replay the first games of every committed study arm, and the
 demo's shot map, and compare them exactly with what is on disk.
 
-Studies: every arm folder under ``data/studies/`` (written by ``icf_balance.py``,
-``carrooka_balance.py``, ``company_balance.py`` and ``kooba_balance.py``) is replayed for games
-``0..K-1`` with the arm's stored seed (and skill), through the study script's own ``arms`` /
-``ARMS`` / ``TIMING`` and ``run_arm`` (the scripts are loaded by file path, so this check does
-not depend on the package's module layout), into a temporary folder; the rows of
+Studies: the arms are those of the study files and of the one study script left:
+
+- every arm of every ``studies/*.toml`` (:func:`carromlab.studies.load_study`), committed
+  under ``data/studies/specs/<stem>/arms/<arm>/`` (the committed run of
+  ``studies/<stem>.toml``), replayed as ``carromlab study run`` plays it
+  (:func:`carromlab.studies.run.play_block` with the study's seed) into a game log claimed
+  for the arm's settings as the run claims it;
+- the KOOBA attack-timing arms (``experiments/kooba_balance.py``'s ``TIMING``: player
+  options a study file cannot set), committed under ``data/studies/kooba/<arm>/``, replayed
+  through the script's ``run_arm`` with the committed run's seed and skill (the script is
+  loaded by file path, so this check does not depend on the package's module layout).
+
+An arm with no committed folder is skipped; a committed folder no arm names is listed, not
+checked. Each arm's games ``0..K-1`` are replayed into a temporary folder, and the rows of
 ``games.csv`` (and ``boards.csv``) of those games are compared, every column, exactly (values
 as read back from CSV), with
 
@@ -16,7 +25,8 @@ as read back from CSV), with
 
 ``data/reference/unchanged_baseline.json`` (``--write-baseline``) records which arms
 reproduced their committed rows at the baseline: an arm that did must still do, and one that
-did not is reported but not counted as a failure (``--strict`` counts it).
+did not is reported but not counted as a failure (``--strict`` counts it). Arms the baseline
+names that no study file or script defines any more are listed, not checked.
 
 Demo: ``--demo`` runs the demo's shot map through the command line (``carromlab shotmap`` with
 the arguments of ``carromlab demo``; ``--demo-command demo`` runs ``carromlab demo`` itself)
@@ -29,7 +39,7 @@ when anything differs, 2 on bad arguments.
     python experiments/check_unchanged.py --demo --write-baseline --write-demo-ref \\
         data/reference/demo_shotmap.parquet              # once, on the unchanged code
     python experiments/check_unchanged.py --demo --against-baseline   # after the change
-    python experiments/check_unchanged.py --only kooba/2p --games 4
+    python experiments/check_unchanged.py --only specs/kooba-seats,kooba/2p-attack-at-1 --games 4
 """
 
 from __future__ import annotations
@@ -44,7 +54,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -99,65 +111,70 @@ def _script(name: str):
 
 @dataclass
 class Arm:
-    """One committed arm: its path under data/studies and how to replay ``n`` games of it."""
+    """One arm: its path under data/studies, what defines it, and how to replay its games
+    ``0..n-1`` into a folder."""
 
-    path: str  # e.g. "icf_balance/queen/queen-3"
-    script: str
-    replay: object  # (folder, n, seed, skill) -> None
+    path: str  # e.g. "specs/icf-queen/arms/queen-3"
+    source: str  # e.g. "studies/icf-queen.toml"
+    replay: Callable[[Path, int], None]  # (folder, n) -> None
 
     @property
     def committed(self) -> Path:
         return STUDIES / self.path
 
 
-def all_arms() -> list[Arm]:
-    """Every arm the study scripts define (whether or not it is committed), in their order."""
-    out: list[Arm] = []
+def replay_study_arm(study, arm, folder: Path, games: int) -> None:
+    """Games ``0..games-1`` of a study file's arm, played as ``carromlab study run`` plays
+    them, written to a game log at ``folder`` claimed as the run claims the arm's."""
+    from carromlab.play.log import GameLog
+    from carromlab.play.loop import GameRecord
+    from carromlab.studies.run import arm_meta, play_block
 
-    icf = _script("icf_balance")
-    for study in icf.STUDIES:
-        for name, settings in icf.arms(study).items():
+    log = GameLog(folder, arm_meta(study, arm))
+    for row, boards in play_block(arm.settings(), study.seed, list(range(games))):
+        log.add(GameRecord(state=None, strokes=pd.DataFrame(), boards=boards, row=row))
+    log.export_csv()
+
+
+def study_arms() -> list[Arm]:
+    """Every arm of every study file, as ``specs/<stem>/arms/<arm>``, in file-name order."""
+    from carromlab.studies import load_study
+
+    out = []
+    for path in sorted((ROOT / "studies").glob("*.toml")):
+        study = load_study(path)
+        for arm in study.arms:
             out.append(
                 Arm(
-                    f"icf_balance/{study}/{name}",
-                    "icf_balance",
-                    lambda f, n, seed, skill, s=settings, m=icf: m.run_arm(f, s, n, seed),
+                    f"specs/{path.stem}/arms/{arm.name}",
+                    str(path.relative_to(ROOT)),
+                    partial(replay_study_arm, study, arm),
                 )
             )
-
-    carrooka = _script("carrooka_balance")
-    for name, (skill_, rules, player) in carrooka.ARMS.items():
-        out.append(
-            Arm(
-                f"carrooka/{name}",
-                "carrooka_balance",
-                lambda f, n, seed, skill, s=skill_, r=rules, p=player, m=carrooka: m.run_arm(
-                    f, s, r, n, seed, p
-                ),
-            )
-        )
-
-    company = _script("company_balance")
-    for name in company.arms():
-        # fresh players and configs for each replay, as the script's main() makes them
-        out.append(
-            Arm(
-                f"company/{name}",
-                "company_balance",
-                lambda f, n, seed, skill, a=name, m=company: m.run_arm(f, *m.arms()[a], n, seed),
-            )
-        )
-
-    kooba = _script("kooba_balance")
-    for name in (*kooba.ARMS, *kooba.TIMING):
-        out.append(
-            Arm(
-                f"kooba/{name}",
-                "kooba_balance",
-                lambda f, n, seed, skill, a=name, m=kooba: m.run_arm(f, a, n, seed, skill),
-            )
-        )
     return out
+
+
+def replay_timing_arm(kooba, name: str, folder: Path, games: int) -> None:
+    """Games ``0..games-1`` of a KOOBA timing arm, with its committed run's seed and skill."""
+    meta = json.loads((STUDIES / "kooba" / name / "config.json").read_text())
+    kooba.run_arm(folder, name, games, int(meta.get("seed", 0)), meta.get("skill", "club"))
+
+
+def timing_arms() -> list[Arm]:
+    """The KOOBA attack-timing arms, as ``kooba/<arm>``."""
+    kooba = _script("kooba_balance")
+    return [
+        Arm(
+            f"kooba/{name}", "experiments/kooba_balance.py", partial(replay_timing_arm, kooba, name)
+        )
+        for name in kooba.TIMING
+    ]
+
+
+def all_arms() -> list[Arm]:
+    """Every arm the study files and the timing script define (whether or not it is
+    committed), in their order."""
+    return [*study_arms(), *timing_arms()]
 
 
 def committed_folders() -> set[str]:
@@ -315,11 +332,9 @@ def git_head() -> str:
 
 def check_arm(arm: Arm, games: int, tmp: Path, args, baseline: dict) -> dict:
     """Replay one arm and compare; a result dict."""
-    meta = json.loads((arm.committed / "config.json").read_text())
-    seed, skill = int(meta.get("seed", 0)), meta.get("skill", "club")
     folder = tmp / arm.path
     t0 = time.perf_counter()
-    arm.replay(folder, games, seed, skill)
+    arm.replay(folder, games)
     took = time.perf_counter() - t0
     result = {"arm": arm.path, "seconds": round(took, 1)}
 
@@ -418,10 +433,11 @@ def check_demo(args, tmp: Path) -> dict:
 
 
 def select(arms: list[Arm], only: str | None) -> list[Arm]:
+    """The arms whose path contains one of the comma-separated patterns (a pattern that is an
+    arm's whole path selects that arm alone: ``specs/carrooka-bonus/arms/club`` is not
+    ``club-no-bonus``); all of them without patterns."""
     if not only:
         return arms
-    """The arms whose path contains one of the comma-separated patterns (a pattern that is an
-    arm's whole path selects that arm alone: ``carrooka/club`` is not ``club-no-bonus``)."""
     paths = {a.path for a in arms}
     patterns = [p for p in only.split(",") if p]
     for p in patterns:
@@ -441,7 +457,9 @@ def select(arms: list[Arm], only: str | None) -> list[Arm]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2, help="games 0..K-1 of each arm (default 2)")
-    ap.add_argument("--only", help="comma-separated substrings of arm paths, e.g. kooba/2p,queen")
+    ap.add_argument(
+        "--only", help="comma-separated substrings of arm paths, e.g. kooba-seats/arms/2p,queen"
+    )
     ap.add_argument("--no-studies", action="store_true", help="skip the study arms")
     ap.add_argument("--list", action="store_true", help="list the arms and exit")
     ap.add_argument("--demo", action="store_true", help="check the demo's shot map too")
@@ -481,11 +499,12 @@ def main(argv: list[str] | None = None) -> int:
 
     import matplotlib
 
-    matplotlib.use("Agg")  # the study scripts draw figures; none are drawn here
+    matplotlib.use("Agg")  # the timing script draws figures; none are drawn here
 
     arms = all_arms()
+    defined = {a.path for a in arms}
     on_disk = committed_folders()
-    unknown = sorted(on_disk - {a.path for a in arms})
+    unknown = sorted(on_disk - defined)
     arms = [a for a in arms if a.path in on_disk]
     if args.list:
         for a in arms:
@@ -499,19 +518,22 @@ def main(argv: list[str] | None = None) -> int:
         baseline = json.loads(base_path.read_text())
         if args.against_baseline and args.games > baseline.get("games", 0):
             ap.error(f"--games {args.games} > the baseline's {baseline.get('games')} games")
+    gone = sorted(set(baseline.get("arms", {})) - defined)
 
     say(
         f"check_unchanged: carromlab from {carromlab_where()}, git {git_head()}; "
         f"{len(arms)} arms x {args.games} games" + (", demo" if args.demo else "")
     )
     if unknown:
-        say(f"  committed folders no study script defines (not checked): {unknown}")
+        say(f"  committed folders no study file or script defines (not checked): {unknown}")
+    if gone:
+        say(f"  baseline arms no study file or script defines now (not checked): {gone}")
     t_all = time.perf_counter()
     results = []
     with tempfile.TemporaryDirectory(prefix="check_unchanged_") as tmpdir:
         tmp = Path(args.keep) if args.keep else Path(tmpdir)
         for i, arm in enumerate(arms, 1):
-            say(f"[{i}/{len(arms)}] {arm.path} ({arm.script}) ...")
+            say(f"[{i}/{len(arms)}] {arm.path} ({arm.source}) ...")
             try:
                 results.append(check_arm(arm, args.games, tmp, args, baseline))
             except Exception as e:  # a failing replay is a difference, not the end of the check
@@ -536,6 +558,7 @@ def main(argv: list[str] | None = None) -> int:
         "same_as_committed": [r["arm"] for r in results if r["committed"] == "same"],
         "different_from_committed": [r["arm"] for r in results if r["committed"] != "same"],
         "counted_differences": differing,
+        "gone_from_baseline": gone,
         "demo": None if demo is None else demo["committed"],
         "seconds": round(time.perf_counter() - t_all, 1),
     }

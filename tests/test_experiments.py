@@ -47,42 +47,6 @@ def _game(g, winner, s0, s1, boards=1):
     }
 
 
-def test_board_study_summary_has_wilson_and_t_intervals(tmp_path):
-    mod = _load("icf_balance")
-    boards = [_board(g, 0, int(g % 4 == 0), points=2 + g % 3) for g in range(20)]
-    games = [
-        _game(g, b["winner"], *(3, 0) if b["winner"] == 0 else (0, 3)) for g, b in enumerate(boards)
-    ]
-    _write(tmp_path / "first-break" / "club", boards, games)
-    # a board row whose game row was cut short by a crash is not counted
-    with (tmp_path / "first-break" / "club" / "boards.csv").open("a") as fh:
-        fh.write("99,0,0,0,1,3,30,-1,False,0\n")
-    s = mod.summarise(tmp_path, "first-break").set_index("arm")
-    assert s.loc["club", "boards"] == 20 and s.loc["club", "breaker_wins"] == 15
-    assert s.loc["club", "breaker_win_rate"] == pytest.approx(0.75)
-    assert s.loc["club", "breaker_lo"] < 0.75 < s.loc["club", "breaker_hi"]
-    assert s.loc["club", "points_lo"] < s.loc["club", "points"] < s.loc["club", "points_hi"]
-    assert (tmp_path / "first-break.png").stat().st_size > 5_000
-    assert (tmp_path / "first-break.csv").exists()
-
-
-def test_queen_study_summary_counts_margins_and_first_breaker_wins(tmp_path):
-    mod = _load("icf_balance")
-    games = [
-        _game(g, g % 2, 25, 10 + g, boards=4) if g % 2 == 0 else _game(g, 1, 5, 25, 5)
-        for g in range(10)
-    ]
-    boards = [_board(g, 0, 0, queen=g < 3) for g in range(10)]
-    _write(tmp_path / "queen" / "queen-3", boards, games)
-    s = mod.summarise(tmp_path, "queen").set_index("arm")
-    assert s.loc["queen-3", "games"] == 10 and s.loc["queen-3", "first_breaker_wins"] == 5
-    assert s.loc["queen-3", "queen_covered_rate"] == pytest.approx(0.3)
-    assert (
-        s.loc["queen-3", "margin_lo"] < s.loc["queen-3", "margin"] < s.loc["queen-3", "margin_hi"]
-    )
-    assert s.loc["queen-3", "boards_per_game"] == pytest.approx(4.5)
-
-
 def _carrooka_game(g, winner, turn_points, after=(0, 0), best=(0, 0, 0), fouls=(1, 2)):
     s = [sum(turn_points[0::2]), sum(turn_points[1::2])]
     return {
@@ -109,36 +73,83 @@ def _carrooka_game(g, winner, turn_points, after=(0, 0), best=(0, 0, 0), fouls=(
     }
 
 
-def test_carrooka_study_summaries(tmp_path):
-    """First-player rates (Wilson), the bonus table's ratio of points after a foul, break
-    sizes from the turn lists, and the shares of the Carrooka'd options."""
+def _arm(study: Path, arm: str, games: list[dict]) -> None:
+    """An arm of a study folder as ``carromlab study run`` lays it out."""
+    folder = study / "arms" / arm
+    folder.mkdir(parents=True)
+    pd.DataFrame(games).to_csv(folder / "games.csv", index=False)
+
+
+def test_carrooka_study_summaries(tmp_path, capsys):
+    """Break sizes from the turn lists and the shares of the Carrooka'd options, read from the
+    arms of study folders; a missing folder is refused in one line."""
     mod = _load("carrooka_balance")
     club = [_carrooka_game(g, int(g % 4 == 3), [3, 0, 5, 2], (2, 6), (1, 0, 1)) for g in range(8)]
-    off = [_carrooka_game(g, 1, [0, 4], (1, 1), (0, 2, 0)) for g in range(8)]
+    novice = [_carrooka_game(g, 1, [0, 4], (1, 1), (0, 2, 0)) for g in range(8)]
+    unfinished = {**_carrooka_game(8, -1, [9, 9], best=(5, 5, 5)), "finished": False}
     strong = [_carrooka_game(g, int(g % 2), [1, 2], (1, 1), (0, 1, 0)) for g in range(6)]
-    for arm, games in (("club", club), ("club-no-bonus", off), ("club-break", strong)):
-        (tmp_path / arm).mkdir()
-        pd.DataFrame(games).to_csv(tmp_path / arm / "games.csv", index=False)
-    tables = mod.summarise(tmp_path)
-    first = tables["first-player"].set_index("arm")
-    assert first.loc["club", "first_wins"] == pytest.approx(6 / 8)
-    assert first.loc["club", "first_wins_lo"] < 0.75 < first.loc["club", "first_wins_hi"]
-    assert first.loc["pooled", "games"] == 8  # the stronger player's arm is not pooled
-    assert first.loc["club-break", "first_wins"] == pytest.approx(0.5)
-    assert tables["bonus"].set_index("arm").loc["club-break", "bonus_shot"]
-    bonus = tables["bonus"].set_index("arm")
-    assert bonus.loc["club", "after_foul"] == pytest.approx(3.0)  # 48 points in 16 turns
-    assert bonus.loc["club-no-bonus", "after_foul"] == pytest.approx(1.0)
-    assert bonus.loc["club-no-bonus", "first_wins"] == 0.0
-    assert bonus.loc["club", "turn_points"] == pytest.approx(2.5)
+    first, bonus = tmp_path / "carrooka-first-player", tmp_path / "carrooka-bonus"
+    _arm(first, "club", club)
+    _arm(first, "novice", [*novice, unfinished])
+    _arm(bonus, "club", strong)
+    out = tmp_path / "out"
+    tables = mod.summarise([first, bonus], out)
     breaks = tables["breaks"].set_index("arm")
-    assert breaks.loc["club", "turns"] == 32 and breaks.loc["club", "longest"] == 5
-    assert breaks.loc["club", "scoring_turns"] == pytest.approx(0.75)
+    assert list(breaks.index) == [
+        "carrooka-first-player/club",
+        "carrooka-first-player/novice",
+        "carrooka-bonus/club",
+    ]
+    club_row = breaks.loc["carrooka-first-player/club"]
+    assert club_row["turns"] == 32 and club_row["longest"] == 5
+    assert club_row["scoring_turns"] == pytest.approx(0.75)
+    assert club_row["break"] == pytest.approx(2.5)
+    assert club_row["break_lo"] < 2.5 < club_row["break_hi"]
+    assert breaks.loc["carrooka-first-player/novice", "games"] == 8  # the unfinished one left out
     shares = tables["carrookad"].set_index("option")
     assert shares["best"].to_dict() == {"break_line": 8, "counter": 22, "pass": 8}
     assert shares.loc["counter", "share"] == pytest.approx(22 / 38)
-    for name in ("first-player", "bonus", "breaks", "carrookad"):
-        assert (tmp_path / f"{name}.png").stat().st_size > 5_000
+    assert shares.loc["counter", "share_lo"] < 22 / 38 < shares.loc["counter", "share_hi"]
+    for name in ("breaks", "carrookad"):
+        assert (out / f"{name}.png").stat().st_size > 5_000
+        assert (out / f"{name}.csv").exists()
+
+    assert mod.main(["--study-dir", str(first), "--study-dir", str(tmp_path / "none")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "none" in err and "carromlab study run" in err
+
+
+def _kooba_game(g, winner_entrant, attacked_0=False):
+    return {
+        "game": g,
+        "winner": winner_entrant,
+        "winner_entrant": winner_entrant,
+        "entrant_0": 0,
+        "entrant_1": 1,
+        "attacked_0": attacked_0,
+        "attacked_1": False,
+        "players": 2,
+        "rounds": 4,
+        "finished": True,
+    }
+
+
+def test_kooba_timing_reads_the_default_player_from_the_seats_study(tmp_path):
+    """The timing table: the seats study's 2p arm (the default player), a row saying the 3p
+    arm is missing, then the timing arms played."""
+    mod = _load("kooba_balance")
+    seats, out = tmp_path / "kooba-seats", tmp_path / "kooba"
+    _arm(seats, "2p", [_kooba_game(g, g % 2) for g in range(10)])
+    (out / "2p-attack-at-1").mkdir(parents=True)
+    games = [_kooba_game(g, int(g >= 6), attacked_0=g < 5) for g in range(10)]
+    pd.DataFrame(games).to_csv(out / "2p-attack-at-1" / "games.csv", index=False)
+    table = mod.summarise(out, seats).set_index("arm")
+    assert list(table.index) == ["2p", "3p", "2p-attack-at-1"]
+    assert table.loc["2p", "win"] == pytest.approx(0.5) and table.loc["2p", "attack_at"] == 4
+    assert table.loc["3p", "games"] == 0 and table.loc["3p", "source"].startswith("missing")
+    assert table.loc["2p-attack-at-1", "win"] == pytest.approx(0.6)
+    assert table.loc["2p-attack-at-1", "attacked"] == pytest.approx(0.5)
+    assert (out / "timing.png").stat().st_size > 5_000
 
 
 def test_ladder_summary_rates_the_players_from_both_seatings(tmp_path):
@@ -160,9 +171,17 @@ def test_ladder_summary_rates_the_players_from_both_seatings(tmp_path):
 
 
 def test_the_behaviour_check_knows_every_study_arm():
-    """check_unchanged.py replays every arm the study scripts define (their arm tables change
-    shape as players are added)."""
+    """check_unchanged.py replays every arm of every study file (committed as
+    ``specs/<stem>/arms/<arm>``) and the KOOBA timing arms of kooba_balance.py."""
+    from carromlab.studies import load_study
+
     mod = _load("check_unchanged")
     paths = {arm.path for arm in mod.all_arms()}
-    assert {"carrooka/club", "carrooka/club-break", "company/carroms-break"} <= paths
-    assert "icf_balance/first-break/club" in paths
+    assert {
+        "specs/carrooka-bonus/arms/club-no-bonus",
+        "specs/icf-first-break/arms/club",
+        "specs/kooba-seats/arms/2p",
+        "kooba/2p-attack-at-1",
+    } <= paths
+    for path in (ROOT / "studies").glob("*.toml"):
+        assert {f"specs/{path.stem}/arms/{a.name}" for a in load_study(path).arms} <= paths

@@ -39,7 +39,8 @@ DbGames = dict[int, tuple[CsvRow, list[CsvRow]]]
 #: The log's database, and the files a log folder may hold beside it (anything else there
 #: is foreign and the folder is refused): its exports, its configuration, the temporary names
 #: those are written under, SQLite's own journal files, and the cost notes
-#: (``cost-<date>-<first game>.json``) that ``experiments/icf_balance.py`` writes beside it.
+#: (``cost-<date>-<first game>.json``) that the retired ICF study script wrote beside its arms
+#: (the committed folders under ``data/studies/icf_balance/`` hold them; nothing writes them now).
 DB = "log.sqlite"
 EXPORTS = ("boards.csv", "games.csv", "boards.parquet", "games.parquet")
 TEMPORARY = tuple(f"{name}.tmp" for name in (*EXPORTS, "config.json"))
@@ -160,7 +161,8 @@ class GameLog:
     ``-wal``, ``-shm``), ``config.json``, ``boards.csv``, ``games.csv``, ``boards.parquet``,
     ``games.parquet``, the temporary ``<one of those>.tmp`` names they are written under
     (left by a killed process; removed on opening), and ``cost-*.json`` (what a run cost,
-    written by ``experiments/icf_balance.py``) (:data:`OWN_FILES`, :data:`OWN_PATTERN`).
+    in the committed folders of the retired ICF study script, ``data/studies/icf_balance/``)
+    (:data:`OWN_FILES`, :data:`OWN_PATTERN`).
     A sweep's folder (``sweep.json``, ``shards/``) or any other file or folder there is
     refused. So is a folder with ``games.csv`` or ``boards.csv`` but no configuration.
 
