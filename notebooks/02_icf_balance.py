@@ -23,7 +23,7 @@
 #
 # 1. plays a few boards and looks at what happened, stroke by stroke;
 # 2. reads the rule-balance studies in `data/studies/icf_balance/` (made by
-#    `experiments/icf_balance.py`) and draws them with their 95 % intervals:
+#    `experiments/icf_balance.py`, since retired for `studies/icf-*.toml`) and draws them with their 95 % intervals:
 #    the breaker's advantage by skill, the due rule, singles vs doubles, and what the queen's
 #    value does to whole games.
 
@@ -97,7 +97,7 @@ ax = cl.draw_position(
 #
 # Each study compares *arms* (a skill, or a rule setting) played by the same greedy players;
 # rates carry 95 % Wilson intervals, means 95 % t intervals. Run them (or extend them: they
-# resume) with `python experiments/icf_balance.py --study all`.
+# resume) from their files: `carromlab study run studies/icf-first-break.toml --out DIR`.
 #
 # ### The breaker's advantage by skill
 #

@@ -30,7 +30,7 @@
 # 2. asks which colour to nominate in a middle-game position;
 # 3. plays a few whole games between greedy players;
 # 4. reads the balance studies in `data/studies/carrooka/` (made by
-#    `experiments/carrooka_balance.py`): the first player's advantage, the bonus shot's
+#    `experiments/carrooka_balance.py` as it was before `studies/carrooka-*.toml`): the first player's advantage, the bonus shot's
 #    effect, break size by skill and the Carrooka'd options.
 
 # %%
@@ -135,7 +135,7 @@ print("scores = sum of stroke points in every game")
 # %% [markdown]
 # ## 4. The studies
 #
-# 400 greedy games per arm (`experiments/carrooka_balance.py`). Intervals are 95 %: Wilson
+# 400 greedy games per arm (the Carrooka balance script before the study files). Intervals are 95 %: Wilson
 # for rates, t for means, a bootstrap over games for the points of a turn after a foul.
 
 

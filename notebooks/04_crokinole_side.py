@@ -160,7 +160,7 @@ for name, player, config in (
 # %% [markdown]
 # ## 4. The studies
 #
-# 300 greedy games an arm (`experiments/company_balance.py`); 95 % intervals (Wilson for
+# 300 greedy games an arm (the Company balance script, now `studies/company-*.toml`); 95 % intervals (Wilson for
 # rates, t for means).
 
 # %%

@@ -28,7 +28,7 @@
 # 1. draws the opening and a shot map of the break from the shooting line;
 # 2. plays a few whole games between greedy players;
 # 3. reads the Carroms study in `data/studies/company/` (made by
-#    `experiments/company_balance.py`): the breaker's advantage.
+#    the Company balance script, now `studies/company-carroms.toml`): the breaker's advantage.
 
 # %%
 import os
@@ -104,7 +104,7 @@ plt.show()
 # %% [markdown]
 # ## 3. The breaker's advantage
 #
-# 300 greedy games to 30 points (`experiments/company_balance.py`); 95 % Wilson interval.
+# 300 greedy games to 30 points (the Company balance script, now `studies/company-carroms.toml`); 95 % Wilson interval.
 
 # %%
 path = STUDIES / "carroms.csv"

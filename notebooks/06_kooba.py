@@ -94,7 +94,7 @@ display(games)
 # %% [markdown]
 # ## 3. The studies
 #
-# 400 greedy games an arm (`experiments/kooba_balance.py`); 95 % Wilson intervals.
+# 400 greedy games an arm (`experiments/kooba_balance.py` before `studies/kooba-seats.toml`); 95 % Wilson intervals.
 
 # %%
 path = STUDIES / "seats.csv"
