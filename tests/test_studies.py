@@ -181,7 +181,13 @@ def test_a_study_plays_a_part_at_a_time_and_reports_what_is_missing(tmp_path):
     assert "not played" in row["verdict"] and row["at random"] != ""
     assert "not played" in rep.save().read_text()  # the page and its figures are drawn too
     run_study(study, tmp_path, progress=False, play=fake_play, arms=["laws", "queen-4"])
-    assert "not played" not in StudyReport.from_folder(tmp_path).verdicts.iloc[0]["verdict"]
+    rep = StudyReport.from_folder(tmp_path)
+    assert "not played" not in rep.verdicts.iloc[0]["verdict"]
+    # the figure: one cluster per setting (as written, each strength), an arm a series
+    ax = rep.figure().axes[0]
+    ticks = [t.get_text().split("\n")[0] for t in ax.get_xticklabels()]
+    assert ticks == ["as written", "random"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()][-2:] == ["laws", "queen-4"]
 
 
 def test_a_precision_target_stops_an_arm_at_the_first_block_where_it_is_met(tmp_path):

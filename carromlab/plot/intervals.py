@@ -78,6 +78,66 @@ def draw_intervals(
     return art
 
 
+def draw_grouped_intervals(
+    table,
+    value: str,
+    lo: str,
+    hi: str,
+    group: str,
+    series: str,
+    ax: Axes | None = None,
+    reference: float | None = None,
+    ylabel: str | None = None,
+    n: str | None = None,
+    unit: str = "",
+    title: str | None = None,
+    reference_label: str = "fair share",
+):
+    """:func:`draw_intervals` for arms that come in groups: one cluster of points per value of
+    the ``group`` column (a study's strengths and priors), in the table's order, and within
+    it one point per value of ``series`` (the study's arms as written), each series its own
+    colour and marker, named in the legend. ``n`` names the sample-size column, written
+    under each group's label (``n = 50``, or its range where a group's arms differ);
+    ``reference`` a dashed line across. Returns the axes."""
+    import matplotlib.pyplot as plt
+
+    ax = ax or plt.gca()
+    groups = list(dict.fromkeys(table[group]))
+    names = list(dict.fromkeys(table[series]))
+    width = 0.8 / max(len(names), 1)
+    markers = "osD^vP*X"
+    for k, name in enumerate(names):
+        rows = table[table[series] == name]
+        x = np.array([groups.index(g) for g in rows[group]], float) - 0.4 + width * (k + 0.5)
+        v = np.asarray(rows[value], float)
+        err = np.vstack([v - np.asarray(rows[lo], float), np.asarray(rows[hi], float) - v])
+        ax.errorbar(x, v, yerr=err, fmt=markers[k % len(markers)], capsize=3, ms=5, label=name)
+    for i in range(1, len(groups)):
+        ax.axvline(i - 0.5, color="0.85", lw=0.8, zorder=0.3)
+    if reference is not None:
+        ax.axhline(reference, label=f"{reference_label} {reference:g}", color="grey", lw=0.9,
+                   ls="--", zorder=0.5)  # fmt: skip
+    labels = [str(g) for g in groups]
+    if n is not None:
+        for i, g in enumerate(groups):
+            sizes = [int(k) for k in table.loc[table[group] == g, n]]
+            shown = (
+                f"{min(sizes):,}" if min(sizes) == max(sizes) else f"{min(sizes):,}-{max(sizes):,}"
+            )
+            labels[i] += f"\nn = {shown}"
+        if unit:
+            ax.set_xlabel(f"n: {unit} an arm", fontsize=8.5)
+    ax.set_xticks(np.arange(len(groups)), labels)
+    ax.set_xlim(-0.5, len(groups) - 0.5)
+    # outside the axes, on the right: the clusters fill the width
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7.5, frameon=False,
+              handlelength=1.8)  # fmt: skip
+    ax.set_ylabel(ylabel or f"{value} (interval {lo}..{hi})")
+    if title is not None:
+        ax.set_title(title, fontsize=10)
+    return ax
+
+
 def _reference_words(words: str, fair: np.ndarray) -> str:
     """A per-arm reference's legend label: its value where every arm shares one, else its
     range as fractions (``1/4 to 1/2``: the fair shares of 2 to 4 seats)."""

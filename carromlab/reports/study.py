@@ -267,32 +267,32 @@ class StudyReport(Report):
         interval, the arms grouped by strength and prior."""
         import matplotlib.pyplot as plt
 
-        from carromlab.plot.intervals import draw_intervals
+        from carromlab.plot.intervals import draw_grouped_intervals, draw_intervals
 
         q = q or self.study.questions[0]
         question = parse_question(q)
         t = self.table[self.table["question"] == q].reset_index(drop=True)
-        fig, ax = plt.subplots(figsize=(max(4.5, 0.9 * len(t) + 1.5), 3.6))
-        labels = t["arm"].str.replace("@", "\n@").str.replace("~", "\n~")
-        t = t.assign(label=labels, n=t["rows"])
         share = question.share
         reference = self.study.reference if q == self.study.questions[0] else None
         seats = {len(a.players) for a in self.study.arms}
         if reference is None and question.kind in ("first-wins", "seat-wins") and len(seats) == 1:
             reference = 1 / seats.pop()  # every arm's fair share
-        draw_intervals(
-            t,
-            "value",
-            "lo",
-            "hi",
-            label="label",
-            ax=ax,
-            reference=reference,
-            ylabel=question.words() if len(question.words()) < 40 else q,
-            n="n",
-            unit="boards" if question.rows == "boards" else "games",
-            title=f"{self.study.name}: {q}",
-        )
+        ylabel = question.words() if len(question.words()) < 40 else q
+        unit = "boards" if question.rows == "boards" else "games"
+        players = "/".join(dict.fromkeys(self.study.base_arms[0].players))
+        setting = t["strength"].where(t["strength"] != "", f"as written\n({players})")
+        setting = setting.where(t["prior"] == "", setting + "\n" + t["prior"])
+        if setting.nunique() > 1:  # strengths or priors: one cluster each, an arm a colour
+            groups, bases = setting.nunique(), t["base"].nunique()
+            fig, ax = plt.subplots(figsize=(max(6.0, groups * (0.45 * bases + 0.6) + 1.5), 3.8))
+            draw_grouped_intervals(t.assign(setting=setting), "value", "lo", "hi", "setting",
+                                   "base", ax=ax, reference=reference, ylabel=ylabel,
+                                   n="rows", unit=unit, title=f"{self.study.name}: {q}")  # fmt: skip
+        else:
+            fig, ax = plt.subplots(figsize=(max(4.5, 0.9 * len(t) + 1.5), 3.6))
+            draw_intervals(t.assign(n=t["rows"]), "value", "lo", "hi", label="arm", ax=ax,
+                           reference=reference, ylabel=ylabel, n="n", unit=unit,
+                           title=f"{self.study.name}: {q}")  # fmt: skip
         if share:
             lo, hi = ax.get_ylim()
             ax.set_ylim(max(lo, -0.02), min(hi, 1.02))
@@ -372,7 +372,9 @@ class StudyReport(Report):
             "first run": self.info.get("started"),
             "report written": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
             "seed": s.seed,
-            "games used an arm": self.info.get("games_used"),
+            "games used an arm": ", ".join(
+                f"{arm} {n:,}" for arm, n in (self.info.get("games_used") or {}).items()
+            ),
         }
         parts.append(pd.DataFrame([prov]).T.to_html(header=False, escape=True))
         parts.append("<h3>The study file</h3>")
