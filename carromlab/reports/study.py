@@ -272,6 +272,8 @@ class StudyReport(Report):
         q = q or self.study.questions[0]
         question = parse_question(q)
         t = self.table[self.table["question"] == q].reset_index(drop=True)
+        if (t["rows"] > 0).any():  # the arms not played yet are named in the page, not drawn
+            t = t[t["rows"] > 0].reset_index(drop=True)
         share = question.share
         reference = self.study.reference if q == self.study.questions[0] else None
         seats = {len(a.players) for a in self.study.arms}
@@ -364,7 +366,11 @@ class StudyReport(Report):
                 parts.append(v.to_html(index=False, escape=True, na_rep=""))
             t = self.table[self.table["question"] == q].drop(columns=["question", "games"])
             parts.append("<h3>Each arm</h3>")
-            parts.append(t.to_html(index=False, escape=True, float_format="{:.4f}".format))
+            played = t[t["rows"] > 0]
+            parts.append(played.to_html(index=False, escape=True, float_format="{:.4f}".format))
+            if len(played) < len(t):
+                rest = ", ".join(t.loc[t["rows"] == 0, "arm"])
+                parts.append(f"<p class='missing'>Not played yet: {e(rest)}.</p>")
         parts.append("<h2>Provenance</h2>")
         prov = {
             "carromlab (first run)": self.info.get("carromlab"),
