@@ -277,8 +277,11 @@ class StudyReport(Report):
         share = question.share
         reference = self.study.reference if q == self.study.questions[0] else None
         seats = {len(a.players) for a in self.study.arms}
-        if reference is None and question.kind in ("first-wins", "seat-wins") and len(seats) == 1:
+        fair = question.kind in ("first-wins", "seat-wins") and reference is None
+        if fair and len(seats) == 1:
             reference = 1 / seats.pop()  # every arm's fair share
+        elif fair:  # each arm's own: 1 / its seats (drawn over it where the arms stand alone)
+            t = t.assign(fair=[1 / len(self.study.arm(a).players) for a in t["arm"]])
         ylabel = question.words() if len(question.words()) < 40 else q
         unit = "boards" if question.rows == "boards" else "games"
         players = "/".join(dict.fromkeys(self.study.base_arms[0].players))
@@ -293,7 +296,8 @@ class StudyReport(Report):
         else:
             fig, ax = plt.subplots(figsize=(max(4.5, 0.9 * len(t) + 1.5), 3.6))
             draw_intervals(t.assign(n=t["rows"]), "value", "lo", "hi", label="arm", ax=ax,
-                           reference=reference, ylabel=ylabel, n="n", unit=unit,
+                           reference="fair" if "fair" in t else reference, ylabel=ylabel,
+                           n="n", unit=unit,
                            title=f"{self.study.name}: {q}")  # fmt: skip
         if share:
             lo, hi = ax.get_ylim()
