@@ -33,6 +33,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -136,7 +137,8 @@ class Position:
     description: str = ""
     #: The pieces were set by hand as a packed group (an opening's rosette): analyses and
     #: games move them a little per shot (``carromlab.shots.HAND_SET``). A position made by
-    #: changing the pieces (``replace(pieces=...)``) is no longer as set, unless it says so.
+    #: changing the pieces (``replace(pieces=...)``) is no longer as set, unless it says so
+    #: or only lists the same pieces in another order.
     set_by_hand: bool = False
     #: The game's turn state before the shot, by the fields of the variant's rules' turn type
     #: (ICF: ``{"shooter": "white", "own_down": 6, ...}``; a field left out takes its
@@ -167,9 +169,12 @@ class Position:
         return np.array([specs[p.kind].radius for p in self.pieces], dtype=float)
 
     def replace(self, **changes) -> Position:
-        """A copy with ``changes``; new ``pieces`` clear ``set_by_hand`` unless it is given."""
+        """A copy with ``changes``; new ``pieces`` clear ``set_by_hand`` unless it is given or
+        they are the same pieces listed in another order (listing is not moving: a set-up's
+        layout does not depend on its order, docs/physics.md)."""
         if "pieces" in changes and "set_by_hand" not in changes:
-            changes["set_by_hand"] = False
+            relisted = Counter(changes["pieces"]) == Counter(self.pieces)
+            changes["set_by_hand"] = self.set_by_hand and relisted
         return dataclasses.replace(self, **changes)
 
     # ------------------------------------------------------------------ validation

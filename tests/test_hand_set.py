@@ -5,6 +5,7 @@ bad size gets one clear line."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import jax
@@ -45,6 +46,10 @@ def test_other_positions_are_not_and_new_pieces_clear_the_mark():
     pos = standard_position("icf-opening")
     assert pos.replace(name="renamed").set_by_hand
     assert not pos.replace(pieces=pos.pieces[1:]).set_by_hand
+    # listing the same pieces in another order is not moving them: the mark stays
+    assert pos.replace(pieces=tuple(reversed(pos.pieces))).set_by_hand
+    moved = (dataclasses.replace(pos.pieces[0], x=pos.pieces[0].x + 1e-3), *pos.pieces[1:])
+    assert not pos.replace(pieces=moved[::-1]).set_by_hand
     assert pos.replace(pieces=pos.pieces[1:], set_by_hand=True).set_by_hand
     d = pos.to_dict()
     d["set_by_hand"] = "yes"
@@ -177,7 +182,7 @@ def test_a_set_up_is_the_same_layout_whichever_order_its_pieces_are_listed_in():
     key, every piece at the same place, and noise-free breaks pocket the same pieces in the
     same pockets (before, the piece in slot k took the k-th draw)."""
     pos = standard_position("icf-opening")
-    backwards = pos.replace(pieces=tuple(reversed(pos.pieces)), set_by_hand=True)
+    backwards = pos.replace(pieces=tuple(reversed(pos.pieces)))
     shot = Shot(0.0, -0.2526, math.pi / 2, 5.0)
     places = {}
     for p in (pos, backwards):
