@@ -517,12 +517,11 @@ def compare_case(
     }
     # ---------------------------------------------------------------- deterministic
     t0 = time.perf_counter()
-    _, kd = kernel_shots(prep, n, seed, exact=True)
+    sd, kd = kernel_shots(prep, n, seed, exact=True)
     kd = {k: v[:1] for k, v in kd.items()}
     kernel_s = time.perf_counter() - t0
-    pd_ = pymunk_shots(
-        prep, {k: getattr(prep.base, k) for k in ("x", "y", "angle", "speed")}, physics, dt
-    )
+    # pymunk from the layout the kernel started the shot from (a hand-set opening's moves)
+    pd_ = pymunk_shots(prep, {k: v[:1] for k, v in sd.items()}, physics, dt)
     dist = _distances(kd, pd_, 0, static)
     kf = _first(int(kd["first_contact_kind"][0]), int(kd["first_contact"][0]), ids, table)
     pf = _first(int(pd_["first_contact_kind"][0]), int(pd_["first_contact"][0]), ids, table)
@@ -616,8 +615,7 @@ def convergence(
     final-place distance (mm), and pymunk's time (s)."""
     prep = prepare(case, 1, physics)
     ids, table, static = prep.ids, prep.table, prep.pieces.static
-    _, kd = kernel_shots(prep, 1, 0, exact=True)
-    base = {k: getattr(prep.base, k) for k in ("x", "y", "angle", "speed")}
+    base, kd = kernel_shots(prep, 1, 0, exact=True)  # pymunk starts where the kernel did
     rows = []
     for dt in dts:
         t0 = time.perf_counter()
