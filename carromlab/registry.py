@@ -225,6 +225,10 @@ class Game:
     - ``plain_break``: the game's break is a stroke like any other of its turn state (the
       game's player knows the break from the game's state; Carrooka: the game's first
       stroke, from the break line at the red), not a turn state with ``is_break`` set.
+    - ``physics``: its games run on the sliding-disc kernel and read the physics' fields
+      (``carromlab.physics.Physics``: friction, restitution); False for a game played on
+      another kernel (KOOBA's throws, ``physics/throw.py``), which a study may not give
+      physics or priors.
     - ``points_notes``: by variant, what a stroke's ``points`` count under the rules' default
       scoring (a shot map's caption).
     - ``bench_scenarios``: the kernel benchmark's scenarios it provides, by name (factories).
@@ -262,6 +266,7 @@ class Game:
     #: estimate: a table; its shot map: a summary)
     commands: Mapping[str, Callable[..., object]] = field(default_factory=dict)
     plain_break: bool = False
+    physics: bool = True
     points_notes: Mapping[str, str] = field(default_factory=dict)
     bench_scenarios: Mapping[str, Callable[[], ShotScenario]] = field(default_factory=dict)
     game_sets: tuple[GameSet, ...] = ()

@@ -77,10 +77,6 @@ def _physics_model(name: str, pair: bool) -> type[BaseModel]:
     return create_model(name, __config__=ConfigDict(**_STRICT, title=name), **fields)
 
 
-#: Game families played on the throw kernel (physics/throw.py), which reads none of the
-#: sliding-disc physics' fields: a study of them takes no physics and no priors.
-THROWN = ("kooba",)
-
 #: An arm's physics: fields of ``carromlab.physics.Physics``, one value each.
 PhysicsValues = _physics_model("PhysicsValues", pair=False)
 #: The priors: fields of ``Physics``, each ``[low, high]``.
@@ -245,8 +241,8 @@ def parse_study(raw: dict, source: str = "study", default_name: str = "study") -
     if game.config is None or game.driver is None or not game.players:
         fail("game", "whole games are not available for it", doc.game)
     variant = doc.variant or (doc.game if doc.game in game.variants else game.variants[0])
-    if game.family in THROWN:  # no physics field reaches a thrown game's kernel
-        why = f"{game.name}'s throws have no table friction or restitution (physics/throw.py)"
+    if not game.physics:  # no physics field reaches the game's kernel (Game.physics)
+        why = f"{game.name}'s kernel has no table friction or restitution (its Game.physics)"
         if doc.priors is not None:
             fail("priors", why, doc.priors.model_dump(exclude_none=True))
         for a in doc.arms:

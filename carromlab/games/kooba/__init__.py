@@ -91,6 +91,7 @@ GAME = register_game(
         # (docs/studies.md, "The attack turn, its timing, and Pro")
         strongest="strong",
         driver=_driver,
+        physics=False,  # the throw kernel (physics/throw.py) reads no Physics field
         shot_options=(
             Option("aim", "0,0", "The aim point X,Y (m; default 0,0, the KOOBA).", type=str),
             Option(
