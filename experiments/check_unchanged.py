@@ -127,12 +127,10 @@ def replay_study_arm(study, arm, folder: Path, games: int) -> None:
     """Games ``0..games-1`` of a study file's arm, played as ``carromlab study run`` plays
     them, written to a game log at ``folder`` claimed as the run claims the arm's."""
     from carromlab.play.log import GameLog
-    from carromlab.play.loop import GameRecord
-    from carromlab.studies.run import arm_meta, play_block
+    from carromlab.studies.run import add_rows, arm_meta, play_block
 
     log = GameLog(folder, arm_meta(study, arm))
-    for row, boards in play_block(arm.settings(), study.seed, list(range(games))):
-        log.add(GameRecord(state=None, strokes=pd.DataFrame(), boards=boards, row=row))
+    add_rows(log, play_block(arm.settings(), study.seed, list(range(games))))
     log.export_csv()
 
 

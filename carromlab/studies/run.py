@@ -162,6 +162,12 @@ class _Record:
         self.state = None
 
 
+def add_rows(log, rows: list[tuple[dict, Any]]) -> None:
+    """Write a block's rows (as :func:`play_block` returns them) to a game log, in order."""
+    for row, board_rows in rows:
+        log.add(_Record(row, board_rows))
+
+
 def write_study_json(study: Study, out: Path) -> None:
     """``OUT/study.json``: the file's document (the latest run's: a rerun may change the size,
     the questions, the baseline or add arms; each arm's own settings are guarded by its log)
@@ -328,8 +334,7 @@ def _advance(study: Study, r: _ArmRun) -> None:
         used, r.stopped = games_used(study, games, boards, r.arm.games)
         if r.stopped or r.next not in r.buffer:
             break
-        for row, board_rows in r.buffer.pop(r.next):
-            r.log.add(_Record(row, board_rows))
+        add_rows(r.log, r.buffer.pop(r.next))
         r.next += 1
     if r.stopped:
         r.buffer.clear()
