@@ -15,7 +15,8 @@ import pytest
 from carromlab.errors import CarromlabError
 from carromlab.reports import StudyReport
 from carromlab.studies import parse_study
-from carromlab.studies.questions import Estimate, answer, compare, parse_question
+from carromlab.reports.study import prior_cell
+from carromlab.studies.questions import Difference, Estimate, answer, compare, parse_question
 from carromlab.studies.run import arm_folder, games_used, run_study
 
 BASE = {
@@ -188,6 +189,28 @@ def test_a_study_plays_a_part_at_a_time_and_reports_what_is_missing(tmp_path):
     ticks = [t.get_text().split("\n")[0] for t in ax.get_xticklabels()]
     assert ticks == ["as written", "random"]
     assert [t.get_text() for t in ax.get_legend().get_texts()][-2:] == ["laws", "queen-4"]
+
+
+def test_the_priors_cell_names_each_end_with_its_interval_and_what_it_does_to_the_verdict():
+    """Each end's difference is in the cell; an end the other way, or finding a difference
+    where the top strength found none, flips the verdict; an end finding none where the top
+    did does not show it; ends not played are said."""
+    up, none, down = (
+        Difference(0.3, 0.1, 0.5),
+        Difference(0.0, -0.2, 0.2),
+        Difference(-0.3, -0.5, -0.1),
+    )
+    nan = Difference(math.nan, math.nan, math.nan)
+    cell = prior_cell(up, {"mu-low": up, "mu-high": up})
+    assert cell == "holds: mu-low +0.300 [+0.100, +0.500]; mu-high +0.300 [+0.100, +0.500]"
+    assert prior_cell(up, {"mu-low": up, "mu-high": nan}).startswith("holds where played: ")
+    assert "mu-high not played" in prior_cell(up, {"mu-low": up, "mu-high": nan})
+    assert prior_cell(up, {"mu-low": down, "mu-high": none}).startswith(
+        "flips at mu-low; not shown at mu-high: mu-low -0.300"
+    )
+    assert prior_cell(none, {"mu-low": up, "mu-high": none}).startswith("flips at mu-low: ")
+    assert prior_cell(none, {"mu-low": nan}) == "not played: mu-low"
+    assert prior_cell(nan, {"mu-low": up}) == "not played"
 
 
 def test_a_precision_target_stops_an_arm_at_the_first_block_where_it_is_met(tmp_path):

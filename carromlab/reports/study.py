@@ -11,7 +11,8 @@ under its physics priors; as tables, figures and one self-contained HTML page.
   ``verdict``: higher, lower or no difference found);
 - ``verdicts``: one row per question and base arm outside the baseline: the sentence, the
   difference at the file's players and at each strength (one column each), and the priors'
-  column (``holds`` or which prior flips it, at the top strength); with a ``reference``
+  column (at the top strength: ``holds``, or which prior's end flips it, then each end's
+  difference with its interval: :func:`prior_cell`); with a ``reference``
   value, also one row per base arm for the first question against that value (``against``:
   ``reference``), the baseline's too.
 
@@ -52,6 +53,39 @@ def _cell(d: Difference) -> str:
 
 def _est(e: Estimate) -> str:
     return "not played" if e.n == 0 else f"{e.value:.3f} [{e.lo:.3f}, {e.hi:.3f}]"
+
+
+def prior_cell(ref: Difference, ends: dict[str, Difference]) -> str:
+    """The physics priors' cell of a verdict: a word, then each end's difference with its
+    interval. ``ref`` is the difference at the top strength, ``ends`` the same difference at
+    each prior's end (``"mu-low"``...). The word compares each end's verdict (higher, lower,
+    no difference found) with the top strength's:
+
+    - ``holds``: every end gives the same verdict (``holds where played`` while some end is
+      not played yet);
+    - ``flips at ...``: an end finds a difference the other way, or one where the top strength
+      found none;
+    - ``not shown at ...``: the top strength found a difference that an end does not (a copy
+      smaller than its arm may be too small to show it: see the interval).
+    """
+    if math.isnan(ref.value):
+        return "not played"
+    played = {k: d for k, d in ends.items() if not math.isnan(d.value)}
+    if not played:
+        return "not played: " + ", ".join(ends)
+    flips = [k for k, d in played.items() if d.sign != ref.sign and d.sign != 0]
+    unshown = [k for k, d in played.items() if d.sign != ref.sign and d.sign == 0]
+    if flips or unshown:
+        words = []
+        if flips:
+            words.append("flips at " + ", ".join(flips))
+        if unshown:
+            words.append("not shown at " + ", ".join(unshown))
+        word = "; ".join(words)
+    else:
+        word = "holds" if len(played) == len(ends) else "holds where played"
+    cells = [f"{k} {_cell(d)}" for k, d in ends.items()]
+    return f"{word}: " + "; ".join(cells)
 
 
 class StudyReport(Report):
@@ -209,26 +243,16 @@ class StudyReport(Report):
         return pd.DataFrame(rows)
 
     def _prior_cell(self, q: str, arm: str, against: str = "baseline") -> str:
-        """Whether the verdict at the top strength holds at every prior's ends."""
+        """The verdict at the top strength against each prior's ends (:func:`prior_cell`)."""
         s = self.study
         ref = self.difference(q, s.at(arm, s.top), against)
         top = f"{arm}@{s.top}" if s.top else arm
-        if math.isnan(ref.value):
-            return "not played"
-        flips, missing = [], []
-        for field in s.priors:
-            for end in ("low", "high"):
-                name = f"{top}~{field}-{end}"
-                d = self.difference(q, name, against)
-                if math.isnan(d.value):
-                    missing.append(f"{field}-{end}")
-                elif d.sign != ref.sign:
-                    flips.append(f"{field}-{end}: {_cell(d)}")
-        if flips:
-            return "flips at " + "; ".join(flips)
-        if missing:
-            return "not played: " + ", ".join(missing)
-        return "holds"
+        ends = {
+            f"{field}-{end}": self.difference(q, f"{top}~{field}-{end}", against)
+            for field in s.priors
+            for end in ("low", "high")
+        }
+        return prior_cell(ref, ends)
 
     # ------------------------------------------------------------------ what is said
 
