@@ -14,8 +14,8 @@ import pytest
 
 from carromlab.errors import CarromlabError
 from carromlab.reports import StudyReport
-from carromlab.studies import parse_study
 from carromlab.reports.study import prior_cell
+from carromlab.studies import parse_study
 from carromlab.studies.questions import Difference, Estimate, answer, compare, parse_question
 from carromlab.studies.run import arm_folder, games_used, run_study
 
@@ -338,3 +338,17 @@ def test_the_committed_study_schema_is_the_generated_one_and_every_study_file_ho
         validator.validate(tomllib.loads(path.read_text()))
         assert load_study(path).arms  # and the game's own checks
     assert not validator.is_valid({"game": "icf", "arms": [{"name": "a", "spin": 1}]})
+
+
+def test_the_verdicts_page_is_in_step_with_the_study_folders():
+    """docs/verdicts.md is what experiments/verdict_tables.py makes of the committed study
+    folders: every study file played has its table there, as its folder says today."""
+    from experiment_loader import load_experiment
+
+    vt = load_experiment("verdict_tables")
+    folders = vt.study_folders()
+    assert folders, "no study folder"
+    text = vt.page(folders)
+    assert vt.PAGE.read_text() == text, "run: python experiments/verdict_tables.py"
+    for f in folders:
+        assert f"## `{json.loads((f / 'study.json').read_text())['name']}`" in text

@@ -97,17 +97,22 @@ def report_cmd(
     ),
     open_page: bool = typer.Option(False, "--open", help="Open the page in a browser."),
     as_json: bool = typer.Option(False, "--json", help="Print the verdicts as JSON."),
+    as_markdown: bool = typer.Option(
+        False, "--markdown", help="Print the verdict table as Markdown (verdicts.md)."
+    ),
 ) -> None:
     """Write a study's report from its folder: report.html (self-contained: the figures
     embedded), summary.parquet / summary.csv (each question's estimate per arm with its
-    interval), comparisons.csv and verdicts.csv (each arm against the baseline, at every
-    strength and under the physics priors)."""
+    interval), comparisons.csv, verdicts.csv and verdicts.md (each arm against the baseline,
+    at every strength and under the physics priors)."""
     from carromlab.reports import StudyReport
 
     rep = StudyReport.from_folder(folder)
     page = rep.save(out)
     if as_json:
         typer.echo(json.dumps({**rep.summary(), "report": str(page)}, default=str))
+    elif as_markdown:
+        typer.echo(rep.markdown(), nl=False)
     else:
         typer.echo(f"report: {page}")
         for v in rep.verdicts.to_dict("records"):

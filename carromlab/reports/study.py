@@ -17,7 +17,8 @@ under its physics priors; as tables, figures and one self-contained HTML page.
   ``reference``), the baseline's too.
 
 ``save(out)`` writes ``report.html`` (the figures embedded), ``summary.parquet`` and
-``summary.csv`` (``table``), ``comparisons.csv``, ``verdicts.csv`` and one PNG per question.
+``summary.csv`` (``table``), ``comparisons.csv``, ``verdicts.csv``, ``verdicts.md`` (the
+verdict table in Markdown: :meth:`StudyReport.markdown`) and one PNG per question.
 """
 
 from __future__ import annotations
@@ -267,6 +268,18 @@ class StudyReport(Report):
             "estimates": self.table.to_dict("records"),
         }
 
+    def markdown(self) -> str:
+        """The verdict table as Markdown: one row per question and arm against the baseline
+        (or the reference value), a column for the file's players, one for each strength and
+        the priors' column; each cell a difference with its interval."""
+        v = self.verdicts
+        cols = [c for c in v.columns if c != "verdict"]
+        lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+        for r in v.to_dict("records"):
+            cells = [str(r[c]).replace("|", "/") for c in cols]
+            lines.append("| " + " | ".join(cells) + " |")
+        return "\n".join(lines) + "\n"
+
     def precision_line(self) -> str:
         """Where each arm stopped under the precision target."""
         s = self.study
@@ -345,6 +358,7 @@ class StudyReport(Report):
         self.table.to_csv(out / "summary.csv", index=False)
         self.comparisons.to_csv(out / "comparisons.csv", index=False)
         self.verdicts.to_csv(out / "verdicts.csv", index=False)
+        (out / "verdicts.md").write_text(self.markdown())
         images = {}
         for i, q in enumerate(self.study.questions):
             fig = self._drawn(lambda q=q: self.figure(q))
