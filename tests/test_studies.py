@@ -238,6 +238,12 @@ def test_a_precision_target_stops_an_arm_at_the_first_block_where_it_is_met(tmp_
 # ---------------------------------------------------------------------- the questions
 
 
+def stats_t(q: float, df: int) -> float:
+    from scipy import stats
+
+    return float(stats.t.ppf(q, df))
+
+
 def test_the_questions_count_and_compare_as_their_intervals_say():
     games = pd.DataFrame(
         {"game": range(6), "winner": [0, 0, 1, -1, 0, 1], "strokes": [10, 20, 30, 40, 50, 60],
@@ -260,6 +266,15 @@ def test_the_questions_count_and_compare_as_their_intervals_say():
     assert m.n == 5 and m.value == pytest.approx(np.mean([10, 10, 30, 20, 30]))
     with pytest.raises(CarromlabError, match="no column 'turns'"):
         answer(parse_question("mean:turns"), games, pd.DataFrame(), 0.95)
+    # ratio: sum over sum, its interval the delta method's (the linearised values' t interval)
+    r = answer(parse_question("ratio:strokes/boards"), games, pd.DataFrame(), 0.95)
+    assert r.n == 6 and r.value == pytest.approx(210 / 8)
+    lin = 210 / 8 + (games["strokes"] - 210 / 8 * games["boards"]) / games["boards"].mean()
+    se = lin.std(ddof=1) / math.sqrt(6)
+    assert r.samples.mean() == pytest.approx(210 / 8)
+    assert r.hi - r.value == pytest.approx(stats_t(0.975, 5) * se)
+    assert not parse_question("board-ratio:points/strokes").share
+    assert parse_question("board-ratio:points/strokes").rows == "boards"
     # Newcombe's hybrid score interval for 60/100 against 40/100, from scipy's Wilson ends
     from scipy import stats
 

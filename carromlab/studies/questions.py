@@ -13,13 +13,18 @@ the game's own columns) or board rows (``boards``: carrom's boards):
   ``mean:strokes`` (strokes a game: turns to finish), ``mean:boards``, ``mean:score_0``;
   ``mean:COLUMN/COLUMN``: per game, the first over the second (``mean:score_0/strokes``),
   games where the second is 0 left out;
+- ``ratio:COLUMN/COLUMN``: the first column's sum over the second's, over all the games
+  (``ratio:points_after_foul/turns_after_foul``: points of a turn after a foul, each turn
+  counted once), with the delta method's interval: each game's linearised value
+  ``R + (a - R b) / mean(b)`` (mean ``R``) is the sample a t interval and a comparison read;
 - ``share:COLUMN``: the share of games whose true/false (or 0/1) column is true;
 - ``margin``: the winner's margin, ``|score_0 - score_1|`` of the finished two-seat games
   (mean, t interval);
 - ``winner-mean:COLUMN``: the mean of the winner's own ``COLUMN_<seat>`` over the games with
   a winner (``winner-mean:turns``: the winner's turns, Ring Pegs' turns to finish);
 - ``breaker-wins``: the share of boards the breaking side wins (carrom's board rows);
-- ``board-mean:COLUMN``, ``board-share:COLUMN``: as ``mean:`` and ``share:``, per board.
+- ``board-mean:COLUMN``, ``board-share:COLUMN``, ``board-ratio:COLUMN/COLUMN``: as
+  ``mean:``, ``share:`` and ``ratio:``, per board.
 
 Two arms compare by the difference of their estimates (arm minus baseline) with an
 interval: for shares Newcombe's hybrid score interval (from the two Wilson intervals), for
@@ -45,12 +50,14 @@ KINDS = (
     "seat-wins:K[:decided]",
     "draws",
     "mean:COLUMN",
+    "ratio:COLUMN/COLUMN",
     "share:COLUMN",
     "margin",
     "winner-mean:COLUMN",
     "breaker-wins",
     "board-mean:COLUMN",
     "board-share:COLUMN",
+    "board-ratio:COLUMN/COLUMN",
 )
 _COLUMN = r"[a-z][a-z0-9_]*"
 _FORMS = {
@@ -58,13 +65,16 @@ _FORMS = {
     "seat-wins": re.compile(r"^seat-wins:(?P<seat>\d{1,2})(?P<decided>:decided)?$"),
     "draws": re.compile(r"^draws$"),
     "mean": re.compile(rf"^mean:(?P<col>{_COLUMN})(/(?P<per>{_COLUMN}))?$"),
+    "ratio": re.compile(rf"^ratio:(?P<col>{_COLUMN})/(?P<per>{_COLUMN})$"),
     "share": re.compile(rf"^share:(?P<col>{_COLUMN})$"),
     "margin": re.compile(r"^margin$"),
     "winner-mean": re.compile(rf"^winner-mean:(?P<col>{_COLUMN})$"),
     "breaker-wins": re.compile(r"^breaker-wins$"),
     "board-mean": re.compile(rf"^board-mean:(?P<col>{_COLUMN})(/(?P<per>{_COLUMN}))?$"),
     "board-share": re.compile(rf"^board-share:(?P<col>{_COLUMN})$"),
+    "board-ratio": re.compile(rf"^board-ratio:(?P<col>{_COLUMN})/(?P<per>{_COLUMN})$"),
 }
+_MEANS = ("mean", "board-mean", "margin", "winner-mean", "ratio", "board-ratio")
 
 
 @dataclass(frozen=True)
@@ -81,12 +91,13 @@ class Question:
 
     @property
     def share(self) -> bool:
-        return self.kind not in ("mean", "board-mean", "margin", "winner-mean")
+        return self.kind not in _MEANS
 
     @property
     def rows(self) -> str:
         """``"games"`` or ``"boards"``: the rows it is estimated from."""
-        return "boards" if self.kind in ("breaker-wins", "board-mean", "board-share") else "games"
+        on_boards = ("breaker-wins", "board-mean", "board-share", "board-ratio")
+        return "boards" if self.kind in on_boards else "games"
 
     def words(self) -> str:
         """The question in words (a report's heading)."""
@@ -104,6 +115,9 @@ class Question:
             return "the winner's margin (points), mean per finished game"
         if self.kind == "winner-mean":
             return f"the winner's {(self.column or '').replace('_', ' ')}, mean per game won"
+        if self.kind in ("ratio", "board-ratio"):
+            col = f"{self.column} per {self.per}".replace("_", " ")
+            return f"{col}, over all the {what.split()[1]}s (sum over sum)"
         if self.kind in ("mean", "board-mean"):
             col = self.column if self.per is None else f"{self.column} per {self.per}"
             return f"{col.replace('_', ' ')}, mean per {what.split()[1]}"
@@ -171,6 +185,12 @@ def answer(q: Question, games: pd.DataFrame, boards: pd.DataFrame, confidence: f
     if q.kind == "margin":
         done = df[_column(df, "finished", q).astype(str).str.lower().isin(("true", "1"))]
         x = (pd.to_numeric(done["score_0"]) - pd.to_numeric(done["score_1"])).abs().to_numpy(float)
+    elif q.kind in ("ratio", "board-ratio"):
+        return _ratio(
+            pd.to_numeric(_column(df, q.column or "", q), errors="coerce").to_numpy(float),
+            pd.to_numeric(_column(df, q.per or "", q), errors="coerce").to_numpy(float),
+            confidence,
+        )
     elif q.kind == "winner-mean":
         winner = pd.to_numeric(_column(df, "winner", q), errors="coerce").fillna(-1).astype(int)
         seats = sorted({int(w) for w in winner if w >= 0})
@@ -191,6 +211,22 @@ def answer(q: Question, games: pd.DataFrame, boards: pd.DataFrame, confidence: f
     if len(x) == 1:
         lo, hi = -math.inf, math.inf
     return Estimate(m, lo, hi, len(x), samples=x)
+
+
+def _ratio(a: np.ndarray, b: np.ndarray, confidence: float) -> Estimate:
+    """sum(a) / sum(b) over the rows (both finite), with the delta method's t interval: the
+    rows' linearised values ``R + (a - R b) / mean(b)`` have mean ``R`` and are the samples a
+    comparison (Welch) reads."""
+    keep = np.isfinite(a) & np.isfinite(b)
+    a, b = a[keep], b[keep]
+    if len(a) == 0 or b.sum() == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0, samples=np.array([], float))
+    r = a.sum() / b.sum()
+    x = r + (a - r * b) / b.mean()
+    _, lo, hi = sample_mean(x, confidence)
+    if len(x) == 1:
+        lo, hi = -math.inf, math.inf
+    return Estimate(float(r), lo, hi, len(x), samples=x)
 
 
 def _share(k: int, n: int, confidence: float) -> Estimate:
