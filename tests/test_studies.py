@@ -14,7 +14,7 @@ import pytest
 
 from carromlab.errors import CarromlabError
 from carromlab.reports import StudyReport
-from carromlab.reports.study import prior_cell
+from carromlab.reports.study import prior_cell, verdict_word
 from carromlab.studies import parse_study
 from carromlab.studies.questions import Difference, Estimate, answer, compare, parse_question
 from carromlab.studies.run import arm_folder, games_used, run_study
@@ -184,6 +184,11 @@ def test_a_study_plays_a_part_at_a_time_and_reports_what_is_missing(tmp_path):
     run_study(study, tmp_path, progress=False, play=fake_play, arms=["laws", "queen-4"])
     rep = StudyReport.from_folder(tmp_path)
     assert "not played" not in rep.verdicts.iloc[0]["verdict"]
+    assert rep.verdicts.iloc[0]["across strengths"] in (
+        "holds",
+        "flips at random",
+        "not shown at random",
+    )
     # the figure: one cluster per setting (as written, each strength), an arm a series
     ax = rep.figure().axes[0]
     ticks = [t.get_text().split("\n")[0] for t in ax.get_xticklabels()]
@@ -211,6 +216,9 @@ def test_the_priors_cell_names_each_end_with_its_interval_and_what_it_does_to_th
     assert prior_cell(none, {"mu-low": up, "mu-high": none}).startswith("flips at mu-low: ")
     assert prior_cell(none, {"mu-low": nan}) == "not played: mu-low"
     assert prior_cell(nan, {"mu-low": up}) == "not played"
+    # the strengths' column: the word alone, the as-written verdict against each strength's
+    assert verdict_word(up, {"greedy-race": up, "search": none}) == "not shown at search"
+    assert verdict_word(none, {"greedy-race": none, "search": nan}) == "holds where played"
 
 
 def test_a_precision_target_stops_an_arm_at_the_first_block_where_it_is_met(tmp_path):

@@ -10,7 +10,8 @@ under its physics priors; as tables, figures and one self-contained HTML page.
   baseline's copy at the same strength and prior (``diff``, ``diff_lo``, ``diff_hi``,
   ``verdict``: higher, lower or no difference found);
 - ``verdicts``: one row per question and base arm outside the baseline: the sentence, the
-  difference at the file's players and at each strength (one column each), and the priors'
+  difference at the file's players and at each strength (one column each), whether the
+  verdict holds across the strengths (:func:`verdict_word`), and the priors'
   column (at the top strength: ``holds``, or which prior's end flips it, then each end's
   difference with its interval: :func:`prior_cell`); with a ``reference``
   value, also one row per base arm for the first question against that value (``against``:
@@ -56,37 +57,43 @@ def _est(e: Estimate) -> str:
     return "not played" if e.n == 0 else f"{e.value:.3f} [{e.lo:.3f}, {e.hi:.3f}]"
 
 
-def prior_cell(ref: Difference, ends: dict[str, Difference]) -> str:
-    """The physics priors' cell of a verdict: a word, then each end's difference with its
-    interval. ``ref`` is the difference at the top strength, ``ends`` the same difference at
-    each prior's end (``"mu-low"``...). The word compares each end's verdict (higher, lower,
-    no difference found) with the top strength's:
+def verdict_word(ref: Difference, others: dict[str, Difference]) -> str:
+    """Whether a verdict (``ref``, an arm against its baseline) holds in ``others`` (the same
+    difference at each strength, or at each prior's end), comparing each one's verdict
+    (higher, lower, no difference found) with ``ref``'s:
 
-    - ``holds``: every end gives the same verdict (``holds where played`` while some end is
-      not played yet);
-    - ``flips at ...``: an end finds a difference the other way, or one where the top strength
-      found none;
-    - ``not shown at ...``: the top strength found a difference that an end does not (a copy
-      smaller than its arm may be too small to show it: see the interval).
+    - ``holds``: every one gives the same verdict (``holds where played`` while some are not
+      played yet);
+    - ``flips at ...``: one finds a difference the other way, or one where ``ref`` found none;
+    - ``not shown at ...``: ``ref`` found a difference that one does not (a copy smaller than
+      its arm may be too small to show it: see its interval);
+    - ``not played`` (``ref``, or all of ``others``: ``not played: <names>``).
     """
     if math.isnan(ref.value):
         return "not played"
-    played = {k: d for k, d in ends.items() if not math.isnan(d.value)}
+    played = {k: d for k, d in others.items() if not math.isnan(d.value)}
     if not played:
-        return "not played: " + ", ".join(ends)
+        return "not played: " + ", ".join(others)
     flips = [k for k, d in played.items() if d.sign != ref.sign and d.sign != 0]
     unshown = [k for k, d in played.items() if d.sign != ref.sign and d.sign == 0]
-    if flips or unshown:
-        words = []
-        if flips:
-            words.append("flips at " + ", ".join(flips))
-        if unshown:
-            words.append("not shown at " + ", ".join(unshown))
-        word = "; ".join(words)
-    else:
-        word = "holds" if len(played) == len(ends) else "holds where played"
-    cells = [f"{k} {_cell(d)}" for k, d in ends.items()]
-    return f"{word}: " + "; ".join(cells)
+    words = []
+    if flips:
+        words.append("flips at " + ", ".join(flips))
+    if unshown:
+        words.append("not shown at " + ", ".join(unshown))
+    if words:
+        return "; ".join(words)
+    return "holds" if len(played) == len(others) else "holds where played"
+
+
+def prior_cell(ref: Difference, ends: dict[str, Difference]) -> str:
+    """The physics priors' cell of a verdict: :func:`verdict_word` for ``ref``, the difference
+    at the top strength, against ``ends``, the same difference at each prior's end
+    (``"mu-low"``...), then each end's difference with its interval."""
+    word = verdict_word(ref, ends)
+    if word == "not played" or word.startswith("not played:"):
+        return word
+    return f"{word}: " + "; ".join(f"{k} {_cell(d)}" for k, d in ends.items())
 
 
 class StudyReport(Report):
@@ -236,8 +243,12 @@ class StudyReport(Report):
                     "verdict": self.sentence(q, arm, against),
                     f"as written ({players})": _cell(self.difference(q, arm, against)),
                 }
-                for st in s.strengths:
-                    row[f"at {st}"] = _cell(self.difference(q, s.at(arm, st), against))
+                written = self.difference(q, arm, against)
+                at = {st: self.difference(q, s.at(arm, st), against) for st in s.strengths}
+                for st, d in at.items():
+                    row[f"at {st}"] = _cell(d)
+                if s.strengths:
+                    row["across strengths"] = verdict_word(written, at)
                 if s.priors:
                     row["physics priors"] = self._prior_cell(q, arm, against)
                 rows.append(row)
