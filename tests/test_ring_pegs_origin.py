@@ -105,3 +105,29 @@ def test_origins_off_the_spot_are_still_refused_and_the_check_is_vectorised():
         check_origin(OPEN, 0.01, -R)
     with pytest.raises(CarromlabError, match="starts where the shooting ring lies"):
         check_origin(OPEN, float("nan"), -R)
+
+
+def test_a_ring_resting_against_a_pegged_ring_is_settled_clear_of_it():
+    """A stroke's resting places are separated of float32 overlaps; a pegged ring stays on its
+    peg (the game never moves it), so the ring resting against it takes the whole overlap and
+    its next origin is legal (regression: half the overlap was given to the pegged ring, which
+    the game puts back on its peg, and a later shot from there was refused)."""
+    from carromlab.play.drivers import settled
+
+    table = VA.table_position(OPEN)  # the pegged rings (discs 1..8); disc 0 the active ring
+    peg = table.pieces[7]
+    d = math.hypot(peg.x, peg.y)
+    ux, uy = peg.x / d, peg.y / d
+    gap = -8.6e-9  # the case found: about 9 nm of float32 overlap
+    ring = ((d - 2 * RR - gap) * ux, (d - 2 * RR - gap) * uy)  # inside the circle, against it
+    xy = np.array([ring] + [(p.x, p.y) for p in table.pieces])
+    out = {"capture": np.full(len(xy), -1)}
+    moved = settled(table, out, xy, striker=True)
+    assert np.array_equal(moved[1:], xy[1:])  # every pegged ring where it was
+    pegged = tuple(p for p in OPEN.pieces if p.id != "shooter")
+
+    def at(xy):
+        return OPEN.replace(pieces=(*pegged, Piece("shooter", "shooter", "p1", *xy)))
+
+    assert legal_origin(at(moved[0]), *moved[0])[0]
+    assert not legal_origin(at(ring), *ring)[0]  # (before: the overlap refused)

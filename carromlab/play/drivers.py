@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from carromlab.analysis.asks import SHOT_FIELDS, Ask
 from carromlab.analysis.variants import analysis_for
+from carromlab.equipment import game_set
 from carromlab.equipment.geometry import rotate
 from carromlab.errors import CarromlabError
 from carromlab.physics.settle import separate
@@ -95,14 +96,20 @@ def settled(
     """``xy`` (the resting places, disc order) with the float32 overlaps of the discs that
     stay pushed apart (physics/settle.py); ``table`` is the kernel's position (discs 1.. are
     its pieces); the striker (disc 0) takes part only with ``striker`` (where it stays on the
-    board for the next shot)."""
+    board for the next shot). A pegged piece (Ring Pegs' rings over the pegs: static in the
+    kernel, and kept on its peg by the game) is not moved: the disc touching it moves by the
+    whole overlap, so that it does not rest overlapping the peg's ring."""
     stay = np.flatnonzero(np.asarray(out["capture"]) < 0)
     stay = stay if striker else stay[stay > 0]
     specs = table.board.piece_specs()
     shooter = analysis_for(table.variant).shooter_kind
+    pegged = game_set(table.variant).pegged
     radius = [specs[shooter].radius] + [specs[p.kind].radius for p in table.pieces]
+    movable = [True] + [p.kind not in pegged for p in table.pieces]
     moved: NDArray[np.float64] = np.array(xy, float)
-    moved[stay] = separate(moved[stay], [radius[k] for k in stay])
+    moved[stay] = separate(
+        moved[stay], [radius[k] for k in stay], movable=[movable[k] for k in stay]
+    )
     return moved
 
 
