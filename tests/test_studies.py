@@ -168,6 +168,20 @@ def test_the_rows_do_not_depend_on_the_executor_or_the_blocks_and_a_rerun_resume
                   play=fake_play)  # fmt: skip
 
 
+def failing_play(settings, seed, games):
+    """fake_play, but the queen's arm stops on game 5 as a game does on a rules error."""
+    if settings["name"] == "queen-4" and 5 in games:
+        raise CarromlabError("game 5, stroke 3: the player's shot starts at an illegal origin")
+    return fake_play(settings, seed, games)
+
+
+def test_an_arm_that_stops_on_an_error_is_named_and_the_rest_is_kept(tmp_path):
+    study = parse_study(_doc(block=5), source="s")
+    with pytest.raises(CarromlabError, match=r"^arm 'queen-4': game 5, stroke 3: "):
+        run_study(study, tmp_path, progress=False, play=failing_play)
+    assert len(_games(tmp_path, "queen-4")) == 5  # the blocks before it are in the log
+
+
 def test_a_study_plays_a_part_at_a_time_and_reports_what_is_missing(tmp_path):
     """``arms`` plays only the arms its names or patterns match; a pattern matching none is
     refused naming it; the report marks the arms not played yet and fills them once played."""

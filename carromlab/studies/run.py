@@ -310,7 +310,10 @@ def run_study(
                         r, b = pending.pop(f)
                         if r.stopped:
                             continue
-                        r.buffer[b] = f.result()
+                        try:
+                            r.buffer[b] = f.result()
+                        except CarromlabError as e:  # which arm, with the game and stroke
+                            raise CarromlabError(f"arm {r.arm.name!r}: {e}") from e
                         _advance(study, r)
                         if r.stopped:  # its later blocks are not needed
                             for g, (r2, _b2) in list(pending.items()):
