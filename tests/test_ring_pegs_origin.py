@@ -6,6 +6,7 @@ carromlab/games/ring_pegs/rules.py, decision 1."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -109,25 +110,36 @@ def test_origins_off_the_spot_are_still_refused_and_the_check_is_vectorised():
 
 def test_a_ring_resting_against_a_pegged_ring_is_settled_clear_of_it():
     """A stroke's resting places are separated of float32 overlaps; a pegged ring stays on its
-    peg (the game never moves it), so the ring resting against it takes the whole overlap and
-    its next origin is legal (regression: half the overlap was given to the pegged ring, which
-    the game puts back on its peg, and a later shot from there was refused)."""
+    peg (the game never moves it), so the ring resting against it takes the whole overlap,
+    measured from the peg where the game keeps it (not the kernel's float32 rounding of it),
+    and its next origin is legal, in the player's turned view too (regressions: half the
+    overlap was given to the pegged ring, and the float32 peg left nanometres of overlap; a
+    later shot from there was refused)."""
+    from carromlab.equipment.geometry import rotate
     from carromlab.play.drivers import settled
 
     table = VA.table_position(OPEN)  # the pegged rings (discs 1..8); disc 0 the active ring
-    peg = table.pieces[7]
-    d = math.hypot(peg.x, peg.y)
-    ux, uy = peg.x / d, peg.y / d
-    gap = -8.6e-9  # the case found: about 9 nm of float32 overlap
-    ring = ((d - 2 * RR - gap) * ux, (d - 2 * RR - gap) * uy)  # inside the circle, against it
-    xy = np.array([ring] + [(p.x, p.y) for p in table.pieces])
-    out = {"capture": np.full(len(xy), -1)}
-    moved = settled(table, out, xy, striker=True)
-    assert np.array_equal(moved[1:], xy[1:])  # every pegged ring where it was
     pegged = tuple(p for p in OPEN.pieces if p.id != "shooter")
 
     def at(xy):
         return OPEN.replace(pieces=(*pegged, Piece("shooter", "shooter", "p1", *xy)))
 
-    assert legal_origin(at(moved[0]), *moved[0])[0]
+    peg = table.pieces[7]
+    kernel_pegs = np.array([(p.x, p.y) for p in table.pieces], np.float32).astype(float)
+    f32 = kernel_pegs[7]
+    d = math.hypot(*f32)
+    ring = (d - 2 * RR + 5e-8) * f32 / d  # 50 nm into the float32 peg's ring, from inside
+    for angle in (None, math.pi / 2):  # the board's frame; a view turned a quarter
+        back = 0.0 if angle is None else -angle
+        view = table.replace(pieces=tuple(
+            dataclasses.replace(p, x=rotate(p.x, p.y, back)[0], y=rotate(p.x, p.y, back)[1])
+            for p in table.pieces))  # fmt: skip
+        xy = np.array([ring, *kernel_pegs])  # the kernel's output, in the board's frame
+        out = {"capture": np.full(len(xy), -1)}
+        moved = settled(view, out, xy, striker=True, angle=angle)
+        exact = np.array([(p.x, p.y) for p in table.pieces])
+        assert np.allclose(moved[1:], exact, rtol=0, atol=1e-15)  # on their pegs, exactly
+        gap = math.hypot(*(moved[0] - (peg.x, peg.y))) - 2 * RR
+        assert -1e-12 < gap < 1e-8
+        assert legal_origin(at(moved[0]), *moved[0])[0]
     assert not legal_origin(at(ring), *ring)[0]  # (before: the overlap refused)

@@ -91,14 +91,20 @@ def one_shot(shot: Shot) -> Shot:
 
 
 def settled(
-    table: Position, out: Mapping[str, ArrayLike], xy: ArrayLike, striker: bool = False
+    table: Position,
+    out: Mapping[str, ArrayLike],
+    xy: ArrayLike,
+    striker: bool = False,
+    angle: float | None = None,
 ) -> NDArray[np.float64]:
     """``xy`` (the resting places, disc order) with the float32 overlaps of the discs that
     stay pushed apart (physics/settle.py); ``table`` is the kernel's position (discs 1.. are
     its pieces); the striker (disc 0) takes part only with ``striker`` (where it stays on the
     board for the next shot). A pegged piece (Ring Pegs' rings over the pegs: static in the
-    kernel, and kept on its peg by the game) is not moved: the disc touching it moves by the
-    whole overlap, so that it does not rest overlapping the peg's ring."""
+    kernel, and kept on its peg by the game) is not moved and is taken where the table has it
+    (turned by ``angle`` where ``xy`` is in another frame), not at the kernel's float32
+    rounding of it: the disc touching it moves by the whole overlap, so that it does not rest
+    overlapping the peg's ring as the game keeps it."""
     stay = np.flatnonzero(np.asarray(out["capture"]) < 0)
     stay = stay if striker else stay[stay > 0]
     specs = table.board.piece_specs()
@@ -107,6 +113,9 @@ def settled(
     radius = [specs[shooter].radius] + [specs[p.kind].radius for p in table.pieces]
     movable = [True] + [p.kind not in pegged for p in table.pieces]
     moved: NDArray[np.float64] = np.array(xy, float)
+    for k, p in enumerate(table.pieces, start=1):
+        if p.kind in pegged:
+            moved[k] = (p.x, p.y) if angle is None else rotate(p.x, p.y, angle)
     moved[stay] = separate(
         moved[stay], [radius[k] for k in stay], movable=[movable[k] for k in stay]
     )
@@ -217,7 +226,7 @@ class BaseDriver:
         else:
             xy = np.array([rotate(x, y, angle) for x, y in zip(out["x"], out["y"])])
             first = rotate(*first, angle)
-        xy = settled(self.va.table_position(gm.view), out, xy, striker=self.lies)
+        xy = settled(self.va.table_position(gm.view), out, xy, striker=self.lies, angle=angle)
         row = self._apply(gm, StrokeOutcome.from_kernel(out, xy, first_xy=first, turn=gm.turn))
         gm.strokes.append(
             {"game": gm.index, "stroke": gm.k, **row, "truncated": bool(out["truncated"])}
