@@ -16,6 +16,10 @@ as a CSV and a figure with 95 % intervals in ``--out``:
   player valued best (the columns ``best_break_line``, ``best_counter``, ``best_pass``), as
   shares with Wilson intervals.
 
+The arms read are those played as written (greedy players; ``--copies``: the strength and
+prior copies too), each set of games once: an arm alike in its settings and seed to one read
+before (the first-player file's ``club`` is the bonus file's) is left out.
+
 An arm is labelled ``<study folder's name>/<arm>``. A study folder that is missing (or holds
 no ``arms/``) is refused in one line (exit status 2).
 
@@ -55,11 +59,31 @@ def arm_names(folder: Path) -> list[str]:
     return sorted(logged)
 
 
-def load(folders: list[Path]) -> dict[str, pd.DataFrame]:
-    """``<folder name>/<arm>`` -> the arm's finished games, for every arm of every folder."""
-    frames = {}
+def _played_as(folder: Path, arm: str) -> str:
+    """What decides an arm's games: its settings but its names, and the study's seed (two
+    folders' arms alike in these are the same games: the first-player file's ``club`` is the
+    bonus file's ``club``)."""
+    if not (folder / STUDY_JSON).exists():
+        return f"{folder}/{arm}"
+    study = read_study(folder)
+    settings = {k: v for k, v in study.arm(arm).settings().items() if k not in ("name", "base")}
+    settings.pop("games", None)
+    return repr((study.game, study.seed, sorted(settings.items())))
+
+
+def load(folders: list[Path], copies: bool = False) -> dict[str, pd.DataFrame]:
+    """``<folder name>/<arm>`` -> the arm's finished games, for every arm of every folder
+    played as written (with ``copies``, the strength and prior copies too: other players),
+    each set of games once (an arm alike in everything to one read before is left out)."""
+    frames, seen = {}, set()
     for folder in folders:
         for arm in arm_names(folder):
+            if not copies and ("@" in arm or "~" in arm):
+                continue
+            key = _played_as(folder, arm)
+            if key in seen:
+                continue
+            seen.add(key)
             games = read_log(arm_folder(folder, arm))[1]
             finished = games[games["finished"].astype(bool)].reset_index(drop=True)
             frames[f"{folder.name}/{arm}"] = finished
@@ -111,10 +135,10 @@ TABLES = {
 }
 
 
-def summarise(folders: list[Path], out: Path) -> dict[str, pd.DataFrame]:
-    """Both tables from the arms of ``folders``, each written to ``out`` as a CSV and a
-    figure (a table without rows writes neither)."""
-    frames = load(folders)
+def summarise(folders: list[Path], out: Path, copies: bool = False) -> dict[str, pd.DataFrame]:
+    """Both tables from the arms of ``folders`` (:func:`load`), each written to ``out`` as a
+    CSV and a figure (a table without rows writes neither)."""
+    frames = load(folders, copies)
     out.mkdir(parents=True, exist_ok=True)
     tables = {}
     for name, (fn, label, panels) in TABLES.items():
@@ -159,13 +183,18 @@ def main(argv: list[str] | None = None) -> int:
         f"(default: {', '.join(map(str, STUDY_DIRS))})",
     )
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument(
+        "--copies",
+        action="store_true",
+        help="read the strength and prior copies too (default: the arms as written, greedy)",
+    )
     args = ap.parse_args(argv)
     folders = args.study_dir or list(STUDY_DIRS)
     missing = missing_folders(folders)
     if missing:
         print(refusal(missing), file=sys.stderr)
         return 2
-    for name, table in summarise(folders, args.out).items():
+    for name, table in summarise(folders, args.out, args.copies).items():
         print(f"\n{name}\n{table.to_string(index=False)}")
     return 0
 
