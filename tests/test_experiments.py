@@ -119,6 +119,26 @@ def test_carrooka_study_summaries(tmp_path, capsys):
     assert err.count("\n") == 1 and "none" in err and "carromlab study run" in err
 
 
+def test_carrooka_summaries_read_each_set_of_games_once(tmp_path):
+    """The arms as written only (copies with ``copies``), and an arm alike in settings and
+    seed to one read before (the two files' ``club``) once."""
+    from carromlab.studies import load_study
+    from carromlab.studies.run import write_study_json
+
+    mod = _load("carrooka_balance")
+    game = _carrooka_game(0, 0, [3, 0], (2, 6), (1, 0, 1))
+    folders = []
+    for stem in ("carrooka-first-player", "carrooka-bonus"):
+        folder = tmp_path / stem
+        write_study_json(load_study(ROOT / "studies" / f"{stem}.toml"), folder)
+        for arm in ("club", "club@search"):
+            _arm(folder, arm, [game])
+        folders.append(folder)
+    assert list(mod.load(folders)) == ["carrooka-first-player/club"]
+    assert list(mod.load(folders, copies=True)) == [
+        "carrooka-first-player/club", "carrooka-first-player/club@search"]  # fmt: skip
+
+
 def _kooba_game(g, winner_entrant, attacked_0=False):
     return {
         "game": g,
