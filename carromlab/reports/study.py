@@ -91,7 +91,7 @@ def prior_cell(ref: Difference, ends: dict[str, Difference]) -> str:
     at the top strength, against ``ends``, the same difference at each prior's end
     (``"mu-low"``...), then each end's difference with its interval."""
     word = verdict_word(ref, ends)
-    if word == "not played" or word.startswith("not played:"):
+    if word.startswith("not played"):
         return word
     return f"{word}: " + "; ".join(f"{k} {_cell(d)}" for k, d in ends.items())
 
@@ -236,28 +236,29 @@ class StudyReport(Report):
             if s.reference is not None and q == s.questions[0]:
                 pairs = [(a.name, "reference") for a in s.base_arms] + pairs
             for arm, against in pairs:
+                written = self.difference(q, arm, against)
+                at = {st: self.difference(q, s.at(arm, st), against) for st in s.strengths}
                 row: dict[str, Any] = {
                     "question": q,
                     "arm": arm,
                     "against": s.baseline if against == "baseline" else f"{s.reference:g}",
                     "verdict": self.sentence(q, arm, against),
-                    f"as written ({players})": _cell(self.difference(q, arm, against)),
+                    f"as written ({players})": _cell(written),
                 }
-                written = self.difference(q, arm, against)
-                at = {st: self.difference(q, s.at(arm, st), against) for st in s.strengths}
                 for st, d in at.items():
                     row[f"at {st}"] = _cell(d)
                 if s.strengths:
                     row["across strengths"] = verdict_word(written, at)
-                if s.priors:
-                    row["physics priors"] = self._prior_cell(q, arm, against)
+                if s.priors:  # the top strength's verdict (the file's players' without one)
+                    ref = at[s.top] if s.top else written
+                    row["physics priors"] = self._prior_cell(q, arm, against, ref)
                 rows.append(row)
         return pd.DataFrame(rows)
 
-    def _prior_cell(self, q: str, arm: str, against: str = "baseline") -> str:
-        """The verdict at the top strength against each prior's ends (:func:`prior_cell`)."""
+    def _prior_cell(self, q: str, arm: str, against: str, ref: Difference) -> str:
+        """``ref``, the verdict at the top strength, against each prior's ends
+        (:func:`prior_cell`)."""
         s = self.study
-        ref = self.difference(q, s.at(arm, s.top), against)
         top = f"{arm}@{s.top}" if s.top else arm
         ends = {
             f"{field}-{end}": self.difference(q, f"{top}~{field}-{end}", against)
