@@ -207,10 +207,16 @@ def answer(q: Question, games: pd.DataFrame, boards: pd.DataFrame, confidence: f
     x = x[np.isfinite(x)]
     if len(x) == 0:
         return Estimate(math.nan, math.nan, math.nan, 0, samples=x)
+    return _mean(x, confidence)
+
+
+def _mean(x: np.ndarray, confidence: float, value: float | None = None) -> Estimate:
+    """The t interval of the samples ``x`` (at least one: one alone has no interval), around
+    their mean or ``value``."""
     m, lo, hi = sample_mean(x, confidence)
     if len(x) == 1:
         lo, hi = -math.inf, math.inf
-    return Estimate(m, lo, hi, len(x), samples=x)
+    return Estimate(m if value is None else value, lo, hi, len(x), samples=x)
 
 
 def _ratio(a: np.ndarray, b: np.ndarray, confidence: float) -> Estimate:
@@ -221,12 +227,8 @@ def _ratio(a: np.ndarray, b: np.ndarray, confidence: float) -> Estimate:
     a, b = a[keep], b[keep]
     if len(a) == 0 or b.sum() == 0:
         return Estimate(math.nan, math.nan, math.nan, 0, samples=np.array([], float))
-    r = a.sum() / b.sum()
-    x = r + (a - r * b) / b.mean()
-    _, lo, hi = sample_mean(x, confidence)
-    if len(x) == 1:
-        lo, hi = -math.inf, math.inf
-    return Estimate(float(r), lo, hi, len(x), samples=x)
+    r = float(a.sum() / b.sum())
+    return _mean(r + (a - r * b) / b.mean(), confidence, value=r)
 
 
 def _share(k: int, n: int, confidence: float) -> Estimate:
