@@ -59,13 +59,13 @@ def arm_names(folder: Path) -> list[str]:
     return sorted(logged)
 
 
-def _played_as(folder: Path, arm: str) -> str:
+def _played_as(study, folder: Path, arm: str) -> str:
     """What decides an arm's games: its settings but its names, and the study's seed (two
     folders' arms alike in these are the same games: the first-player file's ``club`` is the
-    bonus file's ``club``)."""
-    if not (folder / STUDY_JSON).exists():
+    bonus file's ``club``); ``study`` None (a folder without its ``study.json``): the arm's
+    folder."""
+    if study is None:
         return f"{folder}/{arm}"
-    study = read_study(folder)
     settings = {k: v for k, v in study.arm(arm).settings().items() if k not in ("name", "base")}
     settings.pop("games", None)
     return repr((study.game, study.seed, sorted(settings.items())))
@@ -77,10 +77,11 @@ def load(folders: list[Path], copies: bool = False) -> dict[str, pd.DataFrame]:
     each set of games once (an arm alike in everything to one read before is left out)."""
     frames, seen = {}, set()
     for folder in folders:
+        study = read_study(folder) if (folder / STUDY_JSON).exists() else None
         for arm in arm_names(folder):
             if not copies and ("@" in arm or "~" in arm):
                 continue
-            key = _played_as(folder, arm)
+            key = _played_as(study, folder, arm)
             if key in seen:
                 continue
             seen.add(key)
