@@ -131,8 +131,10 @@ TABLES = {
         breaks,
         "arm",
         [("break", "points a turn", None), ("longest", "longest break", None)],
+        "auto",
     ),
-    "carrookad": (carrookad, "option", [("share", "share valued best", None)]),
+    # every option's share is of the same decisions (all arms'): their count, not an option's
+    "carrookad": (carrookad, "option", [("share", "share valued best", None)], None),
 }
 
 
@@ -142,15 +144,16 @@ def summarise(folders: list[Path], out: Path, copies: bool = False) -> dict[str,
     frames = load(folders, copies)
     out.mkdir(parents=True, exist_ok=True)
     tables = {}
-    for name, (fn, label, panels) in TABLES.items():
+    for name, (fn, label, panels, per) in TABLES.items():
         table = fn(frames)
         tables[name] = table
         if not len(table):
             continue
         table.to_csv(out / f"{name}.csv", index=False, float_format="%.4f")
-        title = f"Carrooka {name}: greedy players, by study arm"
+        by = "by study arm" if label == "arm" else f"every arm's decisions, by {label}"
+        title = f"Carrooka {name}: greedy players, {by}"
         panels = [(c, f"{c}_lo", f"{c}_hi", what, ref) for c, what, ref in panels]
-        save_study_figure(table, panels, title, out / f"{name}.png", label=label)
+        save_study_figure(table, panels, title, out / f"{name}.png", label=label, per=per)
     return tables
 
 

@@ -310,6 +310,14 @@ def test_intervals_name_each_arms_sample_size_and_title():
     draw_intervals(games, "rate", "lo", "hi", ax=ax)
     assert ax.get_xlabel() == "n = 400 games an arm"
     assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b", "c"]
+    # the rows' noun follows the label column; a size shared by every row says no "a row"
+    options = games.rename(columns=dict(arm="option", games="decisions"))
+    _, ax = plt.subplots()
+    draw_intervals(options, "rate", "lo", "hi", label="option", ax=ax)
+    assert ax.get_xlabel() == "n = 400 decisions an option"
+    _, ax = plt.subplots()
+    draw_intervals(options, "rate", "lo", "hi", label="option", ax=ax, per=None)
+    assert ax.get_xlabel() == "n = 400 decisions"
     _, ax = plt.subplots()
     draw_intervals(table, "rate", "lo", "hi", ax=ax, n=None)
     assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b"] and not ax.get_xlabel()

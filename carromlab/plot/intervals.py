@@ -12,6 +12,12 @@ from matplotlib.axes import Axes
 SIZE_COLUMNS = ("games", "boards", "decisions")
 
 
+def _per_row(label: str) -> str:
+    """``an arm``, ``an option``, ``a seat``: one row of a table labelled by ``label``."""
+    noun = label.replace("_", " ")
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 def draw_intervals(
     table,
     value: str,
@@ -25,6 +31,7 @@ def draw_intervals(
     title: str | None = None,
     unit: str = "",
     reference_label: str = "fair share",
+    per: str | None = "auto",
 ):
     """One point per row of ``table`` at ``value`` with an error bar from ``lo`` to ``hi``,
     x labelled by the ``label`` column.
@@ -37,8 +44,10 @@ def draw_intervals(
     ``unit`` (default: the column's name) under the axis (``n: boards an arm``), or once
     under the axis when more than two arms share one size (``n = 400 games an arm``);
     ``"auto"`` (default) takes the first of :data:`SIZE_COLUMNS` the table has; None leaves
-    it out. ``title``
-    titles the axes. Returns the errorbar container."""
+    it out. ``per`` ends that line: ``"auto"`` (default) says ``an arm`` after the ``label``
+    column's name, a string says itself, None nothing (a size shared by every row, not each
+    row's own: ``n = 1,200 decisions``). ``title`` titles the axes. Returns the errorbar
+    container."""
     import matplotlib.pyplot as plt
 
     ax = ax or plt.gca()
@@ -64,12 +73,14 @@ def draw_intervals(
     if n is not None:
         sizes = [int(k) for k in table[n]]
         tail = f" {unit}" if unit else ""
+        each = _per_row(label) if per == "auto" else per
+        each = f" {each}" if each else ""
         if len(sizes) > 2 and len(set(sizes)) == 1:  # once for all, under the axis
-            ax.set_xlabel(f"n = {sizes[0]:,}{tail} an arm", fontsize=8.5)
+            ax.set_xlabel(f"n = {sizes[0]:,}{tail}{each}", fontsize=8.5)
         else:  # under each arm, the unit once under the axis
             names = [f"{name}\nn = {k:,}" for name, k in zip(names, sizes)]
             if unit:
-                ax.set_xlabel(f"n: {unit} an arm", fontsize=8.5)
+                ax.set_xlabel(f"n: {unit}{each}", fontsize=8.5)
     ax.set_xticks(x, names)
     ax.set_xlim(-0.5, len(v) - 0.5)
     ax.set_ylabel(ylabel or f"{value} (interval {lo}..{hi})")
@@ -151,13 +162,20 @@ def _reference_words(words: str, fair: np.ndarray) -> str:
 
 
 def save_study_figure(
-    table, panels, title: str, path, label: str = "arm", n: str | None = "auto", unit: str = ""
+    table,
+    panels,
+    title: str,
+    path,
+    label: str = "arm",
+    n: str | None = "auto",
+    unit: str = "",
+    per: str | None = "auto",
 ) -> None:
     """One panel per ``(value, lo, hi, ylabel, reference)`` in ``panels``, drawn with
-    :func:`draw_intervals` side by side under ``title`` and saved to ``path``; ``n`` and
-    ``unit`` as in :func:`draw_intervals` (each arm's sample size under its label: by
-    default its games, boards or decisions), ``reference`` a number or a column (a win
-    rate's fair share, 0.5 or each arm's 1 / seats)."""
+    :func:`draw_intervals` side by side under ``title`` and saved to ``path``; ``n``,
+    ``unit`` and ``per`` as in :func:`draw_intervals` (each arm's sample size under its
+    label: by default its games, boards or decisions), ``reference`` a number or a column
+    (a win rate's fair share, 0.5 or each arm's 1 / seats)."""
     import matplotlib.pyplot as plt
 
     names = [str(v) for v in table[label]] if label in table else []
@@ -179,6 +197,7 @@ def save_study_figure(
             ylabel=ylabel + " (95 %)",
             n=n,
             unit=unit,
+            per=per,
         )
         if crowded:
             ax.tick_params(axis="x", labelrotation=35)
