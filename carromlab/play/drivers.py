@@ -110,11 +110,12 @@ def settled(
     specs = table.board.piece_specs()
     shooter = analysis_for(table.variant).shooter_kind
     pegged = game_set(table.variant).pegged
-    radius = [specs[shooter].radius] + [specs[p.kind].radius for p in table.pieces]
-    movable = [True] + [p.kind not in pegged for p in table.pieces]
+    radius, movable = [specs[shooter].radius], [True]
     moved: NDArray[np.float64] = np.array(xy, float)
     for k, p in enumerate(table.pieces, start=1):
-        if p.kind in pegged:
+        radius.append(specs[p.kind].radius)
+        movable.append(p.kind not in pegged)
+        if not movable[k]:
             moved[k] = (p.x, p.y) if angle is None else rotate(p.x, p.y, angle)
     moved[stay] = separate(
         moved[stay], [radius[k] for k in stay], movable=[movable[k] for k in stay]
