@@ -201,6 +201,7 @@ def test_a_study_plays_a_part_at_a_time_and_reports_what_is_missing(tmp_path):
     assert rep.verdicts.iloc[0]["across strengths"] in (
         "holds",
         "flips at random",
+        "shown at random",
         "not shown at random",
     )
     # the figure: one cluster per setting (as written, each strength), an arm a series
@@ -211,9 +212,9 @@ def test_a_study_plays_a_part_at_a_time_and_reports_what_is_missing(tmp_path):
 
 
 def test_the_priors_cell_names_each_end_with_its_interval_and_what_it_does_to_the_verdict():
-    """Each end's difference is in the cell; an end the other way, or finding a difference
-    where the top strength found none, flips the verdict; an end finding none where the top
-    did does not show it; ends not played are said."""
+    """Each end's difference is in the cell; an end the other way flips the verdict; an end
+    finding a difference where the top strength found none shows one; an end finding none
+    where the top did does not show it; ends not played are said."""
     up, none, down = (
         Difference(0.3, 0.1, 0.5),
         Difference(0.0, -0.2, 0.2),
@@ -227,7 +228,10 @@ def test_the_priors_cell_names_each_end_with_its_interval_and_what_it_does_to_th
     assert prior_cell(up, {"mu-low": down, "mu-high": none}).startswith(
         "flips at mu-low; not shown at mu-high: mu-low -0.300"
     )
-    assert prior_cell(none, {"mu-low": up, "mu-high": none}).startswith("flips at mu-low: ")
+    assert prior_cell(none, {"mu-low": up, "mu-high": none}).startswith("shown at mu-low: ")
+    assert prior_cell(none, {"mu-low": up, "mu-high": down}).startswith(
+        "shown at mu-low, mu-high: "
+    )
     assert prior_cell(none, {"mu-low": nan}) == "not played: mu-low"
     assert prior_cell(nan, {"mu-low": up}) == "not played"
     # the strengths' column: the word alone, the as-written verdict against each strength's

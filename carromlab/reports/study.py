@@ -11,9 +11,9 @@ under its physics priors; as tables, figures and one self-contained HTML page.
   ``verdict``: higher, lower or no difference found);
 - ``verdicts``: one row per question and base arm outside the baseline: the sentence, the
   difference at the file's players and at each strength (one column each), whether the
-  verdict holds across the strengths (:func:`verdict_word`), and the priors'
-  column (at the top strength: ``holds``, or which prior's end flips it, then each end's
-  difference with its interval: :func:`prior_cell`); with a ``reference``
+  verdict holds across the strengths (:func:`verdict_word`), and the priors' column (at the
+  top strength: ``holds``, or which prior's end flips, shows or does not show it, then each
+  end's difference with its interval: :func:`prior_cell`); with a ``reference``
   value, also one row per base arm for the first question against that value (``against``:
   ``reference``), the baseline's too.
 
@@ -64,7 +64,9 @@ def verdict_word(ref: Difference, others: dict[str, Difference]) -> str:
 
     - ``holds``: every one gives the same verdict (``holds where played`` while some are not
       played yet);
-    - ``flips at ...``: one finds a difference the other way, or one where ``ref`` found none;
+    - ``flips at ...``: one finds a difference the other way;
+    - ``shown at ...``: one finds a difference where ``ref`` found none (the cell's
+      differences say which way);
     - ``not shown at ...``: ``ref`` found a difference that one does not (a copy smaller than
       its arm may be too small to show it: see its interval);
     - ``not played`` (``ref``, or all of ``others``: ``not played: <names>``).
@@ -74,13 +76,12 @@ def verdict_word(ref: Difference, others: dict[str, Difference]) -> str:
     played = {k: d for k, d in others.items() if not math.isnan(d.value)}
     if not played:
         return "not played: " + ", ".join(others)
-    flips = [k for k, d in played.items() if d.sign != ref.sign and d.sign != 0]
-    unshown = [k for k, d in played.items() if d.sign != ref.sign and d.sign == 0]
-    words = []
-    if flips:
-        words.append("flips at " + ", ".join(flips))
-    if unshown:
-        words.append("not shown at " + ", ".join(unshown))
+    differ = {k: d.sign for k, d in played.items() if d.sign != ref.sign}
+    flips = [k for k, sign in differ.items() if sign != 0 and ref.sign != 0]
+    shown = [k for k, sign in differ.items() if sign != 0 and ref.sign == 0]
+    unshown = [k for k, sign in differ.items() if sign == 0]
+    named = (("flips at", flips), ("shown at", shown), ("not shown at", unshown))
+    words = [f"{word} " + ", ".join(keys) for word, keys in named if keys]
     if words:
         return "; ".join(words)
     return "holds" if len(played) == len(others) else "holds where played"
