@@ -33,10 +33,10 @@ priors at the top strength (each end of table friction `mu` 0.07-0.15 and coin r
 verdict of the file's players, or of the top strength), `flips at` (one finds a difference
 the other way), `shown at` (one finds a difference where that verdict found none) or `not
 shown at` (one finds none where that verdict did); the priors' cell then gives each end's
-difference. The strength and prior
-copies are smaller than the arms (the files' `copy_games`), so their intervals are wider. The
-sentences, estimates and figures are in each folder's `report/report.html`; how the files are
-written: docs/studies-guide.md; what each verdict means for its game: docs/studies.md.
+difference. The strength and prior copies are smaller than the arms (the files'
+`copy_games`), so their intervals are wider. The sentences, estimates and figures are in each
+folder's `report/report.html`; how the files are written: docs/studies-guide.md; what each
+verdict means for its game: docs/studies.md.
 """
 
 
