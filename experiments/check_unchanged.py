@@ -586,6 +586,8 @@ def main(argv: list[str] | None = None) -> int:
             old = json.loads(base_path.read_text())
             if old.get("games") == args.games:
                 record["arms"] = {**old.get("arms", {}), **record["arms"]}
+                if demo is None and "demo" in old:  # and keeps the demo it did not run
+                    record["demo"] = old["demo"]
         base_path.parent.mkdir(parents=True, exist_ok=True)
         base_path.write_text(json.dumps(record, indent=1) + "\n")
         say(f"wrote the baseline {base_path} and the replayed rows under {base_path.parent}/replay")
