@@ -17,13 +17,14 @@ as a CSV and a figure with 95 % intervals in ``--out``:
   shares with Wilson intervals.
 
 The arms read are those played as written (greedy players; ``--copies``: the strength and
-prior copies too), each set of games once: an arm alike in its settings and seed to one read
+prior copies too, the breaks' figure then clustered by strength and prior), each set of games once: an arm alike in its settings and seed to one read
 before (the first-player file's ``club`` is the bonus file's) is left out.
 
 An arm is labelled ``<study folder's name>/<arm>``. A study folder that is missing (or holds
 no ``arms/``) is refused in one line (exit status 2).
 
     python experiments/carrooka_balance.py
+    python experiments/carrooka_balance.py --copies --out data/studies/carrooka/copies
     python experiments/carrooka_balance.py --study-dir data/studies/specs/carrooka-bonus \\
         --out /tmp/carrooka
 """
@@ -138,12 +139,50 @@ TABLES = {
 }
 
 
+def settings(arms) -> pd.DataFrame:
+    """Each ``<folder>/<arm>`` label split into the arm as written it copies (``series``) and
+    where it was played (``setting``: ``as written (greedy)``, the strength, and the prior's
+    end under it), from the copies' names (``base@strength~field-end``; an arm's own name
+    holds neither sign)."""
+    rows = []
+    for label in arms:
+        copied, _, prior = label.partition("~")
+        series, _, strength = copied.partition("@")
+        setting = strength or "as written (greedy)"
+        rows.append({"series": series, "setting": f"{setting}\n{prior}" if prior else setting})
+    return pd.DataFrame(rows)
+
+
+def draw_by_setting(table: pd.DataFrame, panels, title: str, path: Path) -> None:
+    """The breaks of the arms and their copies: one panel per ``(value, ylabel)``, a cluster
+    of points per setting (as written, each strength, each prior's end), an arm as written a
+    colour (:func:`~carromlab.plot.intervals.draw_grouped_intervals`)."""
+    import matplotlib.pyplot as plt
+
+    from carromlab.plot.intervals import draw_grouped_intervals
+
+    t = pd.concat([table.reset_index(drop=True), settings(table["arm"])], axis=1)
+    groups, series = t["setting"].nunique(), t["series"].nunique()
+    width = max(6.0, groups * (0.4 * series + 0.6) + 3.0)
+    fig, axes = plt.subplots(len(panels), 1, figsize=(width, 3.6 * len(panels)), squeeze=False)
+    for ax, (col, ylabel) in zip(axes[:, 0], panels):
+        draw_grouped_intervals(t, col, f"{col}_lo", f"{col}_hi", "setting", "series", ax=ax,
+                               ylabel=ylabel, n="games", unit="games")  # fmt: skip
+        ax.tick_params(axis="x", labelsize=7)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+
+
 def summarise(folders: list[Path], out: Path, copies: bool = False) -> dict[str, pd.DataFrame]:
     """Both tables from the arms of ``folders`` (:func:`load`), each written to ``out`` as a
-    CSV and a figure (a table without rows writes neither)."""
+    CSV and a figure (a table without rows writes neither). With ``copies`` the breaks'
+    figure clusters the arms by strength and prior (:func:`draw_by_setting`)."""
     frames = load(folders, copies)
     out.mkdir(parents=True, exist_ok=True)
     tables = {}
+    players = "every strength and prior" if copies else "greedy players"
     for name, (fn, label, panels, per) in TABLES.items():
         table = fn(frames)
         tables[name] = table
@@ -151,7 +190,11 @@ def summarise(folders: list[Path], out: Path, copies: bool = False) -> dict[str,
             continue
         table.to_csv(out / f"{name}.csv", index=False, float_format="%.4f")
         by = "by study arm" if label == "arm" else f"every arm's decisions, by {label}"
-        title = f"Carrooka {name}: greedy players, {by}"
+        title = f"Carrooka {name}: {players}, {by}"
+        if copies and label == "arm":
+            draw_by_setting(table, [(c, what) for c, what, _ in panels], title,
+                            out / f"{name}.png")  # fmt: skip
+            continue
         panels = [(c, f"{c}_lo", f"{c}_hi", what, ref) for c, what, ref in panels]
         save_study_figure(table, panels, title, out / f"{name}.png", label=label, per=per)
     return tables

@@ -139,6 +139,21 @@ def test_carrooka_summaries_read_each_set_of_games_once(tmp_path):
         "carrooka-first-player/club", "carrooka-first-player/club@search"]  # fmt: skip
 
 
+def test_carrooka_copies_are_drawn_by_setting(tmp_path):
+    """With the copies, each arm label splits into the arm it copies and where it was played,
+    and the breaks' figure is drawn clustered by that setting."""
+    mod = _load("carrooka_balance")
+    split = mod.settings(["f/club", "f/club@search", "f/pro@search~mu-low"])
+    assert list(split["series"]) == ["f/club", "f/club", "f/pro"]
+    assert list(split["setting"]) == ["as written (greedy)", "search", "search\nmu-low"]
+    study = tmp_path / "carrooka-first-player"
+    for arm, points in (("club", [3, 0, 5]), ("club@search", [9, 0]), ("club@search~mu-low", [7])):
+        _arm(study, arm, [_carrooka_game(g, g % 2, points) for g in range(4)])
+    out = tmp_path / "out"
+    breaks = mod.summarise([study], out, copies=True)["breaks"]
+    assert len(breaks) == 3 and (out / "breaks.png").stat().st_size > 5_000
+
+
 def _kooba_game(g, winner_entrant, attacked_0=False):
     return {
         "game": g,
