@@ -9,8 +9,9 @@ Studies: the arms are those of the study files and of the one study script left:
   (:func:`carromlab.studies.run.play_block` with the study's seed) into a game log claimed
   for the arm's settings as the run claims it;
 - the KOOBA attack-timing arms (``experiments/kooba_balance.py``'s ``TIMING``: player
-  options a study file cannot set), committed under ``data/studies/kooba/<arm>/``, replayed
-  through the script's ``run_arm`` with the committed run's seed and skill (the script is
+  options a study file cannot set), committed under ``data/studies/kooba/<arm>/`` (greedy)
+  and ``data/studies/kooba/<player>/<arm>/``, replayed through the script's ``run_arm`` with
+  the committed run's seed, skill and player (the script is
   loaded by file path, so this check does not depend on the package's module layout).
 
 An arm with no committed folder is skipped; a committed folder no arm names is listed, not
@@ -152,21 +153,24 @@ def study_arms() -> list[Arm]:
     return out
 
 
-def replay_timing_arm(kooba, name: str, folder: Path, games: int) -> None:
-    """Games ``0..games-1`` of a KOOBA timing arm, with its committed run's seed and skill."""
-    meta = json.loads((STUDIES / "kooba" / name / "config.json").read_text())
-    kooba.run_arm(folder, name, games, int(meta.get("seed", 0)), meta.get("skill", "club"))
+def replay_timing_arm(kooba, path: str, name: str, folder: Path, games: int) -> None:
+    """Games ``0..games-1`` of a KOOBA timing arm, with its committed run's seed, skill and
+    player."""
+    meta = json.loads((STUDIES / path / "config.json").read_text())
+    seed, skill = int(meta.get("seed", 0)), meta.get("skill", "club")
+    kooba.run_arm(folder, name, games, seed, skill, meta.get("player", "greedy"))
 
 
 def timing_arms() -> list[Arm]:
-    """The KOOBA attack-timing arms, as ``kooba/<arm>``."""
+    """The KOOBA attack-timing arms, as ``kooba/<arm>`` (greedy) and ``kooba/<player>/<arm>``."""
     kooba = _script("kooba_balance")
-    return [
-        Arm(
-            f"kooba/{name}", "experiments/kooba_balance.py", partial(replay_timing_arm, kooba, name)
-        )
-        for name in kooba.TIMING
-    ]
+    arms = []
+    for player in kooba.PLAYERS:
+        for name in kooba.TIMING:
+            path = f"kooba/{name}" if player == "greedy" else f"kooba/{player}/{name}"
+            replay = partial(replay_timing_arm, kooba, path, name)
+            arms.append(Arm(path, "experiments/kooba_balance.py", replay))
+    return arms
 
 
 def all_arms() -> list[Arm]:

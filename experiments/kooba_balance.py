@@ -7,21 +7,26 @@ These arms are not: they change one player's options (the challenger's ``attack_
 ``target``, ``attack_players`` and ``press``, :class:`~carromlab.games.kooba.players.KoobaGreedy`),
 which a study file cannot set (it names players, not their options).
 
-Arms (``data/studies/kooba/<arm>/games.csv``, written as games end, resumable): the
+Arms (``data/studies/kooba/<arm>/games.csv``, written as games end, resumable; with
+``--player search`` or ``strong``, ``data/studies/kooba/<player>/<arm>/``): the
 challenger (entrant 0; the lag seats it) attacks the leader once they are ``k`` steps along
 (k = 1, 2, 3, 5, or never) against default players (at 1 also without pressing on the marker
 after a run tag: ``press=False``), and 3-player arms where the challenger attacks the leader or
-the next player (the default player does not attack with three players).
+the next player (the default player does not attack with three players). ``--player`` names
+the player every seat plays (the game's ``greedy``, ``search`` or ``strong``, the seats
+study's three strengths): the challenger is that player with the arm's attack options.
 
 The summary ``timing`` (a CSV and a figure in ``data/studies/kooba/``): the challenger's win
 rate (Wilson 95 %, against the fair share 1/n) and how often it attacked, by when and whom it
-attacks. The default player (attacking the leader at 4 steps, in two-player games only) is
-read from the seats study's ``2p`` and ``3p`` arms
-(``data/studies/specs/kooba-seats/arms/<arm>/``); a row says so when that arm is missing.
+attacks. The default player (greedy and search: attacking the leader at 4 steps, in
+two-player games only; strong: at 1 step) is read from the seats study's ``2p`` and ``3p``
+arms (``data/studies/specs/kooba-seats/arms/<arm>/``; ``2p@search`` etc. for the other
+players); a row says so when that arm is missing.
 
     python experiments/kooba_balance.py --games 400
     python experiments/kooba_balance.py --arms 2p-attack-at-1,2p-attack-never --games 400
     python experiments/kooba_balance.py --summarise-only
+    python experiments/kooba_balance.py --player search --games 100
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -41,12 +47,14 @@ from carromlab.games.kooba.machine import KoobaConfig
 from carromlab.games.kooba.players import KoobaGreedy
 from carromlab.play import GameLog, read_log
 from carromlab.plot.intervals import save_study_figure
+from carromlab.registry import get_game
 
 OUT = Path("data/studies/kooba")
 #: The committed run of studies/kooba-seats.toml: its 2p and 3p arms are the default player.
 SEATS = Path("data/studies/specs/kooba-seats")
-#: The default player's attack options: (attack_at, target, attack_players, press).
-DEFAULT = (4, "leader", 2, True)
+#: The players every seat can play (the seats study's strengths); greedy's arms are in OUT,
+#: the others' in OUT / <player>.
+PLAYERS = ("greedy", "search", "strong")
 # attack timing: (config, the challenger's attack_at, target, attack_players, press); the
 # others are default players
 TIMING = {
@@ -61,25 +69,42 @@ TIMING = {
 REFERENCE_ARMS = {"2p": 2, "3p": 3}
 
 
-def arm_players(arm: str, skill: str) -> tuple[KoobaConfig, list[KoobaGreedy]]:
-    """A timing arm's rules and players: the challenger first, then default players."""
+def default_player(skill: str, player: str = "greedy") -> KoobaGreedy:
+    """The player every seat but the challenger's plays: the game's ``player`` at ``skill``."""
+    return get_game("kooba").make_player(player, skill)
+
+
+def default_options(player: str = "greedy") -> tuple:
+    """The default player's attack options: (attack_at, target, attack_players, press)."""
+    p = default_player("club", player)
+    return p.attack_at, p.target, p.attack_players, p.press
+
+
+def arm_players(
+    arm: str, skill: str, player: str = "greedy"
+) -> tuple[KoobaConfig, list[KoobaGreedy]]:
+    """A timing arm's rules and players: the challenger (``player`` with the arm's attack
+    options) first, then default players."""
     config, at, target, most, press = TIMING[arm]
-    challenger = KoobaGreedy(
-        skill=skill, attack_at=at, target=target, attack_players=most, press=press
-    )
-    return config, [challenger] + [KoobaGreedy(skill=skill)] * (config.n_players - 1)
+    default = default_player(skill, player)
+    challenger = replace(default, attack_at=at, target=target, attack_players=most, press=press)
+    return config, [challenger] + [default] * (config.n_players - 1)
 
 
-def run_arm(folder: Path, arm: str, n: int, seed: int, skill: str) -> tuple[float, int]:
+def run_arm(
+    folder: Path, arm: str, n: int, seed: int, skill: str, player: str = "greedy"
+) -> tuple[float, int]:
     """Play games ``0..n-1`` of a timing arm (skipping those already logged); (seconds,
     games played now)."""
-    config, players = arm_players(arm, skill)
+    config, players = arm_players(arm, skill, player)
+    extra = {} if player == "greedy" else {"player": player}  # greedy's logs predate the option
     meta = run_metadata(
         kind="kooba_balance",
         skill=skill,
         rules=dict(vars(config)),
         policy=[repr(p) for p in players],
         seed=seed,
+        **extra,
     )
     log = GameLog(folder, meta)
     todo = [g for g in range(n) if g not in log.done()]
@@ -121,12 +146,15 @@ def timing_row(arm: str, players: int, options: tuple, games: pd.DataFrame | Non
     return row
 
 
-def reference_row(arm: str, players: int, seats: Path) -> dict:
-    """The default player's row, from the seats study's arm (its source says where, or that
-    the arm is missing and how to play it)."""
+def reference_row(arm: str, players: int, seats: Path, player: str = "greedy") -> dict:
+    """The default player's row, from the seats study's arm (``arm@player`` for a player
+    other than greedy; its source says where, or that the arm is missing and how to play
+    it)."""
+    if player != "greedy":
+        arm = f"{arm}@{player}"
     folder = seats / "arms" / arm
     games = finished_games(folder)
-    row = timing_row(arm, players, DEFAULT, games)
+    row = timing_row(arm, players, default_options(player), games)
     row["source"] = (
         str(folder)
         if games is not None
@@ -136,10 +164,10 @@ def reference_row(arm: str, players: int, seats: Path) -> dict:
     return row
 
 
-def timing(out: Path, seats: Path = SEATS) -> pd.DataFrame:
+def timing(out: Path, seats: Path = SEATS, player: str = "greedy") -> pd.DataFrame:
     """The timing table: the default player's arms (the seats study's), then every timing
     arm played in ``out``."""
-    rows = [reference_row(arm, players, seats) for arm, players in REFERENCE_ARMS.items()]
+    rows = [reference_row(a, n, seats, player) for a, n in REFERENCE_ARMS.items()]
     for arm, (config, *options) in TIMING.items():
         games = finished_games(out / arm)
         if games is not None:
@@ -148,13 +176,13 @@ def timing(out: Path, seats: Path = SEATS) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def summarise(out: Path, seats: Path = SEATS) -> pd.DataFrame:
+def summarise(out: Path, seats: Path = SEATS, player: str = "greedy") -> pd.DataFrame:
     """Write ``timing.csv`` and ``timing.png`` to ``out``; the table."""
-    table = timing(out, seats)
+    table = timing(out, seats, player)
     out.mkdir(parents=True, exist_ok=True)
     table.to_csv(out / "timing.csv", index=False, float_format="%.4f")
     panels = [("win", "win_lo", "win_hi", "the challenger's win rate", "fair")]
-    title = "KOOBA timing: the challenger's attack against greedy players"
+    title = f"KOOBA timing: the challenger's attack against {player} players"
     save_study_figure(table, panels, title, out / "timing.png")
     return table
 
@@ -167,7 +195,10 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--skill", default="club")
-    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument(
+        "--player", default="greedy", choices=PLAYERS, help="the player every seat plays"
+    )
+    ap.add_argument("--out", type=Path, help=f"default {OUT} (greedy), {OUT}/<player>")
     ap.add_argument("--arms", default="", help="comma-separated timing arms (default all)")
     ap.add_argument("--summarise-only", action="store_true")
     args = ap.parse_args()
@@ -175,12 +206,15 @@ def main() -> None:
     unknown = chosen - set(TIMING)
     if unknown:
         ap.error(f"unknown arms {sorted(unknown)}; known: {', '.join(TIMING)}")
+    out = args.out or (OUT if args.player == "greedy" else OUT / args.player)
     if not args.summarise_only:
         for arm in TIMING:
             if arm in chosen:
-                took, played = run_arm(args.out / arm, arm, args.games, args.seed, args.skill)
+                took, played = run_arm(
+                    out / arm, arm, args.games, args.seed, args.skill, args.player
+                )
                 print(json.dumps({"arm": arm, "games_played": played, "seconds": round(took, 1)}))
-    print(f"\ntiming\n{summarise(args.out).to_string(index=False)}")
+    print(f"\ntiming\n{summarise(out, player=args.player).to_string(index=False)}")
 
 
 if __name__ == "__main__":

@@ -187,6 +187,18 @@ def test_kooba_timing_reads_the_default_player_from_the_seats_study(tmp_path):
     assert (out / "timing.png").stat().st_size > 5_000
 
 
+def test_kooba_timing_at_another_strength():
+    """With a player other than greedy every seat plays it, the challenger with the arm's
+    attack options; its default row is the seats study's copy at that strength."""
+    mod = _load("kooba_balance")
+    challenger, default = mod.arm_players("2p-attack-never", "club", "strong")[1]
+    assert challenger.attack_at is None and default.attack_at == 1  # strong attacks at 1 step
+    assert challenger.refine == default.refine == 8  # both aim from refined maps
+    assert mod.default_options("search") == (4, "leader", 2, True)
+    row = mod.reference_row("2p", 2, ROOT / "data" / "studies" / "specs" / "kooba-seats", "strong")
+    assert row["arm"] == "2p@strong" and row["attack_at"] == 1 and row["games"] > 0
+
+
 def test_ladder_summary_rates_the_players_from_both_seatings(tmp_path):
     mod = _load("strength_ladder")
     # greedy--lookahead: lookahead wins 14 of 20 (7 of 10 in each seating)
@@ -217,6 +229,8 @@ def test_the_behaviour_check_knows_every_study_arm():
         "specs/icf-first-break/arms/club",
         "specs/kooba-seats/arms/2p",
         "kooba/2p-attack-at-1",
+        "kooba/search/2p-attack-at-1",
+        "kooba/strong/3p-attack-next",
     } <= paths
     for path in (ROOT / "studies").glob("*.toml"):
         assert {f"specs/{path.stem}/arms/{a.name}" for a in load_study(path).arms} <= paths
