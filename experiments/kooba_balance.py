@@ -18,7 +18,8 @@ study's three strengths): the challenger is that player with the arm's attack op
 
 The summary ``timing`` (a CSV and a figure in ``data/studies/kooba/``): the challenger's win
 rate (Wilson 95 %, against the fair share 1/n) and how often it attacked, by when and whom it
-attacks. The default player (greedy and search: attacking the leader at 4 steps, in
+attacks; ``paired.csv``: the arms against each other game by game (:func:`paired`: they share
+the seed, so the differences are much sharper than the rates' intervals). The default player (greedy and search: attacking the leader at 4 steps, in
 two-player games only; strong: at 1 step) is read from the seats study's ``2p`` and ``3p``
 arms (``data/studies/specs/kooba-seats/arms/<arm>/``; ``2p@search`` etc. for the other
 players); a row says so when that arm is missing.
@@ -41,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from carromlab.analysis.estimate import run_metadata
-from carromlab.analysis.intervals import rate
+from carromlab.analysis.intervals import rate, sample_mean
 from carromlab.games.kooba.driver import play_kooba
 from carromlab.games.kooba.machine import KoobaConfig
 from carromlab.games.kooba.players import KoobaGreedy
@@ -176,11 +177,62 @@ def timing(out: Path, seats: Path = SEATS, player: str = "greedy") -> pd.DataFra
     return pd.DataFrame(rows)
 
 
+#: The paired comparisons: (arm, the arm it is compared with); ``never`` and the default
+#: (``default-2p``, ``default-3p``: the seats study's arms) as in the timing table.
+PAIRS = (
+    ("2p-attack-at-1", "2p-attack-never"),
+    ("2p-attack-at-3", "2p-attack-never"),
+    ("2p-attack-at-5", "2p-attack-never"),
+    ("default-2p", "2p-attack-never"),
+    ("2p-attack-at-1-no-press", "2p-attack-at-1"),
+    ("3p-attack-leader", "default-3p"),
+    ("3p-attack-next", "default-3p"),
+)
+
+
+def _wins(folder: Path) -> pd.Series | None:
+    """1.0 where the challenger (entrant 0) won, by game number; None without games."""
+    games = finished_games(folder)
+    if games is None:
+        return None
+    return games.set_index("game")["winner_entrant"].eq(0).astype(float)
+
+
+def paired(out: Path, seats: Path = SEATS, player: str = "greedy") -> pd.DataFrame:
+    """Each pair of :data:`PAIRS` played: the challenger's win rate in one arm minus the
+    other's over the games both played. The arms share the seed, so game k deals both the
+    same throws until the challenger's options part them (most games end the same): the
+    mean difference of the paired outcomes with its t interval is much narrower than the
+    two win rates' intervals."""
+    at = "" if player == "greedy" else f"@{player}"
+
+    def folder(arm: str) -> Path:
+        return seats / "arms" / f"{arm[len('default-'):]}{at}" if arm.startswith("default-") \
+            else out / arm  # fmt: skip
+
+    rows = []
+    for arm, against in PAIRS:
+        a, b = _wins(folder(arm)), _wins(folder(against))
+        if a is None or b is None:
+            continue
+        both = a.index.intersection(b.index)
+        d = (a[both] - b[both]).to_numpy()
+        row = {"arm": arm, "against": against, "games": len(both)}
+        row["same_outcome"] = int((d == 0).sum())
+        row["diff"], row["diff_lo"], row["diff_hi"] = sample_mean(d)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def summarise(out: Path, seats: Path = SEATS, player: str = "greedy") -> pd.DataFrame:
-    """Write ``timing.csv`` and ``timing.png`` to ``out``; the table."""
+    """Write ``timing.csv`` and ``timing.png`` (and the paired comparisons, ``paired.csv``)
+    to ``out``; the timing table."""
     table = timing(out, seats, player)
     out.mkdir(parents=True, exist_ok=True)
     table.to_csv(out / "timing.csv", index=False, float_format="%.4f")
+    pairs = paired(out, seats, player)
+    if len(pairs):
+        pairs.to_csv(out / "paired.csv", index=False, float_format="%.4f")
     panels = [("win", "win_lo", "win_hi", "the challenger's win rate", "fair")]
     title = f"KOOBA timing: the challenger's attack against {player} players"
     save_study_figure(table, panels, title, out / "timing.png")
@@ -215,6 +267,8 @@ def main() -> None:
                 )
                 print(json.dumps({"arm": arm, "games_played": played, "seconds": round(took, 1)}))
     print(f"\ntiming\n{summarise(out, player=args.player).to_string(index=False)}")
+    if (out / "paired.csv").exists():
+        print(f"\npaired\n{pd.read_csv(out / 'paired.csv').to_string(index=False)}")
 
 
 if __name__ == "__main__":

@@ -187,6 +187,25 @@ def test_kooba_timing_reads_the_default_player_from_the_seats_study(tmp_path):
     assert (out / "timing.png").stat().st_size > 5_000
 
 
+def test_kooba_timing_pairs_the_arms_game_by_game(tmp_path):
+    """The paired table: an arm against another over the games both played, the mean
+    difference of the challenger's wins with its interval, and how many games ended alike."""
+    mod = _load("kooba_balance")
+    seats, out = tmp_path / "kooba-seats", tmp_path / "kooba"
+    _arm(seats, "2p", [_kooba_game(g, g % 2) for g in range(10)])
+    for arm, wins in (("2p-attack-at-1", range(6)), ("2p-attack-never", range(3))):
+        (out / arm).mkdir(parents=True)
+        games = [_kooba_game(g, int(g not in wins), attacked_0=True) for g in range(10)]
+        pd.DataFrame(games).to_csv(out / arm / "games.csv", index=False)
+    pairs = mod.paired(out, seats).set_index("arm")
+    assert list(pairs.index) == ["2p-attack-at-1", "default-2p"]  # the pairs with both arms
+    early = pairs.loc["2p-attack-at-1"]
+    assert early["games"] == 10 and early["same_outcome"] == 7  # games 3, 4, 5 differ
+    assert early["diff"] == pytest.approx(0.3) and early["diff_lo"] < 0.3 < early["diff_hi"]
+    mod.summarise(out, seats)
+    assert (out / "paired.csv").exists()
+
+
 def test_kooba_timing_at_another_strength():
     """With a player other than greedy every seat plays it, the challenger with the arm's
     attack options; its default row is the seats study's copy at that strength."""
