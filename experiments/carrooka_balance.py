@@ -17,8 +17,9 @@ as a CSV and a figure with 95 % intervals in ``--out``:
   shares with Wilson intervals.
 
 The arms read are those played as written (greedy players; ``--copies``: the strength and
-prior copies too, the breaks' figure then clustered by strength and prior), each set of games once: an arm alike in its settings and seed to one read
-before (the first-player file's ``club`` is the bonus file's) is left out.
+prior copies too, the breaks' figure then clustered by strength and prior), each set of games
+once: an arm alike in its settings and seed to one read before (the first-player file's
+``club`` is the bonus file's) is left out.
 
 An arm is labelled ``<study folder's name>/<arm>``. A study folder that is missing (or holds
 no ``arms/``) is refused in one line (exit status 2).

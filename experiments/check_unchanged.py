@@ -167,7 +167,7 @@ def timing_arms() -> list[Arm]:
     arms = []
     for player in kooba.PLAYERS:
         for name in kooba.TIMING:
-            path = f"kooba/{name}" if player == "greedy" else f"kooba/{player}/{name}"
+            path = str((kooba.player_folder(player) / name).relative_to("data/studies"))
             replay = partial(replay_timing_arm, kooba, path, name)
             arms.append(Arm(path, "experiments/kooba_balance.py", replay))
     return arms

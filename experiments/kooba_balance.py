@@ -18,11 +18,12 @@ study's three strengths): the challenger is that player with the arm's attack op
 
 The summary ``timing`` (a CSV and a figure in ``data/studies/kooba/``): the challenger's win
 rate (Wilson 95 %, against the fair share 1/n) and how often it attacked, by when and whom it
-attacks; ``paired.csv``: the arms against each other game by game (:func:`paired`: they share
-the seed, so the differences are much sharper than the rates' intervals). The default player (greedy and search: attacking the leader at 4 steps, in
-two-player games only; strong: at 1 step) is read from the seats study's ``2p`` and ``3p``
-arms (``data/studies/specs/kooba-seats/arms/<arm>/``; ``2p@search`` etc. for the other
-players); a row says so when that arm is missing.
+attacks; ``paired.csv``: the arms against each other game by game (:func:`paired`: they
+share the seed, so the differences are much sharper than the rates' intervals). The default
+player (greedy and search: attacking the leader at 4 steps, in two-player games only; strong:
+at 1 step) is read from the seats study's ``2p`` and ``3p`` arms
+(``data/studies/specs/kooba-seats/arms/<arm>/``; ``2p@search`` etc. for the other players,
+:func:`seats_arm`); a row says so when that arm is missing.
 
     python experiments/kooba_balance.py --games 400
     python experiments/kooba_balance.py --arms 2p-attack-at-1,2p-attack-never --games 400
@@ -68,6 +69,18 @@ TIMING = {
 }
 #: The seats study's arms the timing table compares with, and their players.
 REFERENCE_ARMS = {"2p": 2, "3p": 3}
+
+
+def player_folder(player: str = "greedy") -> Path:
+    """Where ``player``'s timing arms are kept: OUT for greedy (its runs predate the other
+    players), ``OUT/<player>`` for the others."""
+    return OUT if player == "greedy" else OUT / player
+
+
+def seats_arm(arm: str, player: str = "greedy") -> str:
+    """The seats study's arm ``arm`` played by ``player``: the arm as written for greedy (its
+    players), its copy ``<arm>@<player>`` for the others."""
+    return arm if player == "greedy" else f"{arm}@{player}"
 
 
 def default_player(skill: str, player: str = "greedy") -> KoobaGreedy:
@@ -148,11 +161,9 @@ def timing_row(arm: str, players: int, options: tuple, games: pd.DataFrame | Non
 
 
 def reference_row(arm: str, players: int, seats: Path, player: str = "greedy") -> dict:
-    """The default player's row, from the seats study's arm (``arm@player`` for a player
-    other than greedy; its source says where, or that the arm is missing and how to play
-    it)."""
-    if player != "greedy":
-        arm = f"{arm}@{player}"
+    """The default player's row, from the seats study's arm (:func:`seats_arm`; its source
+    says where, or that the arm is missing and how to play it)."""
+    arm = seats_arm(arm, player)
     folder = seats / "arms" / arm
     games = finished_games(folder)
     row = timing_row(arm, players, default_options(player), games)
@@ -204,11 +215,11 @@ def paired(out: Path, seats: Path = SEATS, player: str = "greedy") -> pd.DataFra
     same throws until the challenger's options part them (most games end the same): the
     mean difference of the paired outcomes with its t interval is much narrower than the
     two win rates' intervals."""
-    at = "" if player == "greedy" else f"@{player}"
 
     def folder(arm: str) -> Path:
-        return seats / "arms" / f"{arm[len('default-'):]}{at}" if arm.startswith("default-") \
-            else out / arm  # fmt: skip
+        if arm.startswith("default-"):
+            return seats / "arms" / seats_arm(arm.removeprefix("default-"), player)
+        return out / arm
 
     rows = []
     for arm, against in PAIRS:
@@ -258,7 +269,7 @@ def main() -> None:
     unknown = chosen - set(TIMING)
     if unknown:
         ap.error(f"unknown arms {sorted(unknown)}; known: {', '.join(TIMING)}")
-    out = args.out or (OUT if args.player == "greedy" else OUT / args.player)
+    out = args.out or player_folder(args.player)
     if not args.summarise_only:
         for arm in TIMING:
             if arm in chosen:
