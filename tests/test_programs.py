@@ -13,7 +13,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from carromlab.analysis.runner import CHUNK_SIZES, chunk_size
+from carromlab.analysis.runner import QUEUE_SIZES, chunk_size
 from carromlab.physics import programs
 from carromlab.physics.kernel import DISC_BUCKETS, disc_bucket
 
@@ -156,16 +156,21 @@ def test_disc_counts_round_up_to_a_few_buckets():
     assert disc_bucket(65) == 96 and DISC_BUCKETS[:3] == (8, 20, 26)
 
 
-def test_every_chunk_has_one_of_a_few_sizes():
-    assert [chunk_size(c) for c in (1, 64, 100, 4096, 5000, 10**6)] == [
+def test_a_chunk_is_kept_up_to_the_queue_and_one_of_its_sizes_above():
+    """Up to the queue (4,096 slots) a chunk is what was asked (it shares the queue's one
+    program); above it the largest queue size not above it. A chunk of 4,082 (what the
+    bench's balanced chunks ask) is not rounded down to 512."""
+    assert [chunk_size(c) for c in (0, 1, 64, 100, 4082, 4096, 5000, 10**6)] == [
+        1,
+        1,
         64,
-        64,
-        64,
+        100,
+        4082,
         4096,
         4096,
         32768,
     ]
-    assert set(CHUNK_SIZES) == {64, 512, 4096, 32768}
+    assert QUEUE_SIZES == (4096, 32768)
 
 
 def test_a_small_chunk_runs_in_the_default_chunks_queue():

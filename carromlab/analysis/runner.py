@@ -49,18 +49,17 @@ from carromlab.shots import Shot, SkillNoise, hand_set_plan_for, place_shooter, 
 
 #: Events between two harvests of finished lanes.
 LANE_STEPS = 1
-#: The chunk sizes a runner uses (:func:`chunk_size`): every chunk of every run has the
-#: runner's size (4096 by default), the shots past a run's end padded with dead discs that the
-#: lane simulator does not start (its real-shot count is traced), so one compiled program
-#: serves runs of any size: an estimate of 100 shots, one of 2,000 and a shot map of 10^6. A
-#: run shorter than a chunk steps all ``LANES`` lanes, the unused ones idle: a few
-#: milliseconds an event, against seconds to compile a program of its own. A smaller ``chunk``
-#: bounds memory and picks the largest size not above it.
-CHUNK_SIZES = (64, 512, 4096, 32768)
-#: The fewest slots of a lane simulator's queue: a chunk below it runs in a queue of this
-#: size, its other slots dead, so every chunk size up to it shares one compiled program
-#: (the cost: placing and returning the dead slots' discs, well under a millisecond a call).
-QUEUE = 4096
+#: The queue sizes of the lane simulator's programs: every kernel call runs a queue of one of
+#: these sizes, the slots past the call's real shots dead discs that the lane simulator never
+#: starts (its real-shot count is traced), so one compiled program serves runs of any size: an
+#: estimate of 100 shots, one of 2,000 and a shot map of 10^6.
+QUEUE_SIZES = (4096, 32768)
+#: The fewest slots of a lane simulator's queue: a chunk of at most this many shots runs in a
+#: queue of this size, so every chunk size up to it shares one compiled program (the cost:
+#: placing and returning the dead slots' discs, well under a millisecond a call). A run
+#: shorter than a chunk steps all ``LANES`` lanes, the unused ones idle: a few milliseconds an
+#: event, against seconds to compile a program of its own.
+QUEUE = QUEUE_SIZES[0]
 
 
 @dataclass
@@ -81,7 +80,8 @@ class Chunk:
 class ShotRunner:
     """Simulates noisy shots of ``position`` with a shooting piece of ``shooter_kind`` (index 0).
 
-    ``chunk``: the shots a kernel call runs (:func:`chunk_size`: one of a few fixed sizes),
+    ``chunk``: the shots a kernel call runs (:func:`chunk_size`: as asked up to :data:`QUEUE`,
+    one of :data:`QUEUE_SIZES` above it),
     which bounds memory above :data:`QUEUE` and sets how finely a run reports progress and
     keeps finished work;
     ``max_events`` is the kernel's event cap. The discs are padded with dead ones to
@@ -182,9 +182,9 @@ class ShotRunner:
         check_run(n_cells, n, desc)  # the shots are numbered with int32
         total = n_cells * n
         # with the lane simulator every call runs up to ``step`` (the runner's chunk) shots
-        # in a queue of ``size`` >= QUEUE slots (the rest dead discs it never starts): a
-        # smaller chunk (finer progress, resumption) shares the default chunk's program; the
-        # plain batch runs the run's own size (it would compute its padding)
+        # in a queue of ``size`` (one of QUEUE_SIZES) slots, the rest dead discs it never
+        # starts: a smaller chunk (finer progress, resumption) shares the default chunk's
+        # program; the plain batch runs the run's own size (it would compute its padding)
         step = self.chunk if self.lanes else min(self._asked_chunk, total)
         size = max(step, QUEUE) if self.lanes else step
         base, ids = _pad_cells(base, ids)
@@ -237,10 +237,18 @@ def _trim(a: np.ndarray, n_real: int) -> np.ndarray:
 
 
 def chunk_size(chunk: int) -> int:
-    """The largest of :data:`CHUNK_SIZES` not above ``chunk`` (the smallest when it is below
-    all of them)."""
-    fits = [c for c in CHUNK_SIZES if c <= int(chunk)]
-    return fits[-1] if fits else CHUNK_SIZES[0]
+    """The shots a lane-simulator call runs for an asked ``chunk``: the chunk itself up to
+    :data:`QUEUE` (at least 1; every such call runs in the one queue of :data:`QUEUE` slots),
+    above it the largest of :data:`QUEUE_SIZES` not above it (a queue of its own size).
+
+    A chunk below :data:`QUEUE` used to be rounded down to 512 or 64 shots: a run asked in
+    chunks of 4,082 ran in chunks of 512, each with its lanes emptying at its end and the
+    queue's 4,096 slots placed and returned for an eighth of them live (the cut at half its
+    speed; docs/benchmarks.md, 2026-12-07)."""
+    chunk = max(1, int(chunk))
+    if chunk <= QUEUE:
+        return chunk
+    return max(q for q in QUEUE_SIZES if q <= chunk)
 
 
 #: The fewest cells the noise maker is compiled for; above it, the next power of 16
