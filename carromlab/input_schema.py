@@ -180,6 +180,8 @@ DPI = _count(10, 2400, "dots per inch")
 #: A TCP port (the explorer's page).
 PORT = _count(1, 65535)
 ITERATIONS = _count(0, 1000)
+#: Training steps of a learned screen (``train --steps``).
+TRAIN_STEPS = _count(1, 10**6, "steps")
 #: A search player's budget: kernel shots a decision (``bench --shots``).
 DECISION_SHOTS = _count(256, 2**20, "shots a decision")
 ANGLE = Limit(-360.0, 360.0, "degrees")
@@ -231,6 +233,8 @@ FLAGS: dict[str, Limit] = {
     "hand_set": HAND_SET,
     "port": PORT,
     "shots": DECISION_SHOTS,
+    "positions": COUNT,
+    "steps": TRAIN_STEPS,
 }
 #: Grid options (``START:STOP:COUNT`` or ``a,b,c``) and the range of their values.
 GRIDS: dict[str, Limit] = {

@@ -65,6 +65,8 @@ def icf_players(skill: str, budgets=SEARCH_BUDGETS) -> dict:
     }
     for b in budgets:
         pool[f"search-{b}"] = MapGreedy(skill=skill, budget=SearchBudget(shots=b))
+    if "learned" in get_game("icf").players:
+        pool["learned"] = get_game("icf").make_player("learned", skill=skill)
     return pool
 
 

@@ -84,6 +84,37 @@ def test_boards_bench_plays_the_search_player_at_the_budget_given(capsys):
     assert rep["strokes"] >= 1 and rep["kernel_shots"] > rep["strokes"]
 
 
+def test_boards_bench_plays_any_game_with_its_cost_per_decision(capsys):
+    """``--game``: another game's whole games (Force Out has no boards) between its own
+    player, with the cost per board and per decision."""
+    try:
+        main(["bench", "--scenario", "boards", "--game", "force-out", "--batch", "1",
+              "--policy", "greedy", "--json"])  # fmt: skip
+    except SystemExit as e:  # pragma: no cover - typer exits 0
+        assert e.code in (0, None)
+    rep = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert rep["game"] == "force-out" and rep["unit"] == "whole games"
+    assert rep["strokes"] >= 1 and rep["kernel_shots"] > rep["strokes"]
+    assert rep["s_per_decision"] * rep["strokes"] == pytest.approx(rep["elapsed_s"])
+    assert "breaker_wins" not in rep
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--scenario", "boards", "--game", "kooba", "--policy", "learned"], "'learned'"),
+        (["--scenario", "boards", "--game", "icff"], "'icff'"),
+        (["--scenario", "cut", "--game", "carroms"], "boards scenario"),
+    ],
+)
+def test_boards_bench_checks_the_game_and_its_players_at_once(capsys, args, words):
+    with pytest.raises(SystemExit) as exit_:
+        main(["bench", *args, "--json"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and words in err
+
+
 @pytest.mark.parametrize(
     "args, words",
     [

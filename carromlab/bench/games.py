@@ -1,5 +1,5 @@
-"""Whole-game benchmarks: greedy-vs-greedy ICF single boards and Carrooka games, played many
-at once."""
+"""Whole-game benchmarks: any game's boards (ICF single boards, other games whole) between
+two copies of one of its players, and greedy Carrooka games, played many at once."""
 
 from __future__ import annotations
 
@@ -11,18 +11,18 @@ import jax.numpy as jnp
 from carromlab.bench.runner import device_name, machine_name
 
 
-def _timed_play(policy, config, skill, seed, games, slots, progress):
-    """Warm up (one game of another seed: the compilations), then time ``games`` games;
-    (records, elapsed s, kernel shots, compile s)."""
+def _timed_play(policy, config, skill, seed, games, slots, progress, seats: int = 2):
+    """Warm up (one game of another seed: the compilations), then time ``games`` games with
+    ``policy`` in every one of the ``seats``; (records, elapsed s, kernel shots, compile s)."""
     from carromlab.play import play_games
 
     t0 = time.perf_counter()
-    play_games([policy, policy], config, skill=skill, seed=seed + 1, games=1, slots=1)
+    play_games([policy] * seats, config, skill=skill, seed=seed + 1, games=1, slots=1)
     compile_s = time.perf_counter() - t0
     stats: dict = {}
     t0 = time.perf_counter()
     recs = play_games(
-        [policy, policy],
+        [policy] * seats,
         config,
         skill=skill,
         seed=seed,
@@ -52,46 +52,63 @@ def bench_boards(
     progress: bool = False,
     policy: str = "greedy",
     shots: int | None = None,
+    game: str = "icf",
 ) -> dict:
-    """Play ``boards`` single ICF boards between two ``policy`` players (the ICF game's
-    player names: greedy, lookahead, random, search...) at ``skill``; ``shots``: the search
-    player's budget (kernel shots a decision; None: its own). Figures as a dict (JSON-ready).
-    A warm-up board (another seed) compiles the kernel first; ``compile_s`` is its time."""
-    from dataclasses import replace
+    """Play ``boards`` single boards of ``game`` (whole games where the game has no boards)
+    between ``policy`` players in every seat (the game's player names: greedy, search,
+    learned...) at ``skill``; ``shots``: a search player's budget (kernel shots a decision;
+    None: its own). Figures as a dict (JSON-ready): the cost per board and per decision (each
+    stroke is one decision), in seconds and kernel shots. A warm-up board (another seed)
+    compiles the kernel first; ``compile_s`` is its time."""
+    from dataclasses import fields, replace
 
-    from carromlab.games.icf.machine import IcfConfig
+    from carromlab.play.loop import driver_for
     from carromlab.registry import get_game
 
+    g = get_game(game)
     name = policy
-    policy = get_game("icf").make_player(name, skill)
+    player = g.make_player(name, skill)
     if shots is not None:
-        policy = replace(policy, budget=replace(policy.budget, shots=int(shots)))
-    config = IcfConfig(max_boards=1)
+        player = replace(player, budget=replace(player.budget, shots=int(shots)))
+    config = g.make_config()
+    one_board = any(f.name == "max_boards" for f in fields(config))
+    if one_board:
+        config = replace(config, max_boards=1)
+    seats = driver_for(config).n_seats
     recs, elapsed, kernel_shots, compile_s = _timed_play(
-        policy, config, skill, seed, boards, slots, progress
+        player, config, skill, seed, boards, slots, progress, seats
     )
     strokes = sum(len(r.strokes) for r in recs)
-    won = sum(int(r.boards["winner"].iloc[0] == r.boards["breaker_side"].iloc[0]) for r in recs)
-    return {
+    out = {
         "scenario": "boards",
+        "game": g.name,
         "boards": boards,
+        "unit": "single boards" if one_board else "whole games",
         "skill": skill,
-        "policy": repr(policy),
+        "policy": repr(player),
         "policy_name": name,
-        "shots_a_decision": getattr(getattr(policy, "budget", None), "shots", None),
+        "shots_a_decision": getattr(getattr(player, "budget", None), "shots", None),
         "slots": slots,
         "elapsed_s": elapsed,
         "boards_per_min": 60 * boards / elapsed,
+        "s_per_board": elapsed / boards,
         "strokes": strokes,
         "strokes_per_board": strokes / boards,
+        "s_per_decision": elapsed / max(strokes, 1),
         "kernel_shots": kernel_shots,
-        "shots_per_stroke": kernel_shots / strokes,
+        "shots_per_stroke": kernel_shots / max(strokes, 1),
         "shots_per_s": kernel_shots / elapsed,
-        "truncated_strokes": sum(int(r.strokes["truncated"].sum()) for r in recs),
-        "breaker_wins": won,
+        "truncated_strokes": sum(
+            int(r.strokes["truncated"].sum()) for r in recs if "truncated" in r.strokes
+        ),
         "compile_s": compile_s,
         **_machine(),
     }
+    if g.name == "icf":
+        out["breaker_wins"] = sum(
+            int(r.boards["winner"].iloc[0] == r.boards["breaker_side"].iloc[0]) for r in recs
+        )
+    return out
 
 
 def bench_carrooka_games(

@@ -15,7 +15,8 @@ print), registered on the one typer app of :mod:`carromlab.cli.app`:
 - ``shots``: ``estimate``, ``shotmap`` (``run_shotmap``), ``best``, ``demo``; ``tables``:
   what they print; ``decide``: ``decide`` (a player's chosen stroke at a position);
 - ``play``: ``play``; ``bench``: ``bench``; ``sweep``: ``sweep``; ``cache``: ``cache info``,
-  ``cache clear``; ``warmup``: ``warmup``; ``spinner``: the compile spinner.
+  ``cache clear``; ``warmup``: ``warmup``; ``train``: ``train`` (a learned screen);
+  ``spinner``: the compile spinner.
 
 Importing this package registers every command; :func:`main` is the API (the tests call it
 in-process). The console script (:mod:`carromlab.entry`), ``python -m carromlab`` and
@@ -25,7 +26,7 @@ in-process). The console script (:mod:`carromlab.entry`), ``python -m carromlab`
 # the commands, registered on the app in the order `carromlab --help` lists them
 # isort: off
 from carromlab.cli import positions, shots, decide, play, sweep  # noqa: F401
-from carromlab.cli import bench, cache, warmup, explore, study  # noqa: F401
+from carromlab.cli import bench, cache, warmup, explore, study, train  # noqa: F401
 
 # isort: on
 from carromlab.cli.app import TRUNCATED_EXIT, app, main

@@ -16,7 +16,9 @@ SCENARIOS = ("break", "cut", "boards", "carrooka-games")
 GAME_SCENARIOS = ("boards", "carrooka-games")
 
 
-def check_bench(scenario, contacts, peer, scaling, lanes, cores, skill, policy, shots=None) -> None:
+def check_bench(
+    scenario, contacts, peer, scaling, lanes, cores, skill, policy, shots=None, game="icf"
+) -> None:
     """Every name and combination of ``bench``'s options, before JAX loads (the device is
     checked as it is selected)."""
     from carromlab.input_schema import CONTACT_MODEL_NAMES, check_name
@@ -34,13 +36,19 @@ def check_bench(scenario, contacts, peer, scaling, lanes, cores, skill, policy, 
             )
         check_skill(skill)
         if scenario == "boards":
-            from carromlab.registry import get_game
+            from carromlab.registry import GAMES, get_game
 
-            check_name(policy, get_game("icf").players, "policy")
+            check_name(game, list(GAMES), "game")
+            g = get_game(game)
+            if g.config is None:
+                raise CarromlabError(f"whole games are not available for {game!r}")
+            check_name(policy, g.players, "policy")
             if shots is not None and policy != "search":
                 raise CarromlabError("--shots applies to --policy search (its budget)")
-        elif policy != "greedy":
-            raise CarromlabError("--policy applies to the boards scenario")
+        elif policy != "greedy" or game != "icf":
+            raise CarromlabError("--policy and --game apply to the boards scenario")
+    elif policy != "greedy" or game != "icf":
+        raise CarromlabError("--policy and --game apply to the boards scenario")
 
 
 @app.command()
@@ -55,7 +63,12 @@ def bench(
     ),
     skill: str = typer.Option("club", help="boards, carrooka-games: the players' skill."),
     policy: str = typer.Option(
-        "greedy", help="boards: the ICF player of both seats (greedy, lookahead, random)."
+        "greedy",
+        help="boards: the player of every seat (the game's players: `carromlab games`; "
+        "greedy, search, learned...).",
+    ),
+    game: str = typer.Option(
+        "icf", "--game", help="boards: the game (ICF: single boards; the others: whole games)."
     ),
     shots: int = typer.Option(
         None, help="boards, --policy search: kernel shots a decision (default 16,384)."
@@ -88,8 +101,9 @@ def bench(
 ) -> None:
     """Time the physics kernel on a benchmark scenario (figures as JSON).
 
-    ``boards``: BATCH single ICF boards between two POLICY players (greedy at club skill by
-    default), played many at once; the goal is 1,000 greedy boards in at most 10 minutes and
+    ``boards``: BATCH single boards of GAME (ICF by default; whole games where a game has no
+    boards) between POLICY players in every seat (greedy at club skill by default), played
+    many at once, with the cost per board and per decision; the goal is 1,000 greedy boards in at most 10 minutes and
     1,000 lookahead boards in at most 60 on a 2-core CPU.
     ``carrooka-games``: BATCH whole Carrooka games between greedy players.
     """
@@ -103,7 +117,7 @@ def bench(
         shots=shots,
     )
     # every name before JAX loads (the device first of all)
-    check_bench(scenario, contacts, peer, scaling, lanes, cores, skill, policy, shots)
+    check_bench(scenario, contacts, peer, scaling, lanes, cores, skill, policy, shots, game)
     select_device(device)
     from carromlab.bench.runner import bench as run_bench
     from carromlab.bench.runner import bench_with_peer
@@ -113,8 +127,9 @@ def bench(
 
         if scenario == "boards":
             result = bench_boards(
-                batch, skill=skill, seed=seed, progress=True, policy=policy, shots=shots
-            )
+                batch, skill=skill, seed=seed, progress=True, policy=policy, shots=shots,
+                game=game,
+            )  # fmt: skip
         else:
             result = bench_carrooka_games(batch, skill=skill, seed=seed, progress=True)
     else:

@@ -72,6 +72,22 @@ def check_game_or_variant(name: str | None) -> list[str]:
     return [name]
 
 
+def check_learned_game(name: str) -> str:
+    """The game a ``train --game`` names: one with a ``learned`` player (its name), or one
+    clear line naming those that have one."""
+    from carromlab.input_schema import check_name
+    from carromlab.registry import GAMES, get_game
+
+    learned = [g.name for g in GAMES.values() if "learned" in g.players]
+    check_name(name, [*GAMES], "game")
+    game = get_game(name)
+    if game.name not in learned:
+        raise CarromlabError(
+            f"{game.name} has no learned player to train for; games with one: {', '.join(learned)}"
+        )
+    return game.name
+
+
 def check_skill(skill: str) -> None:
     from carromlab.input_schema import SKILL_NAMES, check_name
 

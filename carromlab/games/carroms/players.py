@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from carromlab.analysis.learned import LearnedScreen
 from carromlab.analysis.policies import Greedy, MapGreedy
 from carromlab.games.carroms.driver import CAPACITY
 
@@ -41,5 +42,16 @@ class CarromsSearch(MapGreedy, CarromsGreedy):
     decision), with the searched break (the registry's ``search``)."""
 
     # (declared again: MapGreedy's copies of Greedy's defaults come later in the field order)
+    capacity: int = CAPACITY
+    break_shot: tuple[float, float, float] | str | None = None
+
+
+@dataclass(frozen=True, repr=False)
+class CarromsLearned(LearnedScreen, CarromsGreedy):
+    """The learned Carroms player: the learned screen (``games/carroms/screen.npz``) ranks
+    :class:`CarromsGreedy`'s candidates and a fine grid, the kernel races the best few
+    (:class:`~carromlab.analysis.learned.LearnedScreen`)."""
+
+    screen: str = "carroms"
     capacity: int = CAPACITY
     break_shot: tuple[float, float, float] | str | None = None

@@ -52,6 +52,13 @@ def _search(skill="club", variant=None):
     return MapGreedy(skill=skill, break_shot="search")
 
 
+def _learned(skill="club", variant=None):
+    from carromlab.analysis.learned import learned_greedy
+
+    # the learned screen (games/icf/screen.npz) in front of a kernel race of its top picks
+    return learned_greedy(skill=skill, screen="icf")
+
+
 def _lookahead(skill="club", variant=None):
     from carromlab.games.icf.players import icf_lookahead
 
@@ -205,6 +212,7 @@ GAME = register_game(
             "greedy-break": _greedy_break,
             "greedy-race": _greedy_race,
             "search": _search,
+            "learned": _learned,
             # the search with the lookahead on its finalists, at every stroke or when no pot
             # is worth it (safety play): docs/decisions.md
             "search-lookahead": _search_looking(None),

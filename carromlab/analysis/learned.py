@@ -1,0 +1,535 @@
+"""The learned screen's data, training and player.
+
+**Data** (:func:`carromlab.play.training.generate`: it plays games): games of self-play between a game's search players
+(:func:`~carromlab.analysis.policies.map_searching` of its greedy player) at several skills.
+Every decision the search makes is recorded (:class:`Recorder`): each candidate it executes is
+a label (the mean value and foul rate of its executions, with their count), tens to thousands
+a decision, and the stroke it chose. Each decision also executes :data:`EXPLORE` random legal
+strokes (any placement, aim and speed up to :data:`MAX_SPEED`, power shots included) a few
+times, so that the network sees strokes the search never screens. Games are played in batches
+of ``batch`` games; each finished batch is one ``.npz`` file in the data folder, so a stopped
+run resumes at the first missing batch.
+
+**Training** (:func:`train`): the decisions are split by a hash of their index into training
+and validation (:data:`VALIDATION` of them); the network (:mod:`carromlab.analysis.screen`) is
+fitted with optax's Adam on the value (squared error, each label weighted by its executions,
+capped at :data:`WEIGHT_CAP`) and the foul rate (cross-entropy, weighted alike). The
+validation figures: the rank correlation between predicted and simulated values within a
+decision (candidates with at least :data:`WELL_MEASURED` executions), the mean error of the
+values, and how often the stroke the search chose is among the network's top 8 of the
+decision's candidates.
+
+**The player** (:class:`LearnedScreen`, mixed into a game's greedy player): the network ranks
+far more candidates than the search screens (the player's own candidates, each aim also at
+power speeds, and a fine grid of placements, aims and speeds), in one batched call; the
+kernel executes only the ``top`` best and races them (:func:`~carromlab.analysis.search.race`)
+at about ``shot_budget`` kernel shots a decision.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from carromlab.analysis.policies import Greedy
+from carromlab.analysis.screen import (
+    STROKE_FEATURES,
+    ScreenSpec,
+    load_screen,
+    new_screen,
+    piece_features,
+    predict,
+    stroke_features,
+    turn_features,
+)
+from carromlab.analysis.search import Candidates, SearchBudget
+from carromlab.errors import CarromlabError
+from carromlab.shots import Shot, take_shots
+
+#: Random legal strokes executed at every recorded decision, and the executions of each.
+EXPLORE, N_EXPLORE = 192, 4
+#: The fastest stroke explored or ranked (m/s): a hard flick is 4-6 m/s (docs/equipment.md).
+MAX_SPEED = 6.5
+#: At most this many labels of one ask are kept (a random subset: a screen of thousands of
+#: cells at two executions each says little per cell).
+KEEP_PER_ASK = 512
+#: Validation share of the decisions.
+VALIDATION = 0.15
+#: A label's weight is its executions, capped here (a finalist's hundreds of executions
+#: would drown the screen's many cells).
+WEIGHT_CAP = 32
+#: Candidates with at least this many executions count in the validation's rank correlation.
+WELL_MEASURED = 16
+#: The skills of the self-play games, cycled batch by batch.
+SKILLS = ("club", "expert", "novice")
+
+
+# ---------------------------------------------------------------------------------------------
+# features of one decision
+
+
+def decision_features(player, view, turn, turn_size: int | None = None):
+    """``(pieces, mask, turn)`` features of the position ``view`` under ``turn`` as ``player``
+    (a greedy player with ``targets``) sees it."""
+    shooter = getattr(turn, "shooter", None)
+    targets = player.targets(view, turn) if hasattr(player, "targets") else ()
+    pieces, mask = piece_features(view, targets, shooter)
+    return pieces, mask, turn_features(turn, turn_size)
+
+
+def shot_features(shots: Shot) -> np.ndarray:
+    return stroke_features(shots.x, shots.y, shots.angle, shots.speed)
+
+
+# ---------------------------------------------------------------------------------------------
+# recording the search
+
+
+@dataclass
+class Records:
+    """Decisions and their labels as they are recorded (lists of arrays)."""
+
+    pieces: list = field(default_factory=list)
+    mask: list = field(default_factory=list)
+    turn: list = field(default_factory=list)
+    chosen: list = field(default_factory=list)  # (STROKE_FEATURES,) the played stroke
+    pos: list = field(default_factory=list)
+    stroke: list = field(default_factory=list)
+    n: list = field(default_factory=list)
+    value: list = field(default_factory=list)
+    foul: list = field(default_factory=list)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        def cat(v, shape, dtype):
+            return np.concatenate(v).astype(dtype) if v else np.zeros(shape, dtype)
+
+        return {
+            "pieces": np.asarray(self.pieces, np.float32),
+            "mask": np.asarray(self.mask, bool),
+            "turn": np.asarray(self.turn, np.float32),
+            "chosen": np.asarray(self.chosen, np.float32).reshape(-1, STROKE_FEATURES),
+            "pos": cat(self.pos, (0,), np.int32),
+            "stroke": cat(self.stroke, (0, STROKE_FEATURES), np.float32),
+            "n": cat(self.n, (0,), np.int32),
+            "value": cat(self.value, (0,), np.float32),
+            "foul": cat(self.foul, (0,), np.float32),
+        }
+
+
+@dataclass(frozen=True, repr=False)
+class Recorder:
+    """A player that plays as ``inner`` (a greedy search player) and records every decision
+    it makes into ``records`` (module docstring); ``turn_size``: the game's turn features."""
+
+    inner: Any
+    records: Records
+    turn_size: int
+    explore: int = EXPLORE
+
+    def __repr__(self) -> str:
+        return f"Recorder({self.inner!r})"
+
+    def plan(self, view, turn=None, seed: int = 0):
+        inner = self.inner
+        if turn is None and hasattr(inner, "plan"):
+            from carromlab.analysis.variants import analysis_for
+
+            turn = analysis_for(view.variant).default_turn()
+        plan = inner.plan(view, turn, seed)
+        if getattr(inner, "break_decision", lambda v, t: None)(view, turn) is not None:
+            return (yield from plan)
+        rng = np.random.default_rng(np.random.SeedSequence([seed, 23]))
+        explore = self._explore_ask(view, turn, seed, rng)
+        asks_log: list = []
+        try:
+            asks = next(plan)
+        except StopIteration as stop:
+            return stop.value
+        first = True
+        while True:
+            many = isinstance(asks, (list, tuple))
+            batch = list(asks) if many else [asks]
+            if first and explore is not None:
+                answers = yield [explore, *batch]
+                asks_log.append((explore, answers[0]))
+                answers = answers[1:]
+                first = False
+            else:
+                answers = yield batch
+            asks_log += list(zip(batch, answers, strict=True))
+            try:
+                asks = plan.send(answers if many else answers[0])
+            except StopIteration as stop:
+                decision = stop.value
+                self._record(view, turn, asks_log, decision, rng)
+                return decision
+
+    def _explore_ask(self, view, turn, seed: int, rng):
+        from carromlab.analysis.asks import Ask
+        from carromlab.analysis.policies import random_legal_shots
+
+        if not self.explore or not hasattr(self.inner, "group"):
+            return None
+        try:
+            rows = random_legal_shots(view, self.explore, rng, (5.0, 175.0), (0.3, MAX_SPEED))
+        except CarromlabError:
+            return None
+        from carromlab.analysis.variants import analysis_for
+
+        y0 = analysis_for(view.variant).shot_y(view.board)
+        shots = Shot(rows[:, 0], np.full(len(rows), y0), np.radians(rows[:, 1]), rows[:, 2])
+        g = self.inner.group(view, shots, turn)
+        return Ask(view, shots, N_EXPLORE, int(seed) % (2**31), g.noise, turn, g.scoring)
+
+    def _record(self, view, turn, asks_log, decision, rng) -> None:
+        r = self.records
+        pieces, mask, tv = decision_features(self.inner, view, turn, self.turn_size)
+        d = len(r.pieces)
+        r.pieces.append(pieces)
+        r.mask.append(mask)
+        r.turn.append(tv)
+        shot = getattr(decision, "shot", decision)
+        r.chosen.append(shot_features(shot)[0])
+        value = getattr(self.inner, "value", "points")
+        for ask, answer in asks_log:
+            if ask.position is not view:
+                continue  # a reply's or a leave's position: not this decision's
+            ev = answer.evaluate()
+            n = np.bincount(answer.cell, minlength=len(answer.legal))
+            keep = np.flatnonzero(answer.legal & (n > 0))
+            if len(keep) > KEEP_PER_ASK:
+                keep = np.sort(rng.choice(keep, KEEP_PER_ASK, replace=False))
+            if not len(keep):
+                continue
+            means = answer.cell_means(ev[value])[keep]
+            fouls = answer.cell_means(np.asarray(ev.get("foul", np.zeros(len(answer.cell)))))[keep]
+            r.pos.append(np.full(len(keep), d))
+            r.stroke.append(shot_features(take_shots(answer.ask.shots, keep)))
+            r.n.append(n[keep])
+            r.value.append(means)
+            r.foul.append(fouls)
+
+
+def load_data(folder: Path) -> dict[str, np.ndarray]:
+    """Every batch file of ``folder`` joined (positions renumbered)."""
+    files = sorted(Path(folder).glob("batch-*.npz"))
+    files = [f for f in files if not f.name.endswith(".tmp.npz")]
+    if not files:
+        raise CarromlabError(f"no training data in {folder} (batch-*.npz)")
+    parts: dict[str, list] = {}
+    offset = 0
+    for f in files:
+        with np.load(f) as z:
+            for k in ("pieces", "mask", "turn", "chosen", "stroke", "n", "value", "foul"):
+                parts.setdefault(k, []).append(z[k])
+            parts.setdefault("pos", []).append(z["pos"] + offset)
+            offset += len(z["pieces"])
+    return {k: np.concatenate(v) for k, v in parts.items()}
+
+
+def split(n_decisions: int, share: float = VALIDATION) -> np.ndarray:
+    """True for the validation decisions: a hash of the decision's index (stable whatever the
+    data's size)."""
+    h = np.array(
+        [int(hashlib.sha256(str(d).encode()).hexdigest()[:8], 16) for d in range(n_decisions)]
+    )
+    return (h % 10_000) < share * 10_000
+
+
+# ---------------------------------------------------------------------------------------------
+# training
+
+
+def train(
+    data: dict[str, np.ndarray],
+    spec: ScreenSpec,
+    steps: int = 4000,
+    batch: int = 512,
+    seed: int = 0,
+    lr: float = 2e-3,
+    progress: bool = True,
+    log: Callable[[dict], None] | None = None,
+):
+    """Fit a fresh network to ``data`` (:func:`load_data`); returns ``(net, figures)``."""
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+    import optax
+    from tqdm import tqdm
+
+    val = split(len(data["pieces"]))
+    row_val = val[data["pos"]]
+    tr = np.flatnonzero(~row_val)
+    if len(tr) == 0:
+        raise CarromlabError("no training labels: every decision fell in the validation share")
+    pieces = jnp.asarray(data["pieces"])
+    mask = jnp.asarray(data["mask"])
+    turn = jnp.asarray(data["turn"])
+    net = new_screen(spec, seed)
+    schedule = optax.cosine_decay_schedule(lr, steps, alpha=0.05)
+    opt = optax.adam(schedule)
+    state = opt.init(eqx.filter(net, eqx.is_array))
+
+    def loss_fn(net, pos, stroke, n, value, foul):
+        out = jax.vmap(lambda p, s: net(pieces[p], mask[p], s[None], turn[p])[0])(pos, stroke)
+        w = jnp.minimum(n, WEIGHT_CAP).astype(jnp.float32)
+        mse = (w * (out[:, 0] - value) ** 2).sum() / w.sum()
+        bce = (w * optax.sigmoid_binary_cross_entropy(out[:, 1], foul)).sum() / w.sum()
+        return mse + 0.5 * bce, (mse, bce)
+
+    @eqx.filter_jit
+    def step(net, state, pos, stroke, n, value, foul):
+        (loss, parts), grads = eqx.filter_value_and_grad(loss_fn, has_aux=True)(
+            net, pos, stroke, n, value, foul
+        )
+        updates, state = opt.update(grads, state, eqx.filter(net, eqx.is_array))
+        return eqx.apply_updates(net, updates), state, loss, parts
+
+    rng = np.random.default_rng(seed)
+    bar = tqdm(range(steps), desc="training", unit="step", disable=not progress)
+    t0 = time.perf_counter()
+    for i in bar:
+        b = rng.choice(tr, size=min(batch, len(tr)), replace=False)
+        net, state, _loss, (mse, bce) = step(
+            net, state, *(jnp.asarray(data[k][b]) for k in ("pos", "stroke", "n", "value", "foul"))
+        )
+        if i % 200 == 0 or i == steps - 1:
+            bar.set_postfix(mse=float(mse), bce=float(bce), refresh=False)
+            if log is not None:
+                log({"step": i, "mse": float(mse), "bce": float(bce)})
+    figures = validate(net, data, val)
+    figures["train_s"] = time.perf_counter() - t0
+    figures["steps"] = steps
+    figures["batch"] = batch
+    return net, figures
+
+
+def validate(net, data: dict[str, np.ndarray], val: np.ndarray, top: int = 8) -> dict:
+    """Held-out figures over the validation decisions ``val`` (module docstring)."""
+    from scipy.stats import spearmanr
+
+    rhos, hits, errs, weights = [], [], [], []
+    for d in np.flatnonzero(val):
+        rows = np.flatnonzero(data["pos"] == d)
+        if len(rows) == 0:
+            continue
+        pred = predict(
+            net, data["pieces"][d], data["mask"][d], data["stroke"][rows], data["turn"][d]
+        )
+        errs.append(np.abs(pred[:, 0] - data["value"][rows]))
+        weights.append(np.minimum(data["n"][rows], WEIGHT_CAP))
+        good = data["n"][rows] >= WELL_MEASURED
+        if good.sum() >= 4 and np.ptp(data["value"][rows][good]) > 0:
+            rho = spearmanr(pred[good, 0], data["value"][rows][good]).statistic
+            if np.isfinite(rho):
+                rhos.append(float(rho))
+        same = np.all(np.isclose(data["stroke"][rows], data["chosen"][d], atol=1e-5), axis=1)
+        if same.any():
+            # distinct strokes ranked by the network; is the chosen one among the top?
+            order = np.argsort(-pred[:, 0], kind="stable")
+            seen, picked = set(), []
+            for i in order:
+                k = tuple(np.round(data["stroke"][rows][i], 5))
+                if k not in seen:
+                    seen.add(k)
+                    picked.append(i)
+                if len(picked) >= top:
+                    break
+            hits.append(bool(same[picked].any()))
+    e, w = np.concatenate(errs), np.concatenate(weights)
+    return {
+        "validation_decisions": int(val.sum()),
+        "rank_correlation": float(np.mean(rhos)) if rhos else float("nan"),
+        "rank_correlation_decisions": len(rhos),
+        "value_mae": float((e * w).sum() / w.sum()),
+        f"chosen_in_top_{top}": float(np.mean(hits)) if hits else float("nan"),
+        "chosen_decisions": len(hits),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# shipped weights
+
+
+def weights_path(game: str) -> Path:
+    """Where a game's shipped screen lies (package data: ``games/<game>/screen.npz``, beside
+    its searched breaks)."""
+    from carromlab.registry import get_game
+
+    name = get_game(game).name
+    return Path(__file__).resolve().parent.parent / "games" / name / "screen.npz"
+
+
+_LOADED: dict[str, tuple[Any, ScreenSpec, dict]] = {}
+
+
+def screen_for(source: str):
+    """``(net, spec, provenance)`` of a game's shipped screen (``source``: its name) or of a
+    weight file (a path); read once a process."""
+    if source not in _LOADED:
+        path = Path(source) if source.endswith(".npz") else weights_path(source)
+        _LOADED[source] = load_screen(path)
+    return _LOADED[source]
+
+
+# ---------------------------------------------------------------------------------------------
+# the player
+
+
+#: The candidates each round after the first keeps, and each round's share of the budget.
+RACE_ROUNDS = (16, 4, 2)
+RACE_SHARES = (0.25, 0.2, 0.25, 0.3)
+#: Speeds every candidate aim is also ranked at (m/s; with the candidate's own).
+RANK_SPEEDS = (1.2, 2.0, 3.0, 4.2, 5.5)
+#: The fine grid the network ranks besides the player's candidates: placements along the line
+#: every this many metres, aims every this many degrees (from 10 to 170).
+GRID_STEP_M, GRID_STEP_DEG = 0.03, 1.5
+
+
+@dataclass(frozen=True, repr=False)
+class LearnedScreen:
+    """Mixed into a greedy player (before it in the bases): the network ranks every
+    candidate (:meth:`ranked_candidates`), the kernel estimates the ``top`` best and narrows
+    them in rounds (:data:`RACE_ROUNDS`: the best 16, 4 and 2 go on), every round on common
+    keys, at about ``shot_budget`` kernel shots a decision (:data:`RACE_SHARES` of it per
+    round). A candidate's score after a round is the mean of all its executions so far with
+    the network's prediction counted as ``prior`` executions more (a shrinkage: a candidate
+    seen a few times is not taken at its lucky mean); the last round's best by the mean of
+    its executions alone is played. ``screen``: the game's shipped weights (its name) or a
+    weight file's path."""
+
+    screen: str = "icf"
+    top: int = 64
+    shot_budget: int = 2048
+    prior: float = 4.0
+
+    def plan(self, view, turn=None, seed: int = 0):
+        from carromlab.analysis.variants import analysis_for
+
+        turn = turn if turn is not None else analysis_for(view.variant).default_turn()
+        played = self.break_decision(view, turn)
+        if played is not None:
+            return played
+        groups, seeds = self.search_start(view, turn, seed)
+        shortlist, pred = self.rank(view, turn, groups[0])
+        if len(pred) == 0:
+            return self.decision(groups[0], take_shots(groups[0].shots, [0]), -np.inf)
+        alive = np.arange(len(pred))
+        total = np.zeros(len(pred))  # sums of the executions' values
+        count = np.zeros(len(pred))
+        keeps = (len(pred), *RACE_ROUNDS)
+        last = np.zeros(len(pred))
+        for r, (keep, share) in enumerate(zip(keeps, RACE_SHARES, strict=True)):
+            if r:
+                score = (total + self.prior * pred) / (count + self.prior)
+                order = np.argsort(-score[alive], kind="stable")[:keep]
+                alive = alive[order]
+            n = max(2, int(share * self.shot_budget) // len(alive))
+            ask = shortlist.ask(take_shots(shortlist.shots, alive), n, int(seeds[0]) + r, True)
+            answer = yield ask
+            means = np.nan_to_num(answer.means(self.value), nan=-np.inf)
+            total[alive] += means * n
+            count[alive] += n
+            last = means
+        best = int(np.argmax(last))
+        mean, shot = float(last[best]), take_shots(shortlist.shots, [int(alive[best])])
+        decision = self.decision(shortlist, shot, mean)
+        if decision.values:
+            return decision
+        return replace(decision, values={"value": mean})
+
+    def ranked_candidates(self, view, turn, group: Candidates) -> Shot:
+        """Everything the network ranks: the group's candidates, each at :data:`RANK_SPEEDS`
+        too, and the fine grid (:data:`GRID_STEP_M`, :data:`GRID_STEP_DEG`), the illegal
+        placements dropped."""
+        from carromlab.analysis.asks import legal_shots
+        from carromlab.analysis.variants import analysis_for
+
+        s = group.shots
+        x = np.concatenate([s.x, np.repeat(s.x, len(RANK_SPEEDS))])
+        a = np.concatenate([s.angle, np.repeat(s.angle, len(RANK_SPEEDS))])
+        v = np.concatenate([s.speed, np.tile(RANK_SPEEDS, len(s.x))])
+        va = analysis_for(view.variant)
+        spans = va.placement_intervals(view.board)
+        xs = np.concatenate(
+            [np.linspace(lo, hi, max(2, round((hi - lo) / GRID_STEP_M) + 1)) for lo, hi in spans]
+        )
+        angs = np.radians(np.arange(10.0, 170.0 + 1e-9, GRID_STEP_DEG))
+        gx, ga, gv = (t.ravel() for t in np.meshgrid(xs, angs, RANK_SPEEDS, indexing="ij"))
+        y0 = float(s.y[0])
+        x, a, v = np.concatenate([x, gx]), np.concatenate([a, ga]), np.concatenate([v, gv])
+        shots = Shot(x, np.full(len(x), y0), a, v)
+        return take_shots(shots, np.flatnonzero(legal_shots(view, shots)))
+
+    def rank(self, view, turn, group: Candidates) -> tuple[Candidates, np.ndarray]:
+        """The ``top`` candidates by the network's predicted value, best first, and their
+        predicted values."""
+        net, spec, _ = screen_for(self.screen)
+        shots = self.ranked_candidates(view, turn, group)
+        pieces, mask, tv = decision_features(self, view, turn, spec.turn_size)
+        pred = predict(net, pieces, mask, shot_features(shots), tv)[:, 0]
+        order = np.argsort(-pred, kind="stable")[: self.top]
+        chosen = Candidates(group.view, take_shots(shots, order), group.turn, group.noise,
+                            group.scoring, group.steps)  # fmt: skip
+        return chosen, pred[order]
+
+
+def screen_provenance(game: str, data_info: dict, figures: dict, spec: ScreenSpec, **more) -> dict:
+    from carromlab import __version__
+
+    return {
+        "game": game,
+        "carromlab_version": __version__,
+        "made": time.strftime("%Y-%m-%d"),
+        "data": data_info,
+        "validation": figures,
+        "spec": spec.__dict__,
+        **more,
+    }
+
+
+def write_json(path: Path, obj: dict) -> None:
+    Path(path).write_text(json.dumps(obj, indent=1, default=str) + "\n")
+
+
+__all__ = [
+    "SKILLS",
+    "LearnedGreedy",
+    "LearnedScreen",
+    "Recorder",
+    "Records",
+    "decision_features",
+    "learned_greedy",
+    "load_data",
+    "screen_for",
+    "train",
+    "validate",
+    "weights_path",
+]
+
+
+@dataclass(frozen=True, repr=False)
+class LearnedGreedy(LearnedScreen, Greedy):
+    """The line boards' learned player: :class:`LearnedScreen` on
+    :class:`~carromlab.analysis.policies.Greedy` (ICF; Carroms mixes it into its own greedy
+    player)."""
+
+
+#: The learned player's own candidates: Greedy's cuts and banks from every 5 cm, twice the
+#: default count, which the network ranks beside its fine grid; no random fill (the grid
+#: covers the board).
+LEARNED_BUDGET = SearchBudget(max_candidates=96, random_extra=0)
+
+
+def learned_greedy(skill: str = "club", screen: str = "icf", **options) -> LearnedGreedy:
+    """The line boards' learned player (:class:`LearnedGreedy`) with the searched break."""
+    return LearnedGreedy(
+        skill=skill, screen=screen, break_shot="search", budget=LEARNED_BUDGET, **options
+    )

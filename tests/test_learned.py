@@ -1,0 +1,163 @@
+"""The learned screen: its features and network (order-free, stored and read back), its
+training, the search's recorded labels, and the player on the shipped ICF weights."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from carromlab.analysis.screen import (
+    MAX_PIECES,
+    ScreenSpec,
+    load_screen,
+    new_screen,
+    piece_features,
+    predict,
+    save_screen,
+    stroke_features,
+    turn_features,
+)
+from carromlab.errors import CarromlabError
+from carromlab.registry import standard_position
+
+
+def _strokes(k: int = 300, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return stroke_features(
+        rng.uniform(-0.18, 0.18, k),
+        np.full(k, -0.2526),
+        np.radians(rng.uniform(10, 170, k)),
+        rng.uniform(0.5, 6.0, k),
+    )
+
+
+def _features(position):
+    from carromlab.games.icf.rules import IcfTurn
+
+    turn = IcfTurn(own_down=2, opponent_down=1)
+    targets = [p.id for p in position.pieces if p.owner == "white"]
+    pieces, mask = piece_features(position, targets, "white")
+    return pieces, mask, turn_features(turn)
+
+
+def test_the_screen_does_not_depend_on_the_order_of_the_pieces():
+    pos = standard_position("icf-midgame")
+    net = new_screen(ScreenSpec(turn_size=5), seed=3)
+    strokes = _strokes()
+    pieces, mask, turn = _features(pos)
+    listed = predict(net, pieces, mask, strokes, turn)
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        shuffled = pos.replace(pieces=tuple(rng.permutation(np.array(pos.pieces, object))))
+        again = predict(net, *_features(shuffled)[:2], strokes, turn)
+        np.testing.assert_allclose(again, listed, rtol=1e-5, atol=1e-5)
+    # and the answer does depend on where the pieces are
+    moved = pos.replace(pieces=tuple(p.__class__(p.id, p.kind, p.owner, -p.x, p.y, p.rotation)
+                                     for p in pos.pieces))  # fmt: skip
+    assert not np.allclose(predict(net, *_features(moved)[:2], strokes, turn), listed)
+
+
+def test_piece_features_mark_roles_and_pad_to_a_fixed_size():
+    pos = standard_position("icf-midgame")
+    pieces, mask, turn = _features(pos)
+    assert pieces.shape == (MAX_PIECES, 6) and mask.sum() == len(pos.pieces)
+    own = [k for k, p in enumerate(pos.pieces) if p.owner == "white"]
+    queen = [k for k, p in enumerate(pos.pieces) if p.kind == "queen"]
+    assert pieces[own, 2].all() and pieces[own, 3].all() and not pieces[own, 4].any()
+    assert pieces[queen, 5].all() and not pieces[~mask].any()
+    # the turn's numbers: own_down, opponent_down, queen_pending, dues, is_break
+    np.testing.assert_allclose(turn, [2 / 9, 1 / 9, 0, 0, 0])
+
+
+def test_a_stored_screen_reads_back_the_same(tmp_path):
+    net = new_screen(ScreenSpec(turn_size=5, hidden=16), seed=2)
+    pieces, mask, turn = _features(standard_position("icf-midgame"))
+    strokes = _strokes(50)
+    save_screen(net, ScreenSpec(turn_size=5, hidden=16), tmp_path / "s.npz", {"note": "test"})
+    back, spec, meta = load_screen(tmp_path / "s.npz")
+    assert spec == ScreenSpec(turn_size=5, hidden=16) and meta["note"] == "test"
+    np.testing.assert_array_equal(
+        predict(back, pieces, mask, strokes, turn), predict(net, pieces, mask, strokes, turn)
+    )
+    with pytest.raises(CarromlabError, match="no learned screen"):
+        load_screen(tmp_path / "missing.npz")
+
+
+def test_training_fits_a_value_that_depends_on_the_stroke():
+    """Labels that follow the speed and the aim's side: the fitted network ranks held-out
+    strokes by them (a network that learned nothing would not)."""
+    from carromlab.analysis.learned import train
+
+    pieces, mask, turn = _features(standard_position("icf-midgame"))
+    n_dec, per = 40, 200
+    rng = np.random.default_rng(0)
+    strokes = np.concatenate([_strokes(per, seed=d) for d in range(n_dec)])
+    value = strokes[:, 4] * 2.0 - strokes[:, 2] + rng.normal(0, 0.05, len(strokes))
+    data = {
+        "pieces": np.repeat(pieces[None], n_dec, 0),
+        "mask": np.repeat(mask[None], n_dec, 0),
+        "turn": np.repeat(turn[None], n_dec, 0),
+        "chosen": strokes[np.arange(n_dec) * per + np.argmax(value.reshape(n_dec, per), 1)],
+        "pos": np.repeat(np.arange(n_dec), per),
+        "stroke": strokes.astype(np.float32),
+        "n": np.full(len(strokes), 16),
+        "value": value.astype(np.float32),
+        "foul": (strokes[:, 4] > 0.9).astype(np.float32),
+    }
+    _net, fig = train(data, ScreenSpec(turn_size=5, hidden=16, head=32), steps=300, progress=False)
+    assert fig["validation_decisions"] > 0
+    assert fig["rank_correlation"] > 0.9, fig
+    assert fig["value_mae"] < 0.3, fig
+
+
+def test_the_recorder_keeps_every_candidate_of_the_search_as_a_label():
+    from dataclasses import replace
+
+    from carromlab.analysis.asks import Evaluator
+    from carromlab.analysis.learned import N_EXPLORE, Recorder, Records
+    from carromlab.analysis.policies import drive_plan
+    from carromlab.games.icf.rules import IcfTurn
+    from carromlab.play.training import learned_base
+
+    pos = standard_position("icf-midgame")
+    base = learned_base("icf", "club")
+    player = replace(base, budget=replace(base.budget, shots=1024))
+    records = Records()
+    rec = Recorder(player, records, turn_size=5, explore=32)
+    evaluator = Evaluator(pos.board.layout, 20)
+    decision = drive_plan(rec.plan(pos, IcfTurn(), seed=5), evaluator)
+    plain = drive_plan(player.plan(pos, IcfTurn(), seed=5), evaluator)
+    assert decision.shot == plain.shot  # recording does not change the search's choice
+    a = records.arrays()
+    assert len(a["pieces"]) == 1 and (a["pos"] == 0).all()
+    assert len(a["stroke"]) > 100 and (a["n"] >= 2).all()
+    assert (a["n"] == N_EXPLORE).sum() >= 32  # the explored strokes
+    chosen = np.all(np.isclose(a["stroke"], a["chosen"][0], atol=1e-6), axis=1)
+    assert chosen.any()  # the played stroke is among the labels (a finalist)
+    assert np.isfinite(a["value"]).all() and ((a["foul"] >= 0) & (a["foul"] <= 1)).all()
+
+
+def test_the_learned_player_plays_a_legal_stroke_within_its_budget():
+    from carromlab.analysis.asks import Evaluator, legal_shots
+    from carromlab.analysis.policies import drive_plan
+    from carromlab.games.icf.rules import IcfTurn
+    from carromlab.registry import get_game
+
+    pos = standard_position("icf-midgame")
+    player = get_game("icf").make_player("learned", "club")
+    evaluator = Evaluator(pos.board.layout, 20)
+    decision = drive_plan(player.plan(pos, IcfTurn(), seed=3), evaluator)
+    assert legal_shots(pos, decision.shot).all()
+    assert evaluator.shots_run <= 1.1 * player.shot_budget
+    assert np.isfinite(decision.values["value"])
+
+
+def test_train_refuses_a_game_without_a_learned_player_in_one_line(tmp_path):
+    from carromlab.cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["train", "--game", "kooba", "--out", str(tmp_path / "k")])
+    assert e.value.code == 2
+    with pytest.raises(SystemExit) as e:
+        main(["train", "--game", "icf", "--positions", "0", "--out", str(tmp_path / "k")])
+    assert e.value.code == 2
