@@ -71,7 +71,8 @@ def extras(skill: str) -> dict:
     (``lookahead-race``: :data:`~carromlab.analysis.lookahead.LOOKAHEAD_RACING`), and the
     search-based player (``search``; ``search-4096`` and ``search-8192`` at a quarter and a
     half of its budget), with the lookahead on its finalists at every stroke
-    (``search-lookahead``) or when no pot is worth it (``search-safety``)."""
+    (``search-lookahead``) or when no pot is worth it (``search-safety``), and the learned
+    player (``learned``: the learned screen ranks, the kernel races its top picks)."""
     return {
         "greedy-big": Greedy(skill=skill, budget=SearchBudget(n_screen=6, keep=8, n_eval=32)),
         "greedy-race": ICF.make_player("greedy-race", skill),
@@ -86,6 +87,8 @@ def extras(skill: str) -> dict:
             f"search-{b}": MapGreedy(skill=skill, break_shot="search", budget=SearchBudget(shots=b))
             for b in (4096, 8192)
         },
+        # the learned screen in front of a kernel race (2,048 kernel shots a decision)
+        "learned": ICF.make_player("learned", skill),
     }
 
 

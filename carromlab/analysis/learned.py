@@ -12,8 +12,10 @@ run resumes at the first missing batch.
 
 **Training** (:func:`train`): the decisions are split by a hash of their index into training
 and validation (:data:`VALIDATION` of them); the network (:mod:`carromlab.analysis.screen`) is
-fitted with optax's Adam on the value (squared error, each label weighted by its executions,
-capped at :data:`WEIGHT_CAP`) and the foul rate (cross-entropy, weighted alike). The
+fitted with optax's Adam, each batch :data:`GROUP` labels from each of a few decisions, on the
+value (squared error, and the squared error with each decision's mean error taken out: what
+ranks one position's strokes; each label weighted by its executions, capped at
+:data:`WEIGHT_CAP`) and the foul rate (cross-entropy, weighted alike). The
 validation figures: the rank correlation between predicted and simulated values within a
 decision (candidates with at least :data:`WELL_MEASURED` executions), the mean error of the
 values, and how often the stroke the search chose is among the network's top 8 of the
@@ -60,6 +62,9 @@ MAX_SPEED = 6.5
 #: At most this many labels of one ask are kept (a random subset: a screen of thousands of
 #: cells at two executions each says little per cell).
 KEEP_PER_ASK = 512
+#: Labels a training batch takes from each of its decisions (the network runs once a
+#: decision; the loss compares them within it).
+GROUP = 32
 #: Validation share of the decisions.
 VALIDATION = 0.15
 #: A label's weight is its executions, capped here (a finalist's hundreds of executions
@@ -265,10 +270,15 @@ def train(
     from tqdm import tqdm
 
     val = split(len(data["pieces"]))
-    row_val = val[data["pos"]]
-    tr = np.flatnonzero(~row_val)
-    if len(tr) == 0:
+    order = np.argsort(data["pos"], kind="stable")
+    pos_sorted = data["pos"][order]
+    first = np.searchsorted(pos_sorted, np.arange(len(val)))
+    count = np.searchsorted(pos_sorted, np.arange(len(val)), side="right") - first
+    train_dec = np.flatnonzero(~val & (count > 0))
+    if len(train_dec) == 0:
         raise CarromlabError("no training labels: every decision fell in the validation share")
+    per = GROUP
+    groups = max(1, batch // per)
     pieces = jnp.asarray(data["pieces"])
     mask = jnp.asarray(data["mask"])
     turn = jnp.asarray(data["turn"])
@@ -277,17 +287,22 @@ def train(
     opt = optax.adam(schedule)
     state = opt.init(eqx.filter(net, eqx.is_array))
 
-    def loss_fn(net, pos, stroke, n, value, foul):
-        out = jax.vmap(lambda p, s: net(pieces[p], mask[p], s[None], turn[p])[0])(pos, stroke)
+    def loss_fn(net, dec, stroke, n, value, foul):
+        # (G,) decisions, (G, K) rows of each: the network runs once a decision
+        out = jax.vmap(lambda d, s: net(pieces[d], mask[d], s, turn[d]))(dec, stroke)
         w = jnp.minimum(n, WEIGHT_CAP).astype(jnp.float32)
-        mse = (w * (out[:, 0] - value) ** 2).sum() / w.sum()
-        bce = (w * optax.sigmoid_binary_cross_entropy(out[:, 1], foul)).sum() / w.sum()
-        return mse + 0.5 * bce, (mse, bce)
+        r = out[..., 0] - value
+        mse = (w * r**2).sum() / w.sum()
+        # the same error with each decision's mean error taken out: what ranks strokes
+        centred = r - (w * r).sum(axis=1, keepdims=True) / w.sum(axis=1, keepdims=True)
+        within = (w * centred**2).sum() / w.sum()
+        bce = (w * optax.sigmoid_binary_cross_entropy(out[..., 1], foul)).sum() / w.sum()
+        return mse + within + 0.5 * bce, (mse, bce)
 
     @eqx.filter_jit
-    def step(net, state, pos, stroke, n, value, foul):
+    def step(net, state, dec, stroke, n, value, foul):
         (loss, parts), grads = eqx.filter_value_and_grad(loss_fn, has_aux=True)(
-            net, pos, stroke, n, value, foul
+            net, dec, stroke, n, value, foul
         )
         updates, state = opt.update(grads, state, eqx.filter(net, eqx.is_array))
         return eqx.apply_updates(net, updates), state, loss, parts
@@ -296,9 +311,14 @@ def train(
     bar = tqdm(range(steps), desc="training", unit="step", disable=not progress)
     t0 = time.perf_counter()
     for i in bar:
-        b = rng.choice(tr, size=min(batch, len(tr)), replace=False)
+        dec = rng.choice(train_dec, size=groups, replace=len(train_dec) < groups)
+        pick = first[dec, None] + (rng.random((groups, per)) * count[dec, None]).astype(int)
+        rows = order[pick]
         net, state, _loss, (mse, bce) = step(
-            net, state, *(jnp.asarray(data[k][b]) for k in ("pos", "stroke", "n", "value", "foul"))
+            net,
+            state,
+            jnp.asarray(dec),
+            *(jnp.asarray(data[k][rows]) for k in ("stroke", "n", "value", "foul")),
         )
         if i % 200 == 0 or i == steps - 1:
             bar.set_postfix(mse=float(mse), bce=float(bce), refresh=False)
@@ -385,7 +405,7 @@ def screen_for(source: str):
 
 #: The candidates each round after the first keeps, and each round's share of the budget.
 RACE_ROUNDS = (16, 4, 2)
-RACE_SHARES = (0.25, 0.2, 0.25, 0.3)
+RACE_SHARES = (0.5, 0.125, 0.125, 0.25)
 #: Speeds every candidate aim is also ranked at (m/s; with the candidate's own).
 RANK_SPEEDS = (1.2, 2.0, 3.0, 4.2, 5.5)
 #: The fine grid the network ranks besides the player's candidates: placements along the line
@@ -406,9 +426,9 @@ class LearnedScreen:
     weight file's path."""
 
     screen: str = "icf"
-    top: int = 64
+    top: int = 512
     shot_budget: int = 2048
-    prior: float = 4.0
+    prior: float = 2.0
 
     def plan(self, view, turn=None, seed: int = 0):
         from carromlab.analysis.variants import analysis_for
@@ -431,7 +451,9 @@ class LearnedScreen:
                 score = (total + self.prior * pred) / (count + self.prior)
                 order = np.argsort(-score[alive], kind="stable")[:keep]
                 alive = alive[order]
-            n = max(2, int(share * self.shot_budget) // len(alive))
+            # the first round may execute each candidate once: its score leans on the
+            # network's prediction (``prior``); later rounds at least twice
+            n = max(1 if r == 0 else 2, int(share * self.shot_budget) // len(alive))
             ask = shortlist.ask(take_shots(shortlist.shots, alive), n, int(seeds[0]) + r, True)
             answer = yield ask
             means = np.nan_to_num(answer.means(self.value), nan=-np.inf)

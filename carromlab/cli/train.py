@@ -18,7 +18,9 @@ def train(
     positions: int = typer.Option(3000, help="Decisions of self-play to record (about)."),
     seed: int = typer.Option(0, help="Seed of the self-play and the training."),
     shots: int = typer.Option(4096, help="The self-play search's kernel shots a decision."),
-    steps: int = typer.Option(4000, help="Training steps (Adam, 512 labels a step)."),
+    steps: int = typer.Option(
+        10000, help="Training steps (Adam; 1,024 labels a step, 32 from each of 32 decisions)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the provenance as JSON."),
 ) -> None:
     """Record the search's values in self-play at several skills (resumable: run it again

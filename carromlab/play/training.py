@@ -119,11 +119,11 @@ def train_screen(
     positions: int = 3000,
     seed: int = 0,
     shots: int = 4096,
-    steps: int = 4000,
+    steps: int = 10000,
     progress: bool = True,
-    hidden: int = 32,
-    head: int = 64,
-    batch: int = 512,
+    hidden: int = 64,
+    head: int = 128,
+    batch: int = 1024,
 ) -> dict:
     """``carromlab train``: self-play data in ``out/data`` (resumable, :func:`generate`), a
     network fitted to it (:func:`train`), the weights in ``out/screen.npz`` with their
