@@ -22,7 +22,7 @@ def run(capsys, *args):
 def no_work():
     """Inside, what each command computes or writes once its input is accepted (a shot
     runner of the kernel: estimate, shotmap, best, demo; a play's log and games; a sweep; the
-    benchmarks; a drawing) raises AssertionError ("work started: ...") if called: a command
+    benchmarks; a drawing; a learned screen's training) raises AssertionError ("work started: ...") if called: a command
     refused "before any work" calls none of it. (What a refusal checks, not how long it
     took.)"""
     import carromlab.bench.games as bench_games
@@ -30,6 +30,7 @@ def no_work():
     import carromlab.cli.positions as positions
     import carromlab.cli.shots as shots
     import carromlab.play as play
+    import carromlab.play.training as training
     import carromlab.sweeps as sweeps
     from carromlab.analysis.runner import ShotRunner
 
@@ -46,6 +47,7 @@ def no_work():
         (bench_games, "bench_carrooka_games"),
         (positions, "draw_to"),
         (shots, "draw_to"),
+        (training, "train_screen"),
     ]
 
     def started(what: str):

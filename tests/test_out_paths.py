@@ -22,6 +22,7 @@ WRITERS = {
     "play": (["play", "--games", "1"], "--out"),
     "sweep": (["sweep", "no-such-sweep.toml"], "--out"),
     "demo": (["demo", "--n", "2"], "--out"),
+    "train": (["train", "--game", "icf", "--positions", "2"], "--out"),
 }
 
 

@@ -157,12 +157,12 @@ def test_disc_counts_round_up_to_a_few_buckets():
 
 
 def test_a_chunk_is_kept_up_to_the_queue_and_one_of_its_sizes_above():
-    """Up to the queue (4,096 slots) a chunk is what was asked (it shares the queue's one
-    program); above it the largest queue size not above it. A chunk of 4,082 (what the
+    """Up to the queue (4,096 slots) a chunk is what was asked, at least 64 (it shares the
+    queue's one program); above it the largest queue size not above it. A chunk of 4,082 (what the
     bench's balanced chunks ask) is not rounded down to 512."""
     assert [chunk_size(c) for c in (0, 1, 64, 100, 4082, 4096, 5000, 10**6)] == [
-        1,
-        1,
+        64,
+        64,
         64,
         100,
         4082,

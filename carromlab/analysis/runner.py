@@ -60,6 +60,9 @@ QUEUE_SIZES = (4096, 32768)
 #: shorter than a chunk steps all ``LANES`` lanes, the unused ones idle: a few milliseconds an
 #: event, against seconds to compile a program of its own.
 QUEUE = QUEUE_SIZES[0]
+#: The fewest shots a call runs (a smaller chunk is raised to it): every call places and
+#: returns the whole queue, so a call of a few shots costs as much as one of 64.
+MIN_CHUNK = 64
 
 
 @dataclass
@@ -238,14 +241,15 @@ def _trim(a: np.ndarray, n_real: int) -> np.ndarray:
 
 def chunk_size(chunk: int) -> int:
     """The shots a lane-simulator call runs for an asked ``chunk``: the chunk itself up to
-    :data:`QUEUE` (at least 1; every such call runs in the one queue of :data:`QUEUE` slots),
+    :data:`QUEUE` (at least :data:`MIN_CHUNK`; every such call runs in the one queue of
+    :data:`QUEUE` slots),
     above it the largest of :data:`QUEUE_SIZES` not above it (a queue of its own size).
 
     A chunk below :data:`QUEUE` used to be rounded down to 512 or 64 shots: a run asked in
     chunks of 4,082 ran in chunks of 512, each with its lanes emptying at its end and the
     queue's 4,096 slots placed and returned for an eighth of them live (the cut at half its
     speed; docs/benchmarks.md, 2026-12-07)."""
-    chunk = max(1, int(chunk))
+    chunk = max(MIN_CHUNK, int(chunk))
     if chunk <= QUEUE:
         return chunk
     return max(q for q in QUEUE_SIZES if q <= chunk)

@@ -8,13 +8,19 @@ from pathlib import Path
 
 import typer
 
-from carromlab.cli.app import app, check_out
+from carromlab.cli.app import app, check_out, out_path
 
 
 @app.command()
 def train(
     game: str = typer.Option(..., "--game", help="A game with a learned player (icf, carroms)."),
-    out: Path = typer.Option(..., "--out", help="Folder: data/, screen.npz, screen.json."),
+    out: Path = typer.Option(
+        ...,
+        "--out",
+        help="Folder: data/, screen.npz, screen.json.",
+        parser=out_path(),
+        metavar="PATH",
+    ),
     positions: int = typer.Option(3000, help="Decisions of self-play to record (about)."),
     seed: int = typer.Option(0, help="Seed of the self-play and the training."),
     shots: int = typer.Option(4096, help="The self-play search's kernel shots a decision."),

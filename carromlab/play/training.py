@@ -5,8 +5,10 @@ whole ``carromlab train`` (:func:`train_screen`); the network, its training and 
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import fields, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -29,10 +31,10 @@ def generate(
     seed: int = 0,
     batch: int = 8,
     shots: int = 8192,
-    skills=SKILLS,
+    skills: Sequence[str] = SKILLS,
     progress: bool = True,
     variant: str | None = None,
-) -> dict:
+) -> dict[str, int]:
     """Self-play data for ``game``'s screen in ``out`` (module docstring): batches of
     ``batch`` single boards (whole games where the game has no boards) between its search
     players at ``shots`` kernel shots a decision, skills cycled, until about ``positions``
@@ -65,9 +67,9 @@ def generate(
                     [rec] * _seats(config), config, skill=skill, seed=seed,
                     games=range(k * batch, (k + 1) * batch),
                 )  # fmt: skip
-                arrays = records.arrays()
+                arrays: dict[str, Any] = {"skill": np.asarray(skill), **records.arrays()}
                 tmp = path.with_suffix(".tmp.npz")
-                np.savez_compressed(tmp, skill=np.asarray(skill), **arrays)
+                np.savez_compressed(tmp, **arrays)
                 tmp.replace(path)
             with np.load(path) as z:
                 nd, nr = len(z["pieces"]), len(z["pos"])
@@ -81,30 +83,28 @@ def generate(
     return {"batches": k, "decisions": decisions, "labels": rows, "turn_size": turn_size}
 
 
-def _seats(config) -> int:
+def _seats(config: Any) -> int:
     return int(getattr(config, "n_seats", 2))
 
 
-def _default_turn(variant: str):
+def _default_turn(variant: str) -> Any:
     from carromlab.analysis.variants import analysis_for
 
     return analysis_for(variant).default_turn()
 
 
-def _self_play_config(g, variant: str):
+def _self_play_config(g: Any, variant: str) -> Any:
     """The rules for self-play: one board where the game has boards (more positions of more
     kinds a minute than whole games)."""
     config = g.config(variant)
-    from dataclasses import fields
-
     if any(f.name == "max_boards" for f in fields(config)):
         config = replace(config, max_boards=1)
     return config
 
 
-def learned_base(game: str, skill: str):
-    """The greedy player a game's learned player is built on (its search player's base): the
-    registry's ``search`` player of ``game`` without its map budget."""
+def learned_base(game: str, skill: str) -> Any:
+    """The player whose decisions are recorded: the registry's ``search`` player of ``game``
+    at ``skill`` (:func:`generate` sets its budget)."""
     from carromlab.registry import get_game
 
     g = get_game(game)
@@ -124,7 +124,7 @@ def train_screen(
     hidden: int = 64,
     head: int = 128,
     batch: int = 1024,
-) -> dict:
+) -> dict[str, Any]:
     """``carromlab train``: self-play data in ``out/data`` (resumable, :func:`generate`), a
     network fitted to it (:func:`train`), the weights in ``out/screen.npz`` with their
     provenance in ``out/screen.json`` and the training curve in ``out/training.jsonl``.
@@ -144,20 +144,21 @@ def train_screen(
     curve = out / "training.jsonl"
     curve.unlink(missing_ok=True)
 
-    def log(row: dict) -> None:
+    def log(row: dict[str, Any]) -> None:
         with curve.open("a") as f:
             f.write(json.dumps(row) + "\n")
 
     net, figures = train(
         data, spec, steps=steps, batch=batch, seed=seed, progress=progress, log=log
     )
-    info.update(self_play_shots=shots, skills=list(SKILLS), seed=seed)
-    prov = screen_provenance(g.name, info, figures, spec)
+    about: dict[str, Any] = {**info, "self_play_shots": shots, "skills": list(SKILLS)}
+    about["seed"] = seed
+    prov = screen_provenance(g.name, about, figures, spec)
     save_screen(net, spec, out / "screen.npz", prov)
     return prov
 
 
-def _game_position(g):
+def _game_position(g: Any) -> Any:
     """A position of game ``g``'s board (its first variant's default position)."""
     from carromlab.registry import standard_position
 
