@@ -20,9 +20,9 @@ from pathlib import Path
 from carromlab.registry import GAMES
 
 #: Boards a player plays, by how dear it is (the rest: CHEAP).
-DEAR = {"search": 2, "search-lookahead": 2, "search-safety": 2, "lookahead": 2,
-        "lookahead-race": 2, "learned": 4, "strong": 2}  # fmt: skip
-CHEAP = 6
+DEAR = {"search": 1, "search-lookahead": 1, "search-safety": 1, "lookahead": 2,
+        "lookahead-race": 2, "learned": 4, "strong": 1}  # fmt: skip
+CHEAP = 4
 
 
 def main() -> None:
@@ -30,6 +30,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--games", default="", help="comma-separated games (default all)")
     ap.add_argument("--skill", default="club")
+    ap.add_argument("--skip", default="", help="comma-separated players not measured")
     a = ap.parse_args()
     done = set()
     if a.out.exists():
@@ -39,7 +40,7 @@ def main() -> None:
     games = a.games.split(",") if a.games else list(GAMES)
     for name in games:
         for player in GAMES[name].players:
-            if (name, player) in done:
+            if (name, player) in done or player in a.skip.split(","):
                 continue
             boards = DEAR.get(player, CHEAP)
             args = [sys.executable, "-m", "carromlab", "bench", "--scenario", "boards",
