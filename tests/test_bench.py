@@ -58,14 +58,19 @@ def test_pymunk_peer_pockets_the_cut():
     assert np.sum(out["capture"] >= 0) == 1
 
 
+def _boards_json(capsys, *args: str) -> dict:
+    """``bench --scenario boards ARGS --json``'s report."""
+    try:
+        main(["bench", "--scenario", "boards", *args, "--json"])
+    except SystemExit as e:  # pragma: no cover - typer exits 0
+        assert e.code in (0, None)
+    return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+
 def test_boards_bench_json_report(capsys):
     """The whole-board benchmark's plumbing on one board (the figures are in
     docs/benchmarks.md)."""
-    try:
-        main(["bench", "--scenario", "boards", "--batch", "1", "--skill", "pro", "--json"])
-    except SystemExit as e:  # pragma: no cover - typer exits 0
-        assert e.code in (0, None)
-    rep = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    rep = _boards_json(capsys, "--batch", "1", "--skill", "pro")
     assert rep["scenario"] == "boards" and rep["boards"] == 1 and rep["skill"] == "pro"
     assert rep["strokes"] >= 1 and rep["kernel_shots"] > rep["strokes"]
     assert rep["truncated_strokes"] == 0 and rep["breaker_wins"] in (0, 1)
@@ -74,12 +79,7 @@ def test_boards_bench_json_report(capsys):
 
 def test_boards_bench_plays_the_search_player_at_the_budget_given(capsys):
     """``--policy search --shots N``: both seats search at N kernel shots a decision."""
-    try:
-        main(["bench", "--scenario", "boards", "--batch", "1", "--policy", "search",
-              "--shots", "512", "--json"])  # fmt: skip
-    except SystemExit as e:  # pragma: no cover - typer exits 0
-        assert e.code in (0, None)
-    rep = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    rep = _boards_json(capsys, "--batch", "1", "--policy", "search", "--shots", "512")
     assert rep["policy_name"] == "search" and rep["shots_a_decision"] == 512
     assert rep["strokes"] >= 1 and rep["kernel_shots"] > rep["strokes"]
 
@@ -88,12 +88,7 @@ def test_boards_bench_plays_any_game_with_its_cost_per_decision(capsys):
     """``--game``: another game's whole games (Force Out has no boards) between its own
     player (random: no search, so the kernel shots are the strokes' executions), with the
     cost per board and per decision."""
-    try:
-        main(["bench", "--scenario", "boards", "--game", "force-out", "--batch", "1",
-              "--policy", "random", "--json"])  # fmt: skip
-    except SystemExit as e:  # pragma: no cover - typer exits 0
-        assert e.code in (0, None)
-    rep = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    rep = _boards_json(capsys, "--game", "force-out", "--batch", "1", "--policy", "random")
     assert rep["game"] == "force-out" and rep["unit"] == "whole games"
     assert rep["strokes"] >= 1 and rep["kernel_shots"] == rep["strokes"]  # one execution each
     assert rep["s_per_decision"] * rep["strokes"] == pytest.approx(rep["elapsed_s"])
