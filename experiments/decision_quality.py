@@ -41,6 +41,7 @@ from carromlab.analysis.search import SearchBudget
 from carromlab.analysis.variants import analysis_for
 from carromlab.games.icf.players import icf_lookahead
 from carromlab.play import play_games
+from carromlab.play.loop import single_board
 from carromlab.position import Position
 from carromlab.registry import get_game
 
@@ -115,9 +116,7 @@ def positions(game, games: int, seed: int, skill: str) -> list:
     """(view, context) of every decision but the break of greedy games of ``game`` (ICF:
     single boards)."""
     seen: list = []
-    config = game.make_config()
-    if hasattr(config, "max_boards"):
-        config = replace(config, max_boards=1)
+    config, _ = single_board(game.make_config())
     greedy = game.make_player("greedy", skill=skill)
     play_games([Recording(greedy, seen), Recording(greedy, seen)], config, skill=skill,
                games=games, seed=seed)  # fmt: skip

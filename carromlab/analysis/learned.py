@@ -1,7 +1,8 @@
 """The learned screen's data, training and player.
 
-**Data** (:func:`carromlab.play.training.generate`: it plays games): games of self-play between a game's search players
-(:func:`~carromlab.analysis.policies.map_searching` of its greedy player) at several skills.
+**Data** (:func:`carromlab.play.training.generate`, which plays the games): self-play
+between a game's ``search`` players (its greedy player on the map search, at a budget of its
+own) at several skills.
 Every decision the search makes is recorded (:class:`Recorder`): each candidate it executes is
 a label (the mean value and foul rate of its executions, with their count), tens to thousands
 a decision, and the stroke it chose. Each decision also executes :data:`EXPLORE` random legal
@@ -24,14 +25,13 @@ decision's candidates.
 **The player** (:class:`LearnedScreen`, mixed into a game's greedy player): the network ranks
 far more candidates than the search screens (the player's own candidates, each aim also at
 power speeds, and a fine grid of placements, aims and speeds), in one batched call; the
-kernel executes only the ``top`` best and races them (:func:`~carromlab.analysis.search.race`)
-at about ``shot_budget`` kernel shots a decision.
+kernel executes only the ``top`` best and narrows them in rounds at about ``shot_budget``
+kernel shots a decision.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from carromlab.analysis.policies import Greedy
+from carromlab.analysis.policies import Greedy, line_placements
 from carromlab.analysis.screen import (
     STROKE_FEATURES,
     ScreenSpec,
@@ -143,7 +143,7 @@ class Recorder:
 
     def plan(self, view, turn=None, seed: int = 0):
         inner = self.inner
-        if turn is None and hasattr(inner, "plan"):
+        if turn is None:
             from carromlab.analysis.variants import analysis_for
 
             turn = analysis_for(view.variant).default_turn()
@@ -472,17 +472,12 @@ class LearnedScreen:
         too, and the fine grid (:data:`GRID_STEP_M`, :data:`GRID_STEP_DEG`), the illegal
         placements dropped."""
         from carromlab.analysis.asks import legal_shots
-        from carromlab.analysis.variants import analysis_for
 
         s = group.shots
         x = np.concatenate([s.x, np.repeat(s.x, len(RANK_SPEEDS))])
         a = np.concatenate([s.angle, np.repeat(s.angle, len(RANK_SPEEDS))])
         v = np.concatenate([s.speed, np.tile(RANK_SPEEDS, len(s.x))])
-        va = analysis_for(view.variant)
-        spans = va.placement_intervals(view.board)
-        xs = np.concatenate(
-            [np.linspace(lo, hi, max(2, round((hi - lo) / GRID_STEP_M) + 1)) for lo, hi in spans]
-        )
+        xs = line_placements(view, GRID_STEP_M)
         angs = np.radians(np.arange(10.0, 170.0 + 1e-9, GRID_STEP_DEG))
         gx, ga, gv = (t.ravel() for t in np.meshgrid(xs, angs, RANK_SPEEDS, indexing="ij"))
         y0 = float(s.y[0])
@@ -515,10 +510,6 @@ def screen_provenance(game: str, data_info: dict, figures: dict, spec: ScreenSpe
         "spec": spec.__dict__,
         **more,
     }
-
-
-def write_json(path: Path, obj: dict) -> None:
-    Path(path).write_text(json.dumps(obj, indent=1, default=str) + "\n")
 
 
 __all__ = [

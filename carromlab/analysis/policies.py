@@ -109,6 +109,15 @@ def random_legal_shots(
     return np.column_stack([xs[:k], angles, speeds])
 
 
+def line_placements(position, step: float) -> np.ndarray:
+    """Placements along ``position``'s shooting line about ``step`` apart (m): each legal
+    interval from end to end, at least its two ends."""
+    spans = analysis_for(position.variant).placement_intervals(position.board)
+    return np.concatenate(
+        [np.linspace(lo, hi, max(2, round((hi - lo) / step) + 1)) for lo, hi in spans]
+    )
+
+
 #: The default search: 48 candidates and 8 random shots screened with 4 executions each, the
 #: best 6 re-estimated with 16: about 320 kernel shots a stroke.
 DEFAULT_BUDGET = SearchBudget()
@@ -264,13 +273,7 @@ class Greedy(GreedyPlayer):
         """Candidate shots on the shooter's coins (and the queen once an own coin is down),
         padded with random legal shots to ``max_candidates + random_extra``."""
         own = self.targets(position, turn)
-        va = analysis_for(position.variant)
-        placements = np.concatenate(
-            [
-                np.linspace(lo, hi, max(2, round((hi - lo) / self.placement_step) + 1))
-                for lo, hi in va.placement_intervals(position.board)
-            ]
-        )
+        placements = line_placements(position, self.placement_step)
         cand = candidate_arrays(position, pieces=own, placements=placements)
         best = np.lexsort((cand["speed"], cand["cut"]))[: self.budget.max_candidates]  # stable
         cells = list(zip(cand["placement"][best], cand["angle"][best], cand["speed"][best]))

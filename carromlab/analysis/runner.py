@@ -84,9 +84,8 @@ class ShotRunner:
     """Simulates noisy shots of ``position`` with a shooting piece of ``shooter_kind`` (index 0).
 
     ``chunk``: the shots a kernel call runs (:func:`chunk_size`: as asked up to :data:`QUEUE`,
-    one of :data:`QUEUE_SIZES` above it),
-    which bounds memory above :data:`QUEUE` and sets how finely a run reports progress and
-    keeps finished work;
+    one of :data:`QUEUE_SIZES` above it), which bounds memory above :data:`QUEUE` and sets
+    how finely a run reports progress and keeps finished work;
     ``max_events`` is the kernel's event cap. The discs are padded with dead ones to
     ``capacity`` (default: :func:`~carromlab.physics.kernel.disc_bucket` of the position's
     count), so runners for positions with fewer pieces (later in a game) share one compiled
@@ -242,8 +241,8 @@ def _trim(a: np.ndarray, n_real: int) -> np.ndarray:
 def chunk_size(chunk: int) -> int:
     """The shots a lane-simulator call runs for an asked ``chunk``: the chunk itself up to
     :data:`QUEUE` (at least :data:`MIN_CHUNK`; every such call runs in the one queue of
-    :data:`QUEUE` slots),
-    above it the largest of :data:`QUEUE_SIZES` not above it (a queue of its own size).
+    :data:`QUEUE` slots), above it the largest of :data:`QUEUE_SIZES` not above it (a queue
+    of its own size).
 
     A chunk below :data:`QUEUE` used to be rounded down to 512 or 64 shots: a run asked in
     chunks of 4,082 ran in chunks of 512, each with its lanes emptying at its end and the

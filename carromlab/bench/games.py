@@ -60,9 +60,9 @@ def bench_boards(
     None: its own). Figures as a dict (JSON-ready): the cost per board and per decision (each
     stroke is one decision), in seconds and kernel shots. A warm-up board (another seed)
     compiles the kernel first; ``compile_s`` is its time."""
-    from dataclasses import fields, replace
+    from dataclasses import replace
 
-    from carromlab.play.loop import driver_for
+    from carromlab.play.loop import driver_for, single_board
     from carromlab.registry import get_game
 
     g = get_game(game)
@@ -70,10 +70,7 @@ def bench_boards(
     player = g.make_player(name, skill)
     if shots is not None:
         player = replace(player, budget=replace(player.budget, shots=int(shots)))
-    config = g.make_config()
-    one_board = any(f.name == "max_boards" for f in fields(config))
-    if one_board:
-        config = replace(config, max_boards=1)
+    config, one_board = single_board(g.make_config())
     seats = driver_for(config).n_seats
     recs, elapsed, kernel_shots, compile_s = _timed_play(
         player, config, skill, seed, boards, slots, progress, seats

@@ -29,6 +29,8 @@ def check_bench(
         raise CarromlabError(f"unknown peer {peer!r}; the only peer is pymunk")
     if shots is not None and scenario != "boards":
         raise CarromlabError("--shots applies to the boards scenario (with --policy search)")
+    if scenario != "boards" and (policy != "greedy" or game != "icf"):
+        raise CarromlabError("--policy and --game apply to the boards scenario")
     if scenario in GAME_SCENARIOS:
         if peer or scaling or lanes is not None or cores is not None:
             raise CarromlabError(
@@ -45,10 +47,6 @@ def check_bench(
             check_name(policy, g.players, "policy")
             if shots is not None and policy != "search":
                 raise CarromlabError("--shots applies to --policy search (its budget)")
-        elif policy != "greedy" or game != "icf":
-            raise CarromlabError("--policy and --game apply to the boards scenario")
-    elif policy != "greedy" or game != "icf":
-        raise CarromlabError("--policy and --game apply to the boards scenario")
 
 
 @app.command()
@@ -103,8 +101,8 @@ def bench(
 
     ``boards``: BATCH single boards of GAME (ICF by default; whole games where a game has no
     boards) between POLICY players in every seat (greedy at club skill by default), played
-    many at once, with the cost per board and per decision; the goal is 1,000 greedy boards in at most 10 minutes and
-    1,000 lookahead boards in at most 60 on a 2-core CPU.
+    many at once, with the cost per board and per decision; the goal is 1,000 greedy boards
+    in at most 10 minutes and 1,000 lookahead boards in at most 60 on a 2-core CPU.
     ``carrooka-games``: BATCH whole Carrooka games between greedy players.
     """
     check(

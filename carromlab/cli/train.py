@@ -13,7 +13,7 @@ from carromlab.cli.app import app, check_out, out_path
 
 @app.command()
 def train(
-    game: str = typer.Option(..., "--game", help="A game with a learned player (icf, carroms)."),
+    game: str = typer.Option(..., "--game", help="A game with a learned player (icf)."),
     out: Path = typer.Option(
         ...,
         "--out",
@@ -36,7 +36,7 @@ def train(
     from carromlab.input_schema import check_flags
 
     name = check_learned_game(game)
-    check_flags(positions=positions, steps=steps, shots=shots)
+    check_flags(positions=positions, seed=seed, steps=steps, shots=shots)
     check_out(out)
     from carromlab.play.training import train_screen
 

@@ -24,6 +24,7 @@ and its evaluator (the kernel's :class:`~carromlab.analysis.asks.Ask`, KOOBA's t
 
 from __future__ import annotations
 
+import dataclasses
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -253,6 +254,14 @@ def _advance(
         gm.asks = [ask]
         gm.many = False
         gm.executing = True
+
+
+def single_board(config: GameConfig) -> tuple[GameConfig, bool]:
+    """``config`` cut to one board where the game plays boards (a ``max_boards`` rule: ICF),
+    and whether it does; a game without boards is played whole, ``config`` as it is."""
+    if any(f.name == "max_boards" for f in dataclasses.fields(config)):  # type: ignore[arg-type]
+        return dataclasses.replace(config, max_boards=1), True  # type: ignore[type-var]
+    return config, False
 
 
 def driver_for(config: GameConfig) -> Driver:

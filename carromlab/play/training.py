@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import fields, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,10 @@ from carromlab.analysis.learned import (
     train,
 )
 from carromlab.analysis.screen import ScreenSpec, board_pockets, save_screen, turn_features
+from carromlab.analysis.variants import default_position
 from carromlab.errors import CarromlabError
+from carromlab.play.loop import single_board
+from carromlab.registry import standard_position
 
 
 def generate(
@@ -51,7 +54,7 @@ def generate(
     out.mkdir(parents=True, exist_ok=True)
     base = learned_base(game, "club")
     turn_size = len(turn_features(_default_turn(variant)))
-    config = _self_play_config(g, variant)
+    config, _ = single_board(g.make_config(variant))  # more kinds of position a minute
     decisions = rows = 0
     k = 0
     bar = tqdm(total=positions, desc=f"{game} decisions", unit="decision", disable=not progress)
@@ -93,15 +96,6 @@ def _default_turn(variant: str) -> Any:
     return analysis_for(variant).default_turn()
 
 
-def _self_play_config(g: Any, variant: str) -> Any:
-    """The rules for self-play: one board where the game has boards (more positions of more
-    kinds a minute than whole games)."""
-    config = g.config(variant)
-    if any(f.name == "max_boards" for f in fields(config)):
-        config = replace(config, max_boards=1)
-    return config
-
-
 def learned_base(game: str, skill: str) -> Any:
     """The player whose decisions are recorded: the registry's ``search`` player of ``game``
     at ``skill`` (:func:`generate` sets its budget)."""
@@ -139,7 +133,7 @@ def train_screen(
         turn_size=int(data["turn"].shape[1]),
         hidden=hidden,
         head=head,
-        pockets=board_pockets(_game_position(g)),
+        pockets=board_pockets(standard_position(default_position(g.variants[0]))),
     )
     curve = out / "training.jsonl"
     curve.unlink(missing_ok=True)
@@ -156,11 +150,3 @@ def train_screen(
     prov = screen_provenance(g.name, about, figures, spec)
     save_screen(net, spec, out / "screen.npz", prov)
     return prov
-
-
-def _game_position(g: Any) -> Any:
-    """A position of game ``g``'s board (its first variant's default position)."""
-    from carromlab.registry import standard_position
-
-    variant = g.variants[0]
-    return standard_position(g.default_position[variant])
