@@ -15,6 +15,7 @@ from carromlab.analysis.screen import (
     predict,
     save_screen,
     stroke_features,
+    struck_features,
     turn_features,
 )
 from carromlab.errors import CarromlabError
@@ -55,6 +56,38 @@ def test_the_screen_does_not_depend_on_the_order_of_the_pieces():
     moved = pos.replace(pieces=tuple(p.__class__(p.id, p.kind, p.owner, -p.x, p.y, p.rotation)
                                      for p in pos.pieces))  # fmt: skip
     assert not np.allclose(predict(net, *_features(moved)[:2], strokes, turn), listed)
+
+
+def test_struck_features_name_the_first_piece_its_cut_pocket_and_blockers():
+    import jax.numpy as jnp
+
+    from carromlab.analysis.screen import BLOCK, LENGTH, REACH, pair_features
+
+    # a coin straight ahead on the way to the (0.35, 0.35) pocket along the diagonal, a
+    # second coin on that diagonal between them (a blocker), a third off to the side
+    pocket = np.array([[0.35, 0.35], [-0.35, 0.35]]) / LENGTH
+    rows = np.zeros((4, 6), np.float32)
+    rows[0, :2] = (0.10, 0.10)
+    rows[1, :2] = (0.20, 0.20)
+    rows[2, :2] = (-0.20, 0.05)
+    rows[:, :2] /= LENGTH
+    rows[0, 2] = 1.0  # a target
+    mask = np.array([True, True, True, False])
+    # from (-0.1, -0.1) along the diagonal: a full hit on the first coin
+    strokes = stroke_features([-0.1, -0.1], [-0.1, -0.1], np.radians([45.0, 200.0]), [2.0, 2.0])
+    pair = pair_features(jnp.asarray(rows), jnp.asarray(strokes), jnp.asarray(pocket), mask)
+    out = np.asarray(struck_features(rows, mask, jnp.asarray(strokes), pair, pocket))
+    hit, flags, along, cut, miss, dist, blockers, nearest = (
+        out[:, 0], out[:, 1:5], out[:, 5], out[:, 6], out[:, 7], out[:, 8], out[:, 9], out[:, 10]
+    )
+    assert hit[0] == 1 and flags[0, 0] == 1 and flags[0, 1:].sum() == 0
+    np.testing.assert_allclose(along[0], np.hypot(0.2, 0.2) / LENGTH, rtol=1e-5)
+    assert cut[0] < 1e-5 and miss[0] < 1e-4 and blockers[0] == 1
+    np.testing.assert_allclose(dist[0], np.hypot(0.25, 0.25) / LENGTH, rtol=1e-5)
+    np.testing.assert_allclose(nearest[0], np.hypot(0.1, 0.1) / LENGTH, rtol=1e-5)
+    # aimed away from every piece: nothing struck, no blockers
+    assert hit[1] == 0 and blockers[1] == 0 and nearest[1] == 5 and not flags[1].any()
+    assert BLOCK < REACH
 
 
 def test_piece_features_mark_roles_and_pad_to_a_fixed_size():

@@ -65,6 +65,9 @@ KEEP_PER_ASK = 512
 #: Labels a training batch takes from each of its decisions (the network runs once a
 #: decision; the loss compares them within it).
 GROUP = 32
+#: A training batch draws half of each decision's labels from its best this many (by their
+#: simulated value): the strokes worth most are rare, and the player needs the top ranked.
+TOP_LABELS = 64
 #: Validation share of the decisions.
 VALIDATION = 0.15
 #: A label's weight is its executions, capped here (a finalist's hundreds of executions
@@ -270,7 +273,8 @@ def train(
     from tqdm import tqdm
 
     val = split(len(data["pieces"]))
-    order = np.argsort(data["pos"], kind="stable")
+    # each decision's labels together, its best first (the top-weighted draw below)
+    order = np.lexsort((-data["value"], data["pos"]))
     pos_sorted = data["pos"][order]
     first = np.searchsorted(pos_sorted, np.arange(len(val)))
     count = np.searchsorted(pos_sorted, np.arange(len(val)), side="right") - first
@@ -312,7 +316,14 @@ def train(
     t0 = time.perf_counter()
     for i in bar:
         dec = rng.choice(train_dec, size=groups, replace=len(train_dec) < groups)
-        pick = first[dec, None] + (rng.random((groups, per)) * count[dec, None]).astype(int)
+        # half of a decision's labels from all of it, half from its best TOP_LABELS: the
+        # strokes worth most are a few in a thousand, and the ranking at the top is the use
+        span = count[dec, None]
+        top = np.minimum(span, TOP_LABELS)
+        lim = np.concatenate(
+            [np.repeat(span, per - per // 2, axis=1), np.repeat(top, per // 2, axis=1)], axis=1
+        )
+        pick = first[dec, None] + (rng.random((groups, per)) * lim).astype(int)
         rows = order[pick]
         net, state, _loss, (mse, bce) = step(
             net,
@@ -429,6 +440,10 @@ class LearnedScreen:
     top: int = 512
     shot_budget: int = 2048
     prior: float = 2.0
+    #: Race the player's own candidates (at their own speeds) whatever the network says.
+    keep_own: bool = False
+    rounds: tuple[int, ...] = RACE_ROUNDS
+    shares: tuple[float, ...] = RACE_SHARES
 
     def plan(self, view, turn=None, seed: int = 0):
         from carromlab.analysis.variants import analysis_for
@@ -444,9 +459,9 @@ class LearnedScreen:
         alive = np.arange(len(pred))
         total = np.zeros(len(pred))  # sums of the executions' values
         count = np.zeros(len(pred))
-        keeps = (len(pred), *RACE_ROUNDS)
+        keeps = (len(pred), *self.rounds)
         last = np.zeros(len(pred))
-        for r, (keep, share) in enumerate(zip(keeps, RACE_SHARES, strict=True)):
+        for r, (keep, share) in enumerate(zip(keeps, self.shares, strict=True)):
             if r:
                 score = (total + self.prior * pred) / (count + self.prior)
                 order = np.argsort(-score[alive], kind="stable")[:keep]
@@ -467,7 +482,7 @@ class LearnedScreen:
             return decision
         return replace(decision, values={"value": mean})
 
-    def ranked_candidates(self, view, turn, group: Candidates) -> Shot:
+    def ranked_candidates(self, view, turn, group: Candidates) -> tuple[Shot, np.ndarray]:
         """Everything the network ranks: the group's candidates, each at :data:`RANK_SPEEDS`
         too, and the fine grid (:data:`GRID_STEP_M`, :data:`GRID_STEP_DEG`), the illegal
         placements dropped."""
@@ -483,16 +498,20 @@ class LearnedScreen:
         y0 = float(s.y[0])
         x, a, v = np.concatenate([x, gx]), np.concatenate([a, ga]), np.concatenate([v, gv])
         shots = Shot(x, np.full(len(x), y0), a, v)
-        return take_shots(shots, np.flatnonzero(legal_shots(view, shots)))
+        legal = np.flatnonzero(legal_shots(view, shots))
+        return take_shots(shots, legal), legal < len(s.x)
 
     def rank(self, view, turn, group: Candidates) -> tuple[Candidates, np.ndarray]:
         """The ``top`` candidates by the network's predicted value, best first, and their
         predicted values."""
         net, spec, _ = screen_for(self.screen)
-        shots = self.ranked_candidates(view, turn, group)
+        shots, own = self.ranked_candidates(view, turn, group)
         pieces, mask, tv = decision_features(self, view, turn, spec.turn_size)
         pred = predict(net, pieces, mask, shot_features(shots), tv)[:, 0]
         order = np.argsort(-pred, kind="stable")[: self.top]
+        if self.keep_own:
+            order = np.concatenate([order, np.setdiff1d(np.flatnonzero(own), order)])
+            order = order[np.argsort(-pred[order], kind="stable")]
         chosen = Candidates(group.view, take_shots(shots, order), group.turn, group.noise,
                             group.scoring, group.steps)  # fmt: skip
         return chosen, pred[order]

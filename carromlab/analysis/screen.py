@@ -14,8 +14,9 @@ position in one batched call (:func:`predict`):
    directly, how well the line it leaves along points at a pocket (:func:`pair_features`)
    through a third; the three sums pass a ReLU and one more layer;
 4. the pairs of a stroke are pooled over the position's live pieces (mean and max: the set
-   encoder), joined with the stroke's and the turn's features (:func:`turn_features`), and a
-   small MLP gives two numbers: the stroke's expected value under the game's rules (its
+   encoder), joined with the stroke's and the turn's features (:func:`turn_features`) and
+   those of the piece it strikes first (:func:`struck_features`: the cut, its pocket, the
+   pieces in the way), and a small MLP gives two numbers: the stroke's expected value under the game's rules (its
    ``points``) and the logit of its foul risk.
 
 Steps 1-2 cost one matrix product per piece or stroke; the pairs cost two small ones
@@ -39,6 +40,8 @@ import numpy as np
 
 from carromlab.errors import CarromlabError
 
+#: The weight files' format: 2 since the stroke head reads the struck piece's features.
+FORMAT = 2
 #: Pieces a position may hold for the network (padded with masked rows to this many: one
 #: compiled program for every position of a game). Carroms' 25 pieces are the most.
 MAX_PIECES = 32
@@ -51,6 +54,11 @@ PIECE_FEATURES = 6
 STROKE_FEATURES = 5
 #: Features of a (stroke, piece) pair, computed inside the network (:func:`pair_features`).
 PAIR_FEATURES = 7
+#: Features of the piece a stroke strikes first (:func:`struck_features`).
+STRUCK_FEATURES = 11
+#: A piece this close to the line a struck piece leaves along blocks its way to the pocket
+#: (m): two ICF coin radii, 2 x 0.0159 m (docs/equipment.md).
+BLOCK = 0.0318
 #: Strokes per call are padded to a multiple of this (a few compiled programs a game).
 STROKE_BLOCK = 1024
 #: Length scale of positions and offsets (m): about half an ICF board's playing surface.
@@ -160,7 +168,11 @@ def _module_class():
             self.pair_in = eqx.nn.Linear(PAIR_FEATURES, h, use_bias=False, key=k[2])
             self.pair_mid = eqx.nn.Linear(h, h, key=k[3])
             self.head = eqx.nn.MLP(
-                2 * h + STROKE_FEATURES + spec.turn_size, 2, spec.head, 2, key=k[4]
+                2 * h + STROKE_FEATURES + STRUCK_FEATURES + spec.turn_size,
+                2,
+                spec.head,
+                2,
+                key=k[4],
             )
 
         def __call__(self, pieces, mask, strokes, turn):
@@ -176,8 +188,15 @@ def _module_class():
             count = jnp.maximum(mask.sum(), 1)
             mean = jnp.where(m, h, 0.0).sum(axis=1) / count
             top = jnp.where(m, h, 0.0).max(axis=1)  # h >= 0: a masked row never wins
+            struck = struck_features(pieces, mask, strokes, pair, pockets)
             both = jnp.concatenate(
-                [mean, top, strokes, jnp.broadcast_to(turn, (strokes.shape[0], turn.shape[0]))],
+                [
+                    mean,
+                    top,
+                    strokes,
+                    struck,
+                    jnp.broadcast_to(turn, (strokes.shape[0], turn.shape[0])),
+                ],
                 axis=1,
             )
             return jax.vmap(self.head)(both)
@@ -234,6 +253,49 @@ def pair_features(pieces, strokes, pockets, mask=None):
     )
 
 
+def struck_features(pieces, mask, strokes, pair, pockets):
+    """(N, STRUCK_FEATURES): the piece each stroke strikes first, by :func:`pair_features`'
+    ``pair`` (N, P, PAIR_FEATURES): whether it strikes one; that piece's flags (a target, the
+    shooter's, another side's, the queen); the distance to it, the cut (its offset off the
+    aim, over :data:`REACH`), how far the line it leaves along misses its best pocket and how
+    far that pocket is; how many live pieces lie within :data:`BLOCK` of the way from the
+    piece to that pocket, and the nearest of them along it (in :data:`LENGTH`, 5 when none).
+    Zero (5 for the nearest blocker) for a stroke that strikes nothing straight."""
+    import jax.numpy as jnp
+
+    first = pair[..., 3]  # (N, P): one where a piece is struck first
+    idx = jnp.argmax(first, axis=1)  # (N,)
+    hit = first.max(axis=1)
+
+    def take(a):
+        return jnp.take_along_axis(a, idx[:, None], axis=1)[:, 0]
+
+    flags = pieces[idx, 2:6] * hit[:, None]
+    along, off, miss, dist = (take(pair[..., k]) for k in (0, 1, 4, 5))
+    if pockets.shape[0]:
+        sx, sy = pieces[idx, 0], pieces[idx, 1]
+        # the way the struck piece leaves (the ghost-ball line) and its best pocket
+        leave = jnp.arctan2(strokes[:, 3], strokes[:, 2]) + jnp.arcsin(jnp.clip(off, -1.0, 1.0))
+        to = jnp.arctan2(pockets[None, :, 1] - sy[:, None], pockets[None, :, 0] - sx[:, None])
+        turn = jnp.abs(jnp.mod(to - leave[:, None] + jnp.pi, 2 * jnp.pi) - jnp.pi)
+        best = jnp.argmin(turn, axis=1)
+        ux, uy = pockets[best, 0] - sx, pockets[best, 1] - sy
+        length = jnp.maximum(jnp.hypot(ux, uy), 1e-6)
+        ux, uy = ux / length, uy / length
+        rx = pieces[None, :, 0] - sx[:, None]
+        ry = pieces[None, :, 1] - sy[:, None]
+        a = rx * ux[:, None] + ry * uy[:, None]
+        o = jnp.abs(ry * ux[:, None] - rx * uy[:, None])
+        others = mask[None, :] & (jnp.arange(pieces.shape[0])[None, :] != idx[:, None])
+        way = others & (a > 0) & (a < length[:, None]) & (o < BLOCK / LENGTH)
+        blockers = way.sum(axis=1).astype(pieces.dtype) * hit
+        nearest = jnp.where(way, a, 5.0).min(axis=1) * hit + 5.0 * (1 - hit)
+    else:
+        blockers, nearest = jnp.zeros_like(hit), jnp.full_like(hit, 5.0)
+    numbers = [along * hit, jnp.abs(off) * hit, miss, dist, blockers, nearest]
+    return jnp.concatenate([hit[:, None], flags, jnp.stack(numbers, axis=1)], axis=1)
+
+
 def board_pockets(position) -> tuple[tuple[float, float], ...]:
     """The pockets (or holes) of ``position``'s board: their centres (m)."""
     from carromlab.physics.table import Table
@@ -284,7 +346,7 @@ def save_screen(net, spec: ScreenSpec, path: Path, provenance: dict) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, *[np.asarray(v, np.float32) for v in leaves])
-    meta = {"format": 1, "spec": dataclasses.asdict(spec), **provenance}
+    meta = {"format": FORMAT, "spec": dataclasses.asdict(spec), **provenance}
     path.with_suffix(".json").write_text(json.dumps(meta, indent=1, default=str) + "\n")
 
 
@@ -297,7 +359,7 @@ def load_screen(path: Path) -> tuple[Any, ScreenSpec, dict]:
     if not path.exists() or not meta_path.exists():
         raise CarromlabError(f"no learned screen at {path} (and {meta_path.name} beside it)")
     meta = json.loads(meta_path.read_text())
-    if meta.get("format") != 1:
+    if meta.get("format") != FORMAT:
         raise CarromlabError(f"{meta_path}: an unknown screen format {meta.get('format')!r}")
     spec = ScreenSpec(**{**meta["spec"], "pockets": tuple(map(tuple, meta["spec"]["pockets"]))})
     eqx = _eqx()
@@ -323,5 +385,6 @@ __all__ = [
     "predict",
     "save_screen",
     "stroke_features",
+    "struck_features",
     "turn_features",
 ]
