@@ -78,7 +78,14 @@ def test_struck_features_name_the_first_piece_its_cut_pocket_and_blockers():
     pair = pair_features(jnp.asarray(rows), jnp.asarray(strokes), jnp.asarray(pocket), mask)
     out = np.asarray(struck_features(rows, mask, jnp.asarray(strokes), pair, pocket))
     hit, flags, along, cut, miss, dist, blockers, nearest = (
-        out[:, 0], out[:, 1:5], out[:, 5], out[:, 6], out[:, 7], out[:, 8], out[:, 9], out[:, 10]
+        out[:, 0],
+        out[:, 1:5],
+        out[:, 5],
+        out[:, 6],
+        out[:, 7],
+        out[:, 8],
+        out[:, 9],
+        out[:, 10],
     )
     assert hit[0] == 1 and flags[0, 0] == 1 and flags[0, 1:].sum() == 0
     np.testing.assert_allclose(along[0], np.hypot(0.2, 0.2) / LENGTH, rtol=1e-5)
@@ -194,3 +201,46 @@ def test_train_refuses_a_game_without_a_learned_player_in_one_line(tmp_path):
     with pytest.raises(SystemExit) as e:
         main(["train", "--game", "icf", "--positions", "0", "--out", str(tmp_path / "k")])
     assert e.value.code == 2
+
+
+def test_carrooka_learned_races_every_colour_and_records_one_decision_each(tmp_path):
+    """Carrooka's colours are one candidate group each: the learned player ranks and races
+    them together and plays one of them; the recorder keeps one decision per colour (its
+    target flagged), the played stroke with the colour it was played for."""
+    from carromlab.analysis.decide import plan_evaluator
+    from carromlab.analysis.learned import Recorder, Records
+    from carromlab.analysis.policies import drive_plan
+    from carromlab.analysis.screen import board_pockets
+    from carromlab.analysis.search import SearchBudget
+    from carromlab.analysis.variants import analysis_for
+    from carromlab.games.carrooka.machine import CarrookaConfig, CarrookaState, shot_turns
+    from carromlab.games.carrooka.players import CarrookaGreedy, CarrookaLearned
+    from carromlab.registry import get_game
+
+    mid = standard_position("carrooka-midgame")
+    pos = mid.replace(pieces=tuple(p for p in mid.pieces if p.kind != "red"))
+    state = CarrookaState(position=pos, phase="colour", strokes=1)
+    turns = shot_turns(state)
+    assert len(turns) == 6
+    spec = ScreenSpec(turn_size=0, hidden=8, head=16, pockets=board_pockets(pos))
+    save_screen(new_screen(spec, seed=1), spec, tmp_path / "s.npz", {})
+    player = CarrookaLearned(screen=str(tmp_path / "s.npz"), top=64, shot_budget=512)
+    table = analysis_for("carrooka").table_position(pos)
+    evaluator = plan_evaluator(get_game("carrooka"), "carrooka", pos, table)
+    decision = drive_plan(player.plan(state, CarrookaConfig(), seed=2), evaluator)
+    assert decision.turn in turns and np.isfinite(decision.values["value"])
+    assert evaluator.shots_run <= 1.1 * 512
+
+    records = Records()
+    base = CarrookaGreedy(budget=SearchBudget(n_screen=2, keep=3, n_eval=8))
+    rec = Recorder(base, records, turn_size=0, explore=16)
+    played = drive_plan(rec.plan(state, CarrookaConfig(), seed=2), evaluator)
+    a = records.arrays()
+    assert len(a["pieces"]) == len(turns)
+    assert (a["pieces"][:, :, 2].sum(axis=1) == 1).all()  # one colour on in each
+    assert (a["mask"].sum(axis=1) == len(pos.pieces) - 1).all()  # the striker is no piece
+    mine = np.flatnonzero(np.isfinite(a["chosen"]).all(axis=1))
+    assert len(mine) == 1
+    colour = [p.kind for p in pos.pieces if p.kind != "striker"]
+    flagged = colour[int(np.argmax(a["pieces"][mine[0], :, 2]))]
+    assert flagged == played.turn.on

@@ -87,7 +87,10 @@ def decision_features(player, view, turn, turn_size: int | None = None):
     """``(pieces, mask, turn)`` features of the position ``view`` under ``turn`` as ``player``
     (a greedy player with ``targets``) sees it."""
     shooter = getattr(turn, "shooter", None)
-    targets = player.targets(view, turn) if hasattr(player, "targets") else ()
+    if hasattr(player, "screen_targets"):
+        targets = player.screen_targets(view, turn)
+    else:
+        targets = player.targets(view, turn) if hasattr(player, "targets") else ()
     pieces, mask = piece_features(view, targets, shooter)
     return pieces, mask, turn_features(turn, turn_size)
 
@@ -180,35 +183,42 @@ class Recorder:
                 return decision
 
     def _explore_ask(self, view, turn, seed: int, rng):
-        from carromlab.analysis.asks import Ask
-        from carromlab.analysis.policies import random_legal_shots
-
+        """The ask of :data:`EXPLORE` random legal strokes: the player's own
+        ``explore_group(view, turn, count, rng)`` (a :class:`Candidates` group) where it has
+        one, else from anywhere on the shooting line (the line boards)."""
         if not self.explore or not hasattr(self.inner, "group"):
             return None
         try:
-            rows = random_legal_shots(view, self.explore, rng, (5.0, 175.0), (0.3, MAX_SPEED))
+            if hasattr(self.inner, "explore_group"):
+                g = self.inner.explore_group(view, turn, self.explore, rng)
+            else:
+                g = self._line_explore(view, turn, rng)
         except CarromlabError:
             return None
+        return g.ask(g.shots, N_EXPLORE, int(seed) % (2**31))
+
+    def _line_explore(self, view, turn, rng) -> Candidates:
+        from carromlab.analysis.policies import random_legal_shots
         from carromlab.analysis.variants import analysis_for
 
+        rows = random_legal_shots(view, self.explore, rng, (5.0, 175.0), (0.3, MAX_SPEED))
         y0 = analysis_for(view.variant).shot_y(view.board)
         shots = Shot(rows[:, 0], np.full(len(rows), y0), np.radians(rows[:, 1]), rows[:, 2])
-        g = self.inner.group(view, shots, turn)
-        return Ask(view, shots, N_EXPLORE, int(seed) % (2**31), g.noise, turn, g.scoring)
+        return self.inner.group(view, shots, turn)
 
     def _record(self, view, turn, asks_log, decision, rng) -> None:
+        """One recorded decision for every turn the search valued strokes under at the
+        decision's position (one for most games; Carrooka's colours each have theirs); the
+        played stroke is kept with the decision of the turn it was played under."""
         r = self.records
-        pieces, mask, tv = decision_features(self.inner, view, turn, self.turn_size)
-        d = len(r.pieces)
-        r.pieces.append(pieces)
-        r.mask.append(mask)
-        r.turn.append(tv)
+        position = getattr(view, "position", view)
         shot = getattr(decision, "shot", decision)
-        r.chosen.append(shot_features(shot)[0])
+        played = getattr(decision, "turn", None)
         value = getattr(self.inner, "value", "points")
+        index: dict[Any, int] = {}
         for ask, answer in asks_log:
-            if ask.position is not view:
-                continue  # a reply's or a leave's position: not this decision's
+            if ask.position is not position:
+                continue  # a reply's, a leave's or a Carrooka'd option's position
             ev = answer.evaluate()
             n = np.bincount(answer.cell, minlength=len(answer.legal))
             keep = np.flatnonzero(answer.legal & (n > 0))
@@ -216,9 +226,18 @@ class Recorder:
                 keep = np.sort(rng.choice(keep, KEEP_PER_ASK, replace=False))
             if not len(keep):
                 continue
+            if ask.turn not in index:
+                index[ask.turn] = len(r.pieces)
+                pieces, mask, tv = decision_features(self.inner, position, ask.turn, self.turn_size)
+                r.pieces.append(pieces)
+                r.mask.append(mask)
+                r.turn.append(tv)
+                mine = shot is not None and (played is None or played == ask.turn)
+                chosen = shot_features(shot)[0] if mine else np.full(STROKE_FEATURES, np.nan)
+                r.chosen.append(chosen)
             means = answer.cell_means(ev[value])[keep]
             fouls = answer.cell_means(np.asarray(ev.get("foul", np.zeros(len(answer.cell)))))[keep]
-            r.pos.append(np.full(len(keep), d))
+            r.pos.append(np.full(len(keep), index[ask.turn]))
             r.stroke.append(shot_features(take_shots(answer.ask.shots, keep)))
             r.n.append(n[keep])
             r.value.append(means)
@@ -440,8 +459,6 @@ class LearnedScreen:
     top: int = 512
     shot_budget: int = 2048
     prior: float = 2.0
-    #: Race the player's own candidates (at their own speeds) whatever the network says.
-    keep_own: bool = False
     rounds: tuple[int, ...] = RACE_ROUNDS
     shares: tuple[float, ...] = RACE_SHARES
 
@@ -453,9 +470,16 @@ class LearnedScreen:
         if played is not None:
             return played
         groups, seeds = self.search_start(view, turn, seed)
-        shortlist, pred = self.rank(view, turn, groups[0])
+        # every group's candidates ranked (a group: one turn, e.g. a nominated colour), the
+        # best ``top`` of them all raced together
+        ranked = [self.rank(g.view, g.turn, g) for g in groups]
+        gid = np.concatenate([np.full(len(p), k) for k, (_, p) in enumerate(ranked)])
+        cell = np.concatenate([np.arange(len(p)) for _, p in ranked])
+        pred = np.concatenate([p for _, p in ranked])
         if len(pred) == 0:
             return self.decision(groups[0], take_shots(groups[0].shots, [0]), -np.inf)
+        pick = np.argsort(-pred, kind="stable")[: self.top]
+        gid, cell, pred = gid[pick], cell[pick], pred[pick]
         alive = np.arange(len(pred))
         total = np.zeros(len(pred))  # sums of the executions' values
         count = np.zeros(len(pred))
@@ -469,20 +493,32 @@ class LearnedScreen:
             # the first round may execute each candidate once: its score leans on the
             # network's prediction (``prior``); later rounds at least twice
             n = max(1 if r == 0 else 2, int(share * self.shot_budget) // len(alive))
-            ask = shortlist.ask(take_shots(shortlist.shots, alive), n, int(seeds[0]) + r, True)
-            answer = yield ask
-            means = np.nan_to_num(answer.means(self.value), nan=-np.inf)
+            kept = [k for k in range(len(ranked)) if (gid[alive] == k).any()]
+            asks = [
+                ranked[k][0].ask(
+                    take_shots(ranked[k][0].shots, cell[alive][gid[alive] == k]),
+                    n,
+                    int(seeds[0]) + r,
+                    True,
+                )
+                for k in kept
+            ]
+            answers = yield asks
+            means = np.empty(len(alive))
+            for k, answer in zip(kept, answers, strict=True):
+                means[gid[alive] == k] = np.nan_to_num(answer.means(self.value), nan=-np.inf)
             total[alive] += means * n
             count[alive] += n
             last = means
         best = int(np.argmax(last))
-        mean, shot = float(last[best]), take_shots(shortlist.shots, [int(alive[best])])
-        decision = self.decision(shortlist, shot, mean)
+        k, c = int(gid[alive[best]]), int(cell[alive[best]])
+        mean, shot = float(last[best]), take_shots(ranked[k][0].shots, [c])
+        decision = self.decision(ranked[k][0], shot, mean)
         if decision.values:
             return decision
         return replace(decision, values={"value": mean})
 
-    def ranked_candidates(self, view, turn, group: Candidates) -> tuple[Shot, np.ndarray]:
+    def ranked_candidates(self, view, turn, group: Candidates) -> Shot:
         """Everything the network ranks: the group's candidates, each at :data:`RANK_SPEEDS`
         too, and the fine grid (:data:`GRID_STEP_M`, :data:`GRID_STEP_DEG`), the illegal
         placements dropped."""
@@ -498,20 +534,16 @@ class LearnedScreen:
         y0 = float(s.y[0])
         x, a, v = np.concatenate([x, gx]), np.concatenate([a, ga]), np.concatenate([v, gv])
         shots = Shot(x, np.full(len(x), y0), a, v)
-        legal = np.flatnonzero(legal_shots(view, shots))
-        return take_shots(shots, legal), legal < len(s.x)
+        return take_shots(shots, np.flatnonzero(legal_shots(view, shots)))
 
     def rank(self, view, turn, group: Candidates) -> tuple[Candidates, np.ndarray]:
         """The ``top`` candidates by the network's predicted value, best first, and their
         predicted values."""
         net, spec, _ = screen_for(self.screen)
-        shots, own = self.ranked_candidates(view, turn, group)
+        shots = self.ranked_candidates(view, turn, group)
         pieces, mask, tv = decision_features(self, view, turn, spec.turn_size)
         pred = predict(net, pieces, mask, shot_features(shots), tv)[:, 0]
         order = np.argsort(-pred, kind="stable")[: self.top]
-        if self.keep_own:
-            order = np.concatenate([order, np.setdiff1d(np.flatnonzero(own), order)])
-            order = order[np.argsort(-pred[order], kind="stable")]
         chosen = Candidates(group.view, take_shots(shots, order), group.turn, group.noise,
                             group.scoring, group.steps)  # fmt: skip
         return chosen, pred[order]

@@ -74,7 +74,9 @@ def piece_features(view, targets, shooter) -> tuple[np.ndarray, np.ndarray]:
     """``(features, mask)`` of ``view``'s pieces: (MAX_PIECES, PIECE_FEATURES) and
     (MAX_PIECES,): x and y (scaled by :data:`LENGTH`), then flags: a target of the shooter,
     the shooter's own, another side's, the queen. Rows past the pieces are zero and masked."""
-    pieces = list(view.pieces)
+    # a striker lying on the board (Carrooka's, on its spot) is the stroke's start, not a
+    # piece of the set
+    pieces = [p for p in view.pieces if p.kind != "striker"]
     if len(pieces) > MAX_PIECES:
         raise CarromlabError(
             f"the learned screen takes at most {MAX_PIECES} pieces, not {len(pieces)}"

@@ -31,6 +31,7 @@ from typing import ClassVar
 import numpy as np
 
 from carromlab.analysis.aims import ghost_aims, piece_arrays
+from carromlab.analysis.learned import GRID_STEP_DEG, MAX_SPEED, RANK_SPEEDS, LearnedScreen
 from carromlab.analysis.players import Decision
 from carromlab.analysis.policies import GreedyPlayer
 from carromlab.analysis.search import BUDGET_FIELDS, Candidates
@@ -231,6 +232,23 @@ class CarrookaGreedy(GreedyPlayer):
         clear = next_clear(answer.outcome, table, _next_mask(table, group.turn))
         return self.leave * (clear & evaluated["potted"])
 
+    def screen_targets(self, position, turn: CarrookaTurn) -> list[str]:
+        """The pieces the striker may hit first (the screen's target flags)."""
+        return [p.id for p, on in zip(pucks(position), targets(position, turn)) if on]
+
+    def explore_group(self, state, config: CarrookaConfig, count: int, rng) -> Candidates:
+        """Random strokes for the screen's training: from the origins, at one of the open
+        targets, any aim, up to the screen's fastest speed."""
+        turns = shot_turns(state)
+        turn = turns[int(rng.integers(len(turns)))]
+        ox, oy = origins(state.position, self.break_step)
+        if not len(ox):
+            raise CarromlabError("no free origin for the striker")
+        k = rng.integers(0, len(ox), count)
+        shots = Shot(ox[k], oy[k], rng.uniform(-math.pi, math.pi, count),
+                     rng.uniform(0.3, MAX_SPEED, count))  # fmt: skip
+        return self.group(state.position, shots, turn)
+
     def break_decision(self, state, config: CarrookaConfig) -> Decision | None:
         if self.break_shot == "search" and state.strokes == 0 and state.striker is None:
             return self.opening(state.position, shot_turns(state)[0])
@@ -317,6 +335,53 @@ class CarrookaGreedy(GreedyPlayer):
             angle = math.degrees(math.atan2(float(shot.y[0]), float(shot.x[0])))
             return Decision(shot, t, "break_line", params={"angle": angle}, values=values)
         return Decision(shot, t, "counter", params={"counter": t.counter}, values=values)
+
+
+#: The learned player's grid when the striker is in hand: break-line points this many degrees
+#: apart, aims this many degrees apart (from its spot: every GRID_STEP_DEG).
+HAND_ORIGIN_STEP_DEG, HAND_AIM_STEP_DEG = 30.0, 3.0
+
+
+@dataclass(frozen=True, repr=False)
+class CarrookaLearned(LearnedScreen, CarrookaGreedy):
+    """The learned Carrooka player: the learned screen (``games/carrooka/screen.npz``) ranks
+    :class:`CarrookaGreedy`'s candidates for every target open to it, each also at the
+    screen's speeds, and a grid of aims all round from where the striker may start; the
+    kernel races the best few of all targets together
+    (:class:`~carromlab.analysis.learned.LearnedScreen`; the race values a stroke by its
+    points and foul price, without the greedy player's leave bonus). Carrooka'd, it weighs
+    the options as :class:`CarrookaGreedy` does."""
+
+    screen: str = "carrooka"
+
+    def plan(self, view, turn: CarrookaConfig, seed: int = 0):
+        if is_carrookad(view):
+            return (yield from CarrookaGreedy.plan(self, view, turn, seed))
+        return (yield from LearnedScreen.plan(self, view, turn, seed))
+
+    def ranked_candidates(self, view, turn, group: Candidates) -> Shot:
+        """The group's candidates, each also at the screen's speeds, and aims all round from
+        every origin (:data:`HAND_ORIGIN_STEP_DEG`, :data:`HAND_AIM_STEP_DEG` in hand)."""
+        s = group.shots
+        spot = striker_spot(view) is not None
+        ox, oy = origins(view, 360.0 if spot else HAND_ORIGIN_STEP_DEG)
+        step = GRID_STEP_DEG if spot else HAND_AIM_STEP_DEG
+        angs = np.radians(np.arange(-180.0, 180.0, step))
+        grid = np.meshgrid(np.arange(len(ox)), angs, RANK_SPEEDS, indexing="ij")
+        k, ga, gv = (t.ravel() for t in grid)
+        n = len(RANK_SPEEDS)
+        return concat_shots(
+            [
+                s,
+                Shot(
+                    np.repeat(s.x, n),
+                    np.repeat(s.y, n),
+                    np.repeat(s.angle, n),
+                    np.tile(RANK_SPEEDS, len(s.x)),
+                ),
+                Shot(ox[k], oy[k], ga, gv),
+            ]
+        )
 
 
 @dataclass(frozen=True)
