@@ -325,6 +325,56 @@ def test_the_questions_count_and_compare_as_their_intervals_say():
     assert not math.isnan(w.value)
 
 
+def test_arms_on_the_same_seeds_compare_game_by_game():
+    """Paired: identical arms are identical (no interval to read), a mean's interval is the
+    per-game differences' t interval, a share's Newcombe's paired interval; games only one
+    arm has are left out of the pairs."""
+    from scipy import stats
+
+    from carromlab.studies.questions import paired_share_interval
+
+    rng = np.random.default_rng(4)
+    n = 80
+    base = pd.DataFrame({"game": range(n), "winner": rng.integers(0, 2, n),
+                         "strokes": rng.integers(20, 40, n)})  # fmt: skip
+    q_share, q_mean = parse_question("first-wins"), parse_question("mean:strokes")
+    same = compare(q_share, answer(q_share, base, pd.DataFrame(), 0.95),
+                   answer(q_share, base, pd.DataFrame(), 0.95), 0.95, paired=True)  # fmt: skip
+    assert same.identical and (same.pairs, same.changed) == (n, 0)
+    assert (same.value, same.lo, same.hi) == (0.0, 0.0, 0.0)
+    # a rule that changes 10 games' strokes (and one more game only this arm played)
+    arm = base.copy()
+    arm.loc[:9, "strokes"] += 3
+    arm = pd.concat([arm, pd.DataFrame({"game": [n], "winner": [0], "strokes": [99]})])
+    a, b = answer(q_mean, arm, pd.DataFrame(), 0.95), answer(q_mean, base, pd.DataFrame(), 0.95)
+    d = compare(q_mean, a, b, 0.95, paired=True)
+    t = stats.ttest_rel(arm["strokes"][:n], base["strokes"]).confidence_interval(0.95)
+    assert (d.pairs, d.changed) == (n, 10) and not d.identical
+    assert d.value == pytest.approx(30 / n) and (d.lo, d.hi) == pytest.approx((t.low, t.high))
+    unpaired = compare(q_mean, a, b, 0.95)
+    assert unpaired.pairs == 0 and unpaired.hi - unpaired.lo > 5 * (d.hi - d.lo)
+    # Newcombe's paired interval: nearly zero-width where the pairs agree (the Wilson ends'
+    # asymmetry is left); as wide as the unpaired one when the arms are independent; it
+    # covers the true difference about 95 % of the time
+    x = rng.random(400) < 0.5
+    lo, hi = paired_share_interval(x, x)
+    assert -0.01 < lo <= 0.0 <= hi < 0.01
+    y = rng.random(400) < 0.5
+    ind = compare(q_share, answer(q_share, pd.DataFrame({"winner": (~x).astype(int)}),
+                                  pd.DataFrame(), 0.95),
+                  answer(q_share, pd.DataFrame({"winner": (~y).astype(int)}), pd.DataFrame(),
+                         0.95), 0.95)  # fmt: skip
+    lo, hi = paired_share_interval(x, y)
+    assert hi - lo == pytest.approx(ind.hi - ind.lo, rel=0.1)
+    covered = 0
+    for _ in range(400):
+        u = rng.random(60)
+        xs, ys = u < 0.55, (u < 0.45) | (rng.random(60) < 0.05)  # correlated, true diff ~0.08
+        lo, hi = paired_share_interval(xs, ys)
+        covered += lo <= 0.55 - (0.45 + 0.55 * 0.05) <= hi
+    assert 0.92 <= covered / 400 <= 0.99
+
+
 # ---------------------------------------------------------------------- a real study
 
 

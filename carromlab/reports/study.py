@@ -36,7 +36,14 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from carromlab.reports.base import DPI, Report
-from carromlab.studies.questions import Difference, Estimate, answer, compare, parse_question
+from carromlab.studies.questions import (
+    NOT_PLAYED,
+    Difference,
+    Estimate,
+    answer,
+    compare,
+    parse_question,
+)
 from carromlab.studies.run import STUDY_JSON, arm_rows, read_study
 
 if TYPE_CHECKING:
@@ -45,11 +52,16 @@ if TYPE_CHECKING:
     from carromlab.studies.spec import Study
 
 VERDICT_WORDS = {1: "higher", -1: "lower", 0: "no difference found"}
+#: Game-row columns that record how a game went, not what it was (none today; a timing
+#: column would go here): left out when arms are compared row for row.
+NOT_OUTCOME: tuple[str, ...] = ()
 
 
 def _cell(d: Difference) -> str:
     if math.isnan(d.value):
         return "not played"
+    if d.identical:
+        return f"identical in all {d.pairs:,}"
     return f"{d.value:+.3f} [{d.lo:+.3f}, {d.hi:+.3f}]"
 
 
@@ -100,11 +112,19 @@ def prior_cell(ref: Difference, ends: dict[str, Difference]) -> str:
 class StudyReport(Report):
     """A study's results read from its folder (the module's docstring)."""
 
-    def __init__(self, study: Study, out: Path, estimates: dict, info: dict[str, Any]):
+    def __init__(
+        self,
+        study: Study,
+        out: Path,
+        estimates: dict,
+        info: dict[str, Any],
+        rows: dict[str, pd.DataFrame] | None = None,
+    ):
         self.study = study
         self.folder = Path(out)
         self.info = info
         self.estimates = estimates  # {(question, arm): Estimate}
+        self.rows = rows or {}  # {arm: its game rows}: which games played out differently
         rows = []
         for (q, arm), e in estimates.items():
             a = study.arm(arm)
@@ -137,15 +157,17 @@ class StudyReport(Report):
         info = json.loads((out / STUDY_JSON).read_text())
         estimates: dict = {}
         used: dict[str, int] = {}
+        rows: dict[str, pd.DataFrame] = {}
         for arm in study.arms:
             games, boards, n = arm_rows(study, out, arm.name)
             used[arm.name] = n
+            rows[arm.name] = games
             for q in study.questions:
                 estimates[(q, arm.name)] = answer(
                     parse_question(q), games, boards, study.confidence
                 )
         info["games_used"] = used
-        return cls(study, out, estimates, info)
+        return cls(study, out, estimates, info, rows)
 
     # ------------------------------------------------------------------ comparing
 
@@ -163,15 +185,33 @@ class StudyReport(Report):
         if against == "reference":
             e, ref = self.estimates[(q, arm)], float(self.study.reference or 0.0)
             if e.n == 0:
-                return Difference(math.nan, math.nan, math.nan)
+                return NOT_PLAYED
             return Difference(e.value - ref, e.lo - ref, e.hi - ref)
         base = self._twin(arm, self.study.baseline)
+        # a study's arms play game i on the same seed: compared game by game
         return compare(
             parse_question(q),
             self.estimates[(q, arm)],
             self.estimates[(q, base)],
             self.study.confidence,
+            paired=True,
         )
+
+    def played_differently(self, arm: str, base: str) -> tuple[int, int]:
+        """``(games, differ)``: the games both arms have, and how many of them have rows that
+        differ (a winner, a score, a stroke count: the game went another way). ``(0, 0)``
+        without rows."""
+        a, b = self.rows.get(arm), self.rows.get(base)
+        if a is None or b is None or not len(a) or not len(b):
+            return 0, 0
+        cols = [c for c in a.columns if c in b.columns and c not in NOT_OUTCOME]
+        left = a[cols].astype(str).set_index("game")
+        right = b[cols].astype(str).set_index("game")
+        common = left.index.intersection(right.index)
+        if not len(common):
+            return 0, 0
+        same = (left.loc[common] == right.loc[common]).all(axis=1)
+        return len(common), int((~same).sum())
 
     def _comparisons(self) -> pd.DataFrame:
         rows = []
@@ -191,10 +231,18 @@ class StudyReport(Report):
                         "diff": d.value,
                         "diff_lo": d.lo,
                         "diff_hi": d.hi,
-                        "verdict": VERDICT_WORDS[d.sign] if not math.isnan(d.value) else "",
+                        "pairs": d.pairs,
+                        "changed": d.changed,
+                        "verdict": self._word(d),
                     }
                 )
         return pd.DataFrame(rows)
+
+    @staticmethod
+    def _word(d: Difference) -> str:
+        if math.isnan(d.value):
+            return ""
+        return "identical" if d.identical else VERDICT_WORDS[d.sign]
 
     def sentence(self, q: str, arm: str, against: str = "baseline") -> str:
         """The verdict on ``q`` for base arm ``arm`` at the file's players, in one sentence
@@ -219,6 +267,20 @@ class StudyReport(Report):
         unit = "boards" if question.rows == "boards" else "games"
         size = f"{mine.n:,} and {base.n:,} {unit}"
         what = question.words()
+        if d.identical:
+            games, differ = self.played_differently(arm, s.baseline)
+            if games and not differ:
+                return (
+                    f"{arm} changed none of the {games:,} games: every game played out as "
+                    f"under {s.baseline} ({what}: {_est(mine)} in both)."
+                )
+            went = f"; {differ:,} of the {games:,} games went another way" if differ else ""
+            return (
+                f"{arm}: {what} is the same as under {s.baseline} in every one of the "
+                f"{d.pairs:,} {unit} both played ({_est(mine)}{went})."
+            )
+        if d.pairs:
+            size += f"; paired over the {d.pairs:,} {unit} both played, {d.changed:,} differing"
         if d.sign == 0:
             head = f"{arm}: no difference found in {what}"
         else:

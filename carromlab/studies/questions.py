@@ -27,9 +27,15 @@ the game's own columns) or board rows (``boards``: carrom's boards):
   ``mean:``, ``share:`` and ``ratio:``, per board.
 
 Two arms compare by the difference of their estimates (arm minus baseline) with an
-interval: for shares Newcombe's hybrid score interval (from the two Wilson intervals), for
-means Welch's t interval. A verdict reads the difference's interval: it "differs" when the
-interval excludes 0, else "no difference found" at that size.
+interval. Arms played on the same seeds (a study's arms: game ``i`` of every arm is drawn
+from the study's seed and ``i``) are compared **paired**, game by game over the games both
+have (``paired=True``): for shares Newcombe's hybrid score interval for paired proportions
+(his 1998 method 10: the two Wilson intervals joined with the pairs' correlation), for means
+the t interval of the per-game differences; the difference also counts the pairs and how
+many of them differ in the question's value (``changed``: 0 when the arms agree game for
+game). Unpaired (independent arms): Newcombe's hybrid score interval for two independent
+proportions, Welch's t interval for means. A verdict reads the difference's interval: it
+"differs" when the interval excludes 0, else "no difference found" at that size.
 """
 
 from __future__ import annotations
@@ -139,7 +145,9 @@ def parse_question(text: str) -> Question:
 @dataclass(frozen=True)
 class Estimate:
     """An arm's answer: ``value`` in [``lo``, ``hi``] from ``n`` rows (``successes`` for a
-    share); ``samples``: the per-row values (a mean's, for comparing)."""
+    share); ``samples``: the per-row values (a share's 0 or 1; a mean's value; a ratio's
+    linearised value), for comparing; ``keys``: each sample's row (its game, or
+    ``game * BOARD_KEY + board`` for board rows), for comparing paired."""
 
     value: float
     lo: float
@@ -147,6 +155,7 @@ class Estimate:
     n: int
     successes: int | None = None
     samples: np.ndarray | None = None
+    keys: np.ndarray | None = None
 
     @property
     def half_width(self) -> float:
@@ -161,34 +170,53 @@ def _column(df: pd.DataFrame, name: str, q: Question) -> pd.Series:
     return df[name]
 
 
+#: Board rows are keyed ``game * BOARD_KEY + board`` (a game has fewer boards than this).
+BOARD_KEY = 1000
+
+
+def _keys(df: pd.DataFrame, q: Question) -> np.ndarray:
+    """Each row's key (:class:`Estimate`): its game, and on board rows its board too; -1 for
+    rows without a game column (they never pair)."""
+    if "game" not in df.columns:
+        return np.full(len(df), -1, np.int64)
+    game = pd.to_numeric(df["game"], errors="coerce").fillna(-1).to_numpy(np.int64)
+    if q.rows == "boards" and "board" in df.columns:
+        board = pd.to_numeric(df["board"], errors="coerce").fillna(0).to_numpy(np.int64)
+        return game * BOARD_KEY + board
+    return game
+
+
 def answer(q: Question, games: pd.DataFrame, boards: pd.DataFrame, confidence: float) -> Estimate:
     """``q`` estimated from an arm's rows."""
     df = boards if q.rows == "boards" else games
     n = len(df)
     if n == 0:  # an arm not played yet: no estimate, whatever the question
         empty = np.array([], float)
-        return Estimate(math.nan, math.nan, math.nan, 0, successes=0, samples=empty)
+        return Estimate(math.nan, math.nan, math.nan, 0, successes=0, samples=empty,
+                        keys=np.array([], np.int64))  # fmt: skip
+    keys = _keys(df, q)
     if q.kind in ("first-wins", "seat-wins", "draws"):
         winner = pd.to_numeric(_column(df, "winner", q), errors="coerce").fillna(-1).astype(int)
         want = -1 if q.kind == "draws" else (q.seat if q.kind == "seat-wins" else 0)
-        k = int((winner == want).sum())
-        if q.decided:
-            n = int((winner >= 0).sum())
-        return _share(k, n, confidence)
+        hit = (winner == want).to_numpy()
+        counted = (winner >= 0).to_numpy() if q.decided else np.ones(n, bool)
+        return _share(hit[counted], keys[counted], confidence)
     if q.kind == "breaker-wins":
-        k = int((_column(df, "winner", q) == _column(df, "breaker_side", q)).sum())
-        return _share(k, n, confidence)
+        hit = (_column(df, "winner", q) == _column(df, "breaker_side", q)).to_numpy()
+        return _share(hit, keys, confidence)
     if q.kind in ("share", "board-share"):
         col = _column(df, q.column or "", q)
-        k = int(col.astype(str).str.lower().isin(("true", "1", "1.0")).sum())
-        return _share(k, n, confidence)
+        return _share(col.astype(str).str.lower().isin(("true", "1", "1.0")).to_numpy(), keys,
+                      confidence)  # fmt: skip
     if q.kind == "margin":
-        done = df[_column(df, "finished", q).astype(str).str.lower().isin(("true", "1"))]
-        x = (pd.to_numeric(done["score_0"]) - pd.to_numeric(done["score_1"])).abs().to_numpy(float)
+        done = _column(df, "finished", q).astype(str).str.lower().isin(("true", "1")).to_numpy()
+        x = (pd.to_numeric(df["score_0"]) - pd.to_numeric(df["score_1"])).abs().to_numpy(float)
+        x, keys = x[done], keys[done]
     elif q.kind in ("ratio", "board-ratio"):
         return _ratio(
             pd.to_numeric(_column(df, q.column or "", q), errors="coerce").to_numpy(float),
             pd.to_numeric(_column(df, q.per or "", q), errors="coerce").to_numpy(float),
+            keys,
             confidence,
         )
     elif q.kind == "winner-mean":
@@ -196,55 +224,65 @@ def answer(q: Question, games: pd.DataFrame, boards: pd.DataFrame, confidence: f
         seats = sorted({int(w) for w in winner if w >= 0})
         for seat in seats:
             _column(df, f"{q.column}_{seat}", q)
-        x = np.array([float(df[f"{q.column}_{w}"].iloc[i]) for i, w in enumerate(winner)
-                      if w >= 0])  # fmt: skip
+        won = (winner >= 0).to_numpy()
+        x = np.array([float(df[f"{q.column}_{w}"].iloc[i]) if w >= 0 else math.nan
+                      for i, w in enumerate(winner)])  # fmt: skip
+        x, keys = x[won], keys[won]
     else:
         x = pd.to_numeric(_column(df, q.column or "", q), errors="coerce").to_numpy(float)
     if q.per is not None:
         per = pd.to_numeric(_column(df, q.per, q), errors="coerce").to_numpy(float)
         keep = per != 0
-        x = x[keep] / per[keep]
-    x = x[np.isfinite(x)]
+        x, keys = x[keep] / per[keep], keys[keep]
+    finite = np.isfinite(x)
+    x, keys = x[finite], keys[finite]
     if len(x) == 0:
-        return Estimate(math.nan, math.nan, math.nan, 0, samples=x)
-    return _mean(x, confidence)
+        return Estimate(math.nan, math.nan, math.nan, 0, samples=x, keys=keys)
+    return _mean(x, keys, confidence)
 
 
-def _mean(x: np.ndarray, confidence: float, value: float | None = None) -> Estimate:
+def _mean(x: np.ndarray, keys: np.ndarray, confidence: float, value: float | None = None):
     """The t interval of the samples ``x`` (at least one: one alone has no interval), around
     their mean or ``value``."""
     m, lo, hi = sample_mean(x, confidence)
     if len(x) == 1:
         lo, hi = -math.inf, math.inf
-    return Estimate(m if value is None else value, lo, hi, len(x), samples=x)
+    return Estimate(m if value is None else value, lo, hi, len(x), samples=x, keys=keys)
 
 
-def _ratio(a: np.ndarray, b: np.ndarray, confidence: float) -> Estimate:
+def _ratio(a: np.ndarray, b: np.ndarray, keys: np.ndarray, confidence: float) -> Estimate:
     """sum(a) / sum(b) over the rows (both finite), with the delta method's t interval: the
     rows' linearised values ``R + (a - R b) / mean(b)`` have mean ``R`` and are the samples a
-    comparison (Welch) reads."""
+    comparison reads."""
     keep = np.isfinite(a) & np.isfinite(b)
-    a, b = a[keep], b[keep]
+    a, b, keys = a[keep], b[keep], keys[keep]
     if len(a) == 0 or b.sum() == 0:
-        return Estimate(math.nan, math.nan, math.nan, 0, samples=np.array([], float))
+        return Estimate(math.nan, math.nan, math.nan, 0, samples=np.array([], float), keys=keys)
     r = float(a.sum() / b.sum())
-    return _mean(r + (a - r * b) / b.mean(), confidence, value=r)
+    return _mean(r + (a - r * b) / b.mean(), keys, confidence, value=r)
 
 
-def _share(k: int, n: int, confidence: float) -> Estimate:
+def _share(hit: np.ndarray, keys: np.ndarray, confidence: float) -> Estimate:
+    """The share of ``hit`` (one bool a row) with its Wilson interval."""
+    n, k = len(hit), int(np.sum(hit))
+    x = np.asarray(hit, float)
     if n == 0:
-        return Estimate(math.nan, math.nan, math.nan, 0, successes=0)
+        return Estimate(math.nan, math.nan, math.nan, 0, successes=0, samples=x, keys=keys)
     p, lo, hi = rate(k, n, confidence)
-    return Estimate(p, lo, hi, n, successes=k)
+    return Estimate(p, lo, hi, n, successes=k, samples=x, keys=keys)
 
 
 @dataclass(frozen=True)
 class Difference:
-    """Arm minus baseline, with its interval."""
+    """Arm minus baseline, with its interval; compared paired (:func:`compare`), ``pairs``
+    games (or boards) both arms have and ``changed``: how many of them differ in the
+    question's value (``pairs`` 0: compared as independent arms)."""
 
     value: float
     lo: float
     hi: float
+    pairs: int = 0
+    changed: int = 0
 
     @property
     def differs(self) -> bool:
@@ -255,12 +293,28 @@ class Difference:
         """+1 (the arm is higher), -1 (lower), 0 (no difference found)."""
         return 0 if not self.differs else (1 if self.value > 0 else -1)
 
+    @property
+    def identical(self) -> bool:
+        """Compared paired, and every pair gave the same value."""
+        return self.pairs > 0 and self.changed == 0
 
-def compare(q: Question, arm: Estimate, base: Estimate, confidence: float) -> Difference:
-    """``arm`` minus ``base`` with Newcombe's interval (shares) or Welch's (means)."""
+
+NOT_PLAYED = Difference(math.nan, math.nan, math.nan)
+
+
+def compare(
+    q: Question, arm: Estimate, base: Estimate, confidence: float, paired: bool = False
+) -> Difference:
+    """``arm`` minus ``base``: paired over the rows both have (``paired``; the module's
+    docstring) where each has keys and at least two rows pair, else as independent arms
+    (Newcombe's interval for shares, Welch's for means)."""
+    if not (arm.n and base.n) or math.isnan(arm.value - base.value):
+        return NOT_PLAYED
+    if paired and arm.keys is not None and base.keys is not None:
+        common, ia, ib = np.intersect1d(arm.keys, base.keys, return_indices=True)
+        if len(common) >= 2 and arm.samples is not None and base.samples is not None:
+            return _paired(q, arm.samples[ia], base.samples[ib], confidence)
     d = arm.value - base.value
-    if not (arm.n and base.n) or math.isnan(d):
-        return Difference(math.nan, math.nan, math.nan)
     if q.share:
         lo = d - math.sqrt((arm.value - arm.lo) ** 2 + (base.hi - base.value) ** 2)
         hi = d + math.sqrt((arm.hi - arm.value) ** 2 + (base.value - base.lo) ** 2)
@@ -277,12 +331,53 @@ def compare(q: Question, arm: Estimate, base: Estimate, confidence: float) -> Di
     return Difference(d, d - half, d + half)
 
 
+def _paired(q: Question, x: np.ndarray, y: np.ndarray, confidence: float) -> Difference:
+    """``x`` minus ``y``, row by row (the same games in both arms)."""
+    n = len(x)
+    changed = int(np.sum(~np.isclose(x, y, rtol=0.0, atol=1e-12)))
+    if changed == 0:
+        return Difference(0.0, 0.0, 0.0, n, 0)
+    if q.share:
+        lo, hi = paired_share_interval(x.astype(bool), y.astype(bool), confidence)
+        d = float(x.mean() - y.mean())
+        return Difference(d, lo, hi, n, changed)
+    d, lo, hi = sample_mean(x - y, confidence)
+    return Difference(float(d), float(lo), float(hi), n, changed)
+
+
+def paired_share_interval(x: np.ndarray, y: np.ndarray, confidence: float = 0.95):
+    """The interval of ``mean(x) - mean(y)`` for paired bools (Newcombe 1998, "Improved
+    confidence intervals for the difference between binomial proportions based on paired
+    data", Stat. Med. 17:2635, method 10): each share's Wilson interval, joined with the
+    pairs' phi correlation (0 where a margin is empty)."""
+    n = len(x)
+    a = int(np.sum(x & y))
+    b = int(np.sum(x & ~y))
+    c = int(np.sum(~x & y))
+    d = n - a - b - c
+    p1, l1, u1 = rate(a + b, n, confidence)
+    p2, l2, u2 = rate(a + c, n, confidence)
+    den = (a + b) * (c + d) * (a + c) * (b + d)
+    phi = (a * d - b * c) / math.sqrt(den) if den > 0 else 0.0
+    delta = p1 - p2
+    lo = delta - math.sqrt(
+        max((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2, 0.0)
+    )
+    hi = delta + math.sqrt(
+        max((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2, 0.0)
+    )
+    return float(lo), float(hi)
+
+
 __all__ = [
+    "BOARD_KEY",
     "KINDS",
+    "NOT_PLAYED",
     "Difference",
     "Estimate",
     "Question",
     "answer",
     "compare",
+    "paired_share_interval",
     "parse_question",
 ]
