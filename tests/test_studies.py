@@ -83,13 +83,68 @@ def fake_play(settings, seed, games):
         ({"arms": [{"name": "../x"}]}, "arms.name = '../x'"),
         ({"arms": [{"name": "a", "variant": "kooba"}]}, "not a variant of icf"),
         ({"arms": [{"name": "a", "physics": {"mu": 3.0}}]}, "arms.physics.mu = 3.0"),
+        # an unknown key names the keys of its own table (not a sweep file's), and the arm
+        ({"gmae": "icf"}, "the keys are name, game, variant"),
+        (
+            {"arms": [{"name": "a"}, {"name": "b", "rulez": {"queen_value": 4}}]},
+            "arms[1] ('b'): arms.rulez: unknown key; the keys are name, variant, rules",
+        ),
+        ({"priors": {"muu": [0.1, 0.2]}}, "priors.muu: unknown key; the keys are mu, g,"),
+        ({"game": None}, "game: is missing"),
+        ({"reference": 2.0}, "reference = 2.0: the first question (first-wins) is a share"),
     ],
 )
 def test_a_study_file_is_refused_in_one_line_naming_the_key(changes, words):
+    doc = {k: v for k, v in _doc(**changes).items() if v is not None}  # None: left out
     with pytest.raises(CarromlabError) as e:
-        parse_study(_doc(**changes), source="s.toml")
+        parse_study(doc, source="s.toml")
     text = str(e.value)
     assert "\n" not in text and text.startswith("s.toml: ") and words in text
+
+
+def test_a_one_arm_study_reports_that_nothing_is_compared(tmp_path):
+    """One arm and no reference value: the report is written (no comparison to draw), its
+    Markdown says so, and the page has no heading about strengths or priors."""
+    doc = _doc(arms=[{"name": "laws", "rules": {"max_boards": 1}}])
+    study = parse_study(doc, source="s")
+    run_study(study, tmp_path, progress=False, play=fake_play)
+    rep = StudyReport.from_folder(tmp_path)
+    assert len(rep.verdicts) == 0 and "question" in rep.verdicts.columns
+    assert rep.markdown().startswith("Nothing is compared: the study has one arm")
+    page = rep.save().read_text()
+    assert "laws" in page and "physics priors" not in page and "at each strength" not in page
+
+
+def test_the_report_shows_the_file_as_written_and_a_folder_it_cannot_write_in_one_line(
+    tmp_path, monkeypatch, capsys
+):
+    from carromlab.cli import main
+    from carromlab.studies import run as study_run
+
+    spec = tmp_path / "s.toml"
+    spec.write_text(
+        "# why: the queen's worth\ngame = \"icf\"\ngames = 4\nblock = 2\n"
+        "[[arms]]\nname = \"laws\"  # the laws\n[[arms]]\nname = \"q4\"\n"
+        "rules = { queen_value = 4 }\n"
+    )
+    real = study_run.run_study
+    monkeypatch.setattr(study_run, "run_study", lambda *a, **k: real(*a, **{**k, "play": fake_play}))
+    main(["study", "run", str(spec), "--out", str(tmp_path / "out")])
+    said = capsys.readouterr().out
+    assert "games_used: laws 4, q4 4" in said and "{" not in said
+    page = (tmp_path / "out" / "report" / "report.html").read_text()
+    assert "# why: the queen&#x27;s worth" in page and "# the laws" in page
+
+    def refuse(self, out=None):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(StudyReport, "save", refuse)
+    with pytest.raises(SystemExit) as e:
+        main(["study", "report", str(tmp_path / "out")])
+    assert e.value.code != 0
+    err = capsys.readouterr().err
+    assert "cannot write the report into" in err and "Permission denied" in err
+    assert "Traceback" not in err
 
 
 def test_a_thrown_game_takes_no_physics_priors():

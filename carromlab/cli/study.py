@@ -75,15 +75,27 @@ def run(
         from carromlab.reports import StudyReport
 
         rep = StudyReport.from_folder(out)
-        summary["report"] = str(rep.save())
+        summary["report"] = str(_save(rep, None, out / "report"))
         summary["verdicts"] = [r["verdict"] for r in rep.verdicts.to_dict("records")]
     if as_json:
         typer.echo(json.dumps(summary, default=str))
     else:
         verdicts = summary.pop("verdicts", [])
+        summary["games_used"] = ", ".join(f"{arm} {n:,}" for arm, n in used.items())
         typer.echo(lines(summary))
         for v in verdicts:
             typer.echo(f"- {v}")
+
+
+def _save(rep, out: Path | None, shown: Path) -> Path:
+    """``rep.save(out)``, a folder that cannot be written refused in one line."""
+    from carromlab.errors import CarromlabError
+
+    try:
+        return rep.save(out)
+    except OSError as e:
+        why = e.strerror or str(e)
+        raise CarromlabError(f"cannot write the report into {shown}: {why}") from None
 
 
 @study_app.command("report")
@@ -108,7 +120,7 @@ def report_cmd(
     from carromlab.reports import StudyReport
 
     rep = StudyReport.from_folder(folder)
-    page = rep.save(out)
+    page = _save(rep, out, out or folder / "report")
     if as_json:
         typer.echo(json.dumps({**rep.summary(), "report": str(page)}, default=str))
     elif as_markdown:

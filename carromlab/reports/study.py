@@ -316,7 +316,9 @@ class StudyReport(Report):
                     ref = at[s.top] if s.top else written
                     row["physics priors"] = self._prior_cell(q, arm, against, ref)
                 rows.append(row)
-        return pd.DataFrame(rows)
+        # one arm and no reference value: nothing compared, the columns kept
+        return pd.DataFrame(rows, columns=None if rows else ["question", "arm", "against",
+                                                            "verdict"])  # fmt: skip
 
     def _prior_cell(self, q: str, arm: str, against: str, ref: Difference) -> str:
         """``ref``, the verdict at the top strength, against each prior's ends
@@ -348,6 +350,11 @@ class StudyReport(Report):
         (or the reference value), a column for the file's players, one for each strength and
         the priors' column; each cell a difference with its interval."""
         v = self.verdicts
+        if not len(v):
+            return (
+                "Nothing is compared: the study has one arm and no reference value "
+                f"({', '.join(a.name for a in self.study.arms)}).\n"
+            )
         cols = [c for c in v.columns if c != "verdict"]
         lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
         for r in v.to_dict("records"):
@@ -371,6 +378,13 @@ class StudyReport(Report):
             f"Precision target: {first} to +-{s.precision:g}, checked every {s.block} games, at "
             f"most {s.games:,}: " + "; ".join(parts) + "."
         )
+
+    def _table_heading(self) -> str:
+        s = self.study
+        where = [w for w, on in (("at each strength", s.strengths), ("under the physics "
+                 "priors", s.priors)) if on]  # fmt: skip
+        against = "the reference value" if not s.arms[1:] else "the baseline"
+        return f"Against {against}" + (" " + " and ".join(where) if where else "")
 
     # ------------------------------------------------------------------ what is drawn
 
@@ -479,7 +493,7 @@ class StudyReport(Report):
                 parts.append(f"<img alt='{e(q)} by arm' src='data:image/png;base64,{images[q]}'>")
             v = self.verdicts[self.verdicts["question"] == q].drop(columns=["question", "verdict"])
             if len(v):
-                parts.append("<h3>The verdict at each strength and under the physics priors</h3>")
+                parts.append(f"<h3>{e(self._table_heading())}</h3>")
                 parts.append(v.to_html(index=False, escape=True, na_rep=""))
             t = self.table[self.table["question"] == q].drop(columns=["question", "games"])
             parts.append("<h3>Each arm</h3>")
@@ -501,7 +515,8 @@ class StudyReport(Report):
         }
         parts.append(pd.DataFrame([prov]).T.to_html(header=False, escape=True))
         parts.append("<h3>The study file</h3>")
-        parts.append(f"<pre>{e(_toml(s.document))}</pre>")
+        # as written (its comments too) where the run kept the text
+        parts.append(f"<pre>{e(self.info.get('text') or _toml(s.document))}</pre>")
         parts.append("</body></html>")
         return "\n".join(parts)
 

@@ -196,6 +196,8 @@ def write_study_json(study: Study, out: Path) -> None:
     info.update(
         name=study.name, document=study.document, updated=time.strftime("%Y-%m-%d %H:%M:%S %Z")
     )
+    if study.text:  # the file as written (the report shows it)
+        info["text"] = study.text
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(info, indent=1, sort_keys=True) + "\n")
     tmp.replace(path)

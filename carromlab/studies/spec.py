@@ -177,6 +177,8 @@ class Study:
     document: dict[str, Any] = field(default_factory=dict, repr=False)
     #: the game as the file names it (a game or a variant name)
     game_asked: str = ""
+    #: the file as written, comments and all ("" where it was not read from a file)
+    text: str = field(default="", repr=False)
 
     def arm(self, name: str) -> Arm:
         for a in self.arms:
@@ -205,7 +207,8 @@ def load_study(path: str | Path) -> Study:
     """Read and check a study file (the module's three steps)."""
     path = Path(path)
     raw = read_toml(path, what="study file")
-    return parse_study(raw, source=str(path), default_name=path.stem)
+    study = parse_study(raw, source=str(path), default_name=path.stem)
+    return dataclasses.replace(study, text=path.read_text(encoding="utf-8"))
 
 
 def validate(raw: Any, source: str) -> StudyFile:
@@ -253,6 +256,14 @@ def parse_study(raw: dict, source: str = "study", default_name: str = "study") -
             parse_question(q)
         except CarromlabError as e:
             fail("questions", str(e), q)
+    if doc.reference is not None and parse_question(doc.questions[0]).share:
+        if not 0.0 <= doc.reference <= 1.0:
+            fail(
+                "reference",
+                f"the first question ({doc.questions[0]}) is a share: its reference lies "
+                "between 0 and 1",
+                doc.reference,
+            )
 
     def policy(p: str, key: str) -> str:
         name = game.policy_name(p)

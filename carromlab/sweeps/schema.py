@@ -326,32 +326,76 @@ def shown(v: Any) -> str:
 
 
 _UNKNOWN = {
-    (): f"unknown key; the keys are {', '.join(TOP_KEYS)}",
     ("grid",): f"unknown axis; the axes are {', '.join(AXES)}",
     ("grid", "physics"): "unknown Physics field; the fields are {fields}",
     ("grid", "equipment"): "not a field of any board (`carromlab equipment` lists them)",
 }
 
 
-def message(err: dict) -> str:
-    """One pydantic error of a sweep document as ``KEY = VALUE: REASON`` (or ``KEY: ...``)."""
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    """The pydantic models an annotation may hold (through Optional, lists, unions and
+    Annotated)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [m for arg in typing.get_args(annotation) for m in _models_in(arg)]
+
+
+def table_keys(model: type[BaseModel] | None, loc: tuple) -> list[str]:
+    """The keys the table at ``loc`` (a pydantic location inside a ``model`` document) may
+    have; [] where it is not a model's table."""
+    here: type[BaseModel] | None = model
+    for k in loc:
+        if here is None:
+            return []
+        if isinstance(k, int) or k in (RANGE, LIST, ONE):
+            continue
+        f = here.model_fields.get(str(k))
+        found = _models_in(f.annotation) if f is not None else []
+        here = found[0] if found else None
+    return list(here.model_fields) if here is not None else []
+
+
+def _where(loc: tuple, raw: Any) -> str:
+    """``arms[2] ("laws"): `` for a location inside a list of named tables, else ``""``."""
+    for i, k in enumerate(loc[:-1]):
+        nxt = loc[i + 1]
+        if isinstance(nxt, int) and isinstance(raw, dict) and isinstance(raw.get(k), list):
+            items = raw[k]
+            item = items[nxt] if nxt < len(items) else None
+            name = item.get("name") if isinstance(item, dict) else None
+            return f"{k}[{nxt}]" + (f" ({show(name)})" if isinstance(name, str) else "") + ": "
+    return ""
+
+
+def message(err: dict, model: type[BaseModel] | None = None, raw: Any = None) -> str:
+    """One pydantic error of a document as ``KEY = VALUE: REASON`` (or ``KEY: ...``); an
+    unknown key names the keys its table may have, a key inside a list of tables (a study's
+    arms) names the table."""
     loc = tuple(err["loc"])
     key = key_of(loc)
     kind = err["type"]
+    where = _where(loc, raw)
     if RANGE in loc and kind in ("missing", "extra_forbidden"):
         return f"{key_of(loc[: loc.index(RANGE)])}: a range is {{start = A, stop = B, count = K}}"
     if kind == "extra_forbidden":
         parent = tuple(k for k in loc[:-1] if k not in (RANGE, LIST, ONE))
         fields = ", ".join(PhysicsAxes.model_fields)
-        return f"{key}: " + _UNKNOWN.get(parent, "unknown key").format(fields=fields)
-    return f"{key} = {shown(err.get('input'))}: {reason(err)}"
+        if parent in _UNKNOWN:
+            return f"{where}{key}: " + _UNKNOWN[parent].format(fields=fields)
+        keys = table_keys(model, loc[:-1])
+        tail = f"; the keys are {', '.join(keys)}" if keys else ""
+        return f"{where}{key}: unknown key{tail}"
+    if kind == "missing":
+        return f"{where}{key}: is missing (a key this file must have)"
+    return f"{where}{key} = {shown(err.get('input'))}: {reason(err)}"
 
 
-def one_line(e: ValidationError, source: str) -> str:
+def one_line(e: ValidationError, source: str, model: type[BaseModel] | None = None,
+             raw: Any = None) -> str:  # fmt: skip
     errors = e.errors()
     more = len(errors) - 1
     tail = f" (and {more} more problem{'s' * (more != 1)})" if more else ""
-    return f"{source}: {message(errors[0])}{tail}"
+    return f"{source}: {message(errors[0], model, raw)}{tail}"
 
 
 def validate(raw: Any, source: str) -> SweepFile:
@@ -368,7 +412,7 @@ def validate_document(model: type[M], raw: Any, source: str, what: str) -> M:
     try:
         return model.model_validate(raw)
     except ValidationError as e:
-        raise CarromlabError(one_line(e, source)) from None
+        raise CarromlabError(one_line(e, source, model, raw)) from None
 
 
 def length(v: Any) -> int:
