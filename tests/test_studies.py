@@ -123,12 +123,14 @@ def test_the_report_shows_the_file_as_written_and_a_folder_it_cannot_write_in_on
 
     spec = tmp_path / "s.toml"
     spec.write_text(
-        "# why: the queen's worth\ngame = \"icf\"\ngames = 4\nblock = 2\n"
-        "[[arms]]\nname = \"laws\"  # the laws\n[[arms]]\nname = \"q4\"\n"
+        '# why: the queen\'s worth\ngame = "icf"\ngames = 4\nblock = 2\n'
+        '[[arms]]\nname = "laws"  # the laws\n[[arms]]\nname = "q4"\n'
         "rules = { queen_value = 4 }\n"
     )
     real = study_run.run_study
-    monkeypatch.setattr(study_run, "run_study", lambda *a, **k: real(*a, **{**k, "play": fake_play}))
+    monkeypatch.setattr(
+        study_run, "run_study", lambda *a, **k: real(*a, **{**k, "play": fake_play})
+    )
     main(["study", "run", str(spec), "--out", str(tmp_path / "out")])
     said = capsys.readouterr().out
     assert "games_used: laws 4, q4 4" in said and "{" not in said
