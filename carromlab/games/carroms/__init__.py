@@ -51,6 +51,14 @@ def _search(skill="club", variant=None):
     return CarromsSearch(skill=skill, break_shot="search")
 
 
+def _learned(skill="club", variant=None):
+    from carromlab.analysis.learned import LEARNED_BUDGET
+    from carromlab.games.carroms.players import CarromsLearned
+
+    # the learned screen (games/carroms/screen.npz) in front of a kernel race of its top picks
+    return CarromsLearned(skill=skill, break_shot="search", budget=LEARNED_BUDGET)
+
+
 def _random(skill="club", variant=None):
     from carromlab.analysis.policies import RandomLegal
 
@@ -92,6 +100,7 @@ GAME = register_game(
             "greedy": _greedy,
             "greedy-break": _greedy_break,
             "search": _search,
+            "learned": _learned,
             "random": _random,
         },
         driver=_driver,

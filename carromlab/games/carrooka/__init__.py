@@ -54,6 +54,14 @@ def _search(skill="club", variant=None):
     return map_searching(CarrookaGreedy(skill=skill, break_shot="search"))
 
 
+def _learned(skill="club", variant=None):
+    from carromlab.analysis.learned import LEARNED_BUDGET
+    from carromlab.games.carrooka.players import CarrookaLearned
+
+    # the learned screen (games/carrooka/screen.npz) in front of a kernel race of its top picks
+    return CarrookaLearned(skill=skill, break_shot="search", budget=LEARNED_BUDGET)
+
+
 def _random(skill="club", variant=None):
     from carromlab.games.carrooka.players import CarrookaRandom
 
@@ -168,6 +176,7 @@ GAME = register_game(
             "greedy": _greedy,
             "greedy-break": _greedy_break,
             "search": _search,
+            "learned": _learned,
             "random": _random,
         },
         driver=_driver,
