@@ -136,6 +136,10 @@ def choose_and_value(game, player, view, context, skill: str, n: int, seed: int)
     seconds = time.perf_counter() - t
     if decision.shot is None:  # a pass (Carrooka): worth nothing now
         return decision, 0.0, seconds
+    if getattr(decision, "option", None) == "break_line":
+        # Carrooka'd, the striker taken in hand to the break line: the stroke starts there
+        position = position.replace(pieces=tuple(p for p in position.pieces
+                                                 if p.kind != "striker"))  # fmt: skip
     turn = decision.turn
     if turn is None:
         turn = context if game.player_view is None else va.turn_of(position)
