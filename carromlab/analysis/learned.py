@@ -446,14 +446,16 @@ GRID_STEP_M, GRID_STEP_DEG = 0.03, 1.5
 @dataclass(frozen=True, repr=False)
 class LearnedScreen:
     """Mixed into a greedy player (before it in the bases): the network ranks every
-    candidate (:meth:`ranked_candidates`), the kernel estimates the ``top`` best and narrows
-    them in rounds (:data:`RACE_ROUNDS`: the best 16, 4 and 2 go on), every round on common
-    keys, at about ``shot_budget`` kernel shots a decision (:data:`RACE_SHARES` of it per
-    round). A candidate's score after a round is the mean of all its executions so far with
-    the network's prediction counted as ``prior`` executions more (a shrinkage: a candidate
-    seen a few times is not taken at its lucky mean); the last round's best by the mean of
-    its executions alone is played. ``screen``: the game's shipped weights (its name) or a
-    weight file's path."""
+    candidate of every candidate group (:meth:`ranked_candidates`; a group: one turn, e.g.
+    one of Carrooka's colours), the kernel estimates the ``top`` best of all groups together
+    and narrows them in ``rounds`` (default :data:`RACE_ROUNDS`: the best 16, 4 and 2 go
+    on), every round on common keys, at about ``shot_budget`` kernel shots a decision
+    (``shares`` of it per round, default :data:`RACE_SHARES`). A candidate's score after a
+    round is the mean of all its executions so far with the network's prediction counted as
+    ``prior`` executions more (a shrinkage: a candidate seen a few times is not taken at its
+    lucky mean); the last round's best by the mean of its executions alone is played.
+    ``screen``: the game's shipped weights (its name) or a weight file's path. The defaults
+    were chosen on positions kept apart (docs/decisions.md, "The learned screen")."""
 
     screen: str = "icf"
     top: int = 512
