@@ -448,9 +448,9 @@ class LearnedScreen:
     """Mixed into a greedy player (before it in the bases): the network ranks every
     candidate of every candidate group (:meth:`ranked_candidates`; a group: one turn, e.g.
     one of Carrooka's colours), the kernel estimates the ``top`` best of all groups together
-    and narrows them in ``rounds`` (default :data:`RACE_ROUNDS`: the best 16, 4 and 2 go
+    and narrows them in ``race_rounds`` (default :data:`RACE_ROUNDS`: the best 16, 4 and 2 go
     on), every round on common keys, at about ``shot_budget`` kernel shots a decision
-    (``shares`` of it per round, default :data:`RACE_SHARES`). A candidate's score after a
+    (``race_shares`` of it per round, default :data:`RACE_SHARES`). A candidate's score after a
     round is the mean of all its executions so far with the network's prediction counted as
     ``prior`` executions more (a shrinkage: a candidate seen a few times is not taken at its
     lucky mean); the last round's best by the mean of its executions alone is played.
@@ -461,8 +461,8 @@ class LearnedScreen:
     top: int = 512
     shot_budget: int = 2048
     prior: float = 2.0
-    rounds: tuple[int, ...] = RACE_ROUNDS
-    shares: tuple[float, ...] = RACE_SHARES
+    race_rounds: tuple[int, ...] = RACE_ROUNDS
+    race_shares: tuple[float, ...] = RACE_SHARES
 
     def plan(self, view, turn=None, seed: int = 0):
         from carromlab.analysis.variants import analysis_for
@@ -485,9 +485,9 @@ class LearnedScreen:
         alive = np.arange(len(pred))
         total = np.zeros(len(pred))  # sums of the executions' values
         count = np.zeros(len(pred))
-        keeps = (len(pred), *self.rounds)
+        keeps = (len(pred), *self.race_rounds)
         last = np.zeros(len(pred))
-        for r, (keep, share) in enumerate(zip(keeps, self.shares, strict=True)):
+        for r, (keep, share) in enumerate(zip(keeps, self.race_shares, strict=True)):
             if r:
                 score = (total + self.prior * pred) / (count + self.prior)
                 order = np.argsort(-score[alive], kind="stable")[:keep]
