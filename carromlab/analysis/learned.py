@@ -53,7 +53,7 @@ from carromlab.analysis.screen import (
 )
 from carromlab.analysis.search import Candidates, SearchBudget
 from carromlab.errors import CarromlabError
-from carromlab.shots import Shot, take_shots
+from carromlab.shots import Shot, concat_shots, take_shots
 
 #: Random legal strokes executed at every recorded decision, and the executions of each.
 EXPLORE, N_EXPLORE = 192, 4
@@ -443,6 +443,15 @@ RANK_SPEEDS = (1.2, 2.0, 3.0, 4.2, 5.5)
 GRID_STEP_M, GRID_STEP_DEG = 0.03, 1.5
 
 
+def at_rank_speeds(shots: Shot) -> Shot:
+    """``shots`` as they are, then each again at every one of :data:`RANK_SPEEDS`: the
+    candidates of a player's own that the network ranks."""
+    n = len(RANK_SPEEDS)
+    again = Shot(np.repeat(shots.x, n), np.repeat(shots.y, n), np.repeat(shots.angle, n),
+                 np.tile(RANK_SPEEDS, len(shots.x)))  # fmt: skip
+    return concat_shots([shots, again])
+
+
 @dataclass(frozen=True, repr=False)
 class LearnedScreen:
     """Mixed into a greedy player (before it in the bases): the network ranks every
@@ -526,16 +535,11 @@ class LearnedScreen:
         placements dropped."""
         from carromlab.analysis.asks import legal_shots
 
-        s = group.shots
-        x = np.concatenate([s.x, np.repeat(s.x, len(RANK_SPEEDS))])
-        a = np.concatenate([s.angle, np.repeat(s.angle, len(RANK_SPEEDS))])
-        v = np.concatenate([s.speed, np.tile(RANK_SPEEDS, len(s.x))])
         xs = line_placements(view, GRID_STEP_M)
         angs = np.radians(np.arange(10.0, 170.0 + 1e-9, GRID_STEP_DEG))
         gx, ga, gv = (t.ravel() for t in np.meshgrid(xs, angs, RANK_SPEEDS, indexing="ij"))
-        y0 = float(s.y[0])
-        x, a, v = np.concatenate([x, gx]), np.concatenate([a, ga]), np.concatenate([v, gv])
-        shots = Shot(x, np.full(len(x), y0), a, v)
+        grid = Shot(gx, np.full(len(gx), float(group.shots.y[0])), ga, gv)
+        shots = concat_shots([at_rank_speeds(group.shots), grid])
         return take_shots(shots, np.flatnonzero(legal_shots(view, shots)))
 
     def rank(self, view, turn, group: Candidates) -> tuple[Candidates, np.ndarray]:
@@ -571,6 +575,7 @@ __all__ = [
     "LearnedScreen",
     "Recorder",
     "Records",
+    "at_rank_speeds",
     "decision_features",
     "learned_greedy",
     "load_data",

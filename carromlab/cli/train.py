@@ -13,7 +13,9 @@ from carromlab.cli.app import app, check_out, out_path
 
 @app.command()
 def train(
-    game: str = typer.Option(..., "--game", help="A game with a learned player (icf)."),
+    game: str = typer.Option(
+        ..., "--game", help="A game with a learned player (icf, carroms, carrooka)."
+    ),
     out: Path = typer.Option(
         ...,
         "--out",

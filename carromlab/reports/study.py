@@ -52,9 +52,6 @@ if TYPE_CHECKING:
     from carromlab.studies.spec import Study
 
 VERDICT_WORDS = {1: "higher", -1: "lower", 0: "no difference found"}
-#: Game-row columns that record how a game went, not what it was (none today; a timing
-#: column would go here): left out when arms are compared row for row.
-NOT_OUTCOME: tuple[str, ...] = ()
 
 
 def _cell(d: Difference) -> str:
@@ -204,7 +201,7 @@ class StudyReport(Report):
         a, b = self.rows.get(arm), self.rows.get(base)
         if a is None or b is None or not len(a) or not len(b):
             return 0, 0
-        cols = [c for c in a.columns if c in b.columns and c not in NOT_OUTCOME]
+        cols = [c for c in a.columns if c in b.columns]
         left = a[cols].astype(str).set_index("game")
         right = b[cols].astype(str).set_index("game")
         common = left.index.intersection(right.index)

@@ -31,7 +31,13 @@ from typing import ClassVar
 import numpy as np
 
 from carromlab.analysis.aims import ghost_aims, piece_arrays
-from carromlab.analysis.learned import GRID_STEP_DEG, MAX_SPEED, RANK_SPEEDS, LearnedScreen
+from carromlab.analysis.learned import (
+    GRID_STEP_DEG,
+    MAX_SPEED,
+    RANK_SPEEDS,
+    LearnedScreen,
+    at_rank_speeds,
+)
 from carromlab.analysis.players import Decision
 from carromlab.analysis.policies import GreedyPlayer
 from carromlab.analysis.search import BUDGET_FIELDS, Candidates
@@ -362,26 +368,13 @@ class CarrookaLearned(LearnedScreen, CarrookaGreedy):
     def ranked_candidates(self, view, turn, group: Candidates) -> Shot:
         """The group's candidates, each also at the screen's speeds, and aims all round from
         every origin (:data:`HAND_ORIGIN_STEP_DEG`, :data:`HAND_AIM_STEP_DEG` in hand)."""
-        s = group.shots
         spot = striker_spot(view) is not None
         ox, oy = origins(view, 360.0 if spot else HAND_ORIGIN_STEP_DEG)
         step = GRID_STEP_DEG if spot else HAND_AIM_STEP_DEG
         angs = np.radians(np.arange(-180.0, 180.0, step))
         grid = np.meshgrid(np.arange(len(ox)), angs, RANK_SPEEDS, indexing="ij")
         k, ga, gv = (t.ravel() for t in grid)
-        n = len(RANK_SPEEDS)
-        return concat_shots(
-            [
-                s,
-                Shot(
-                    np.repeat(s.x, n),
-                    np.repeat(s.y, n),
-                    np.repeat(s.angle, n),
-                    np.tile(RANK_SPEEDS, len(s.x)),
-                ),
-                Shot(ox[k], oy[k], ga, gv),
-            ]
-        )
+        return concat_shots([at_rank_speeds(group.shots), Shot(ox[k], oy[k], ga, gv)])
 
 
 @dataclass(frozen=True)
