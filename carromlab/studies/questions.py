@@ -34,8 +34,13 @@ have (``paired=True``): for shares Newcombe's hybrid score interval for paired p
 the t interval of the per-game differences; the difference also counts the pairs and how
 many of them differ in the question's value (``changed``: 0 when the arms agree game for
 game). Unpaired (independent arms): Newcombe's hybrid score interval for two independent
-proportions, Welch's t interval for means. A verdict reads the difference's interval: it
-"differs" when the interval excludes 0, else "no difference found" at that size.
+proportions, Welch's t interval for means. Every comparison can be redone at
+another confidence (:class:`Comparison`: what a file's adjustment for its many cells needs,
+:mod:`carromlab.studies.verdicts`).
+
+Each kind of question is one small object (:class:`Kind`): its form (parse), the columns it
+reads, how it estimates from an arm's rows, its words and its default margin of practical
+difference; :data:`KINDS` lists them.
 """
 
 from __future__ import annotations
@@ -51,95 +56,12 @@ from scipy import special
 from carromlab.analysis.intervals import rate, sample_mean
 from carromlab.errors import CarromlabError
 
-KINDS = (
-    "first-wins[:decided]",
-    "seat-wins:K[:decided]",
-    "draws",
-    "mean:COLUMN",
-    "ratio:COLUMN/COLUMN",
-    "share:COLUMN",
-    "margin",
-    "winner-mean:COLUMN",
-    "breaker-wins",
-    "board-mean:COLUMN",
-    "board-share:COLUMN",
-    "board-ratio:COLUMN/COLUMN",
-)
 _COLUMN = r"[a-z][a-z0-9_]*"
-_FORMS = {
-    "first-wins": re.compile(r"^first-wins(?P<decided>:decided)?$"),
-    "seat-wins": re.compile(r"^seat-wins:(?P<seat>\d{1,2})(?P<decided>:decided)?$"),
-    "draws": re.compile(r"^draws$"),
-    "mean": re.compile(rf"^mean:(?P<col>{_COLUMN})(/(?P<per>{_COLUMN}))?$"),
-    "ratio": re.compile(rf"^ratio:(?P<col>{_COLUMN})/(?P<per>{_COLUMN})$"),
-    "share": re.compile(rf"^share:(?P<col>{_COLUMN})$"),
-    "margin": re.compile(r"^margin$"),
-    "winner-mean": re.compile(rf"^winner-mean:(?P<col>{_COLUMN})$"),
-    "breaker-wins": re.compile(r"^breaker-wins$"),
-    "board-mean": re.compile(rf"^board-mean:(?P<col>{_COLUMN})(/(?P<per>{_COLUMN}))?$"),
-    "board-share": re.compile(rf"^board-share:(?P<col>{_COLUMN})$"),
-    "board-ratio": re.compile(rf"^board-ratio:(?P<col>{_COLUMN})/(?P<per>{_COLUMN})$"),
-}
-_MEANS = ("mean", "board-mean", "margin", "winner-mean", "ratio", "board-ratio")
-
-
-@dataclass(frozen=True)
-class Question:
-    """A parsed question: ``kind`` (a key of the forms), ``column`` / ``per`` (mean and
-    share), ``seat`` (seat-wins); ``share``: a proportion (else a mean)."""
-
-    text: str
-    kind: str
-    column: str | None = None
-    per: str | None = None
-    seat: int | None = None
-    decided: bool = False
-
-    @property
-    def share(self) -> bool:
-        return self.kind not in _MEANS
-
-    @property
-    def rows(self) -> str:
-        """``"games"`` or ``"boards"``: the rows it is estimated from."""
-        on_boards = ("breaker-wins", "board-mean", "board-share", "board-ratio")
-        return "boards" if self.kind in on_boards else "games"
-
-    def words(self) -> str:
-        """The question in words (a report's heading)."""
-        tail = " (of the games with a winner)" if self.decided else ""
-        if self.kind == "first-wins":
-            return f"the first seat's share of the games won{tail}"
-        if self.kind == "seat-wins":
-            return f"seat {self.seat}'s share of the games won{tail}"
-        if self.kind == "draws":
-            return "the share of games without a winner"
-        if self.kind == "breaker-wins":
-            return "the breaking side's share of the boards won"
-        what = "a board" if self.rows == "boards" else "a game"
-        if self.kind == "margin":
-            return "the winner's margin (points), mean per finished game"
-        if self.kind == "winner-mean":
-            return f"the winner's {(self.column or '').replace('_', ' ')}, mean per game won"
-        if self.kind in ("ratio", "board-ratio"):
-            col = f"{self.column} per {self.per}".replace("_", " ")
-            return f"{col}, over all the {what.split()[1]}s (sum over sum)"
-        if self.kind in ("mean", "board-mean"):
-            col = self.column if self.per is None else f"{self.column} per {self.per}"
-            return f"{col.replace('_', ' ')}, mean per {what.split()[1]}"
-        return f"the share of {what.split()[1]}s with {self.column}"
-
-
-def parse_question(text: str) -> Question:
-    """A question from its text (the module's docstring); one line naming the forms if it is
-    none of them."""
-    for kind, form in _FORMS.items():
-        m = form.match(text)
-        if m:
-            g = m.groupdict()
-            seat = int(g["seat"]) if g.get("seat") is not None else None
-            return Question(text, kind, g.get("col"), g.get("per"), seat, bool(g.get("decided")))
-    raise CarromlabError(f"unknown question; use one of {', '.join(KINDS)}")
+#: The default margin of practical difference (:meth:`Kind.default_margin`): on a share, this
+#: many (five points of a percentage); on a mean or a ratio, this share of the baseline's
+#: value (its magnitude), the value the comparison is made from.
+SHARE_MARGIN = 0.05
+MEAN_MARGIN = 0.05
 
 
 @dataclass(frozen=True)
@@ -160,6 +82,275 @@ class Estimate:
     @property
     def half_width(self) -> float:
         return (self.hi - self.lo) / 2
+
+    @property
+    def share(self) -> bool:
+        """A proportion (Wilson interval) rather than a mean (t interval)."""
+        return self.successes is not None
+
+    def at(self, confidence: float) -> Estimate:
+        """The same estimate with its interval at ``confidence`` (from its samples)."""
+        if self.n == 0:
+            return self
+        if self.share:
+            _, lo, hi = rate(int(self.successes or 0), self.n, confidence)
+            return Estimate(self.value, lo, hi, self.n, self.successes, self.samples, self.keys)
+        if self.samples is None or len(self.samples) < 2:
+            return Estimate(self.value, -math.inf, math.inf, self.n, None, self.samples,
+                            self.keys)  # fmt: skip
+        m, lo, hi = sample_mean(self.samples, confidence)
+        shift = self.value - m  # a ratio's interval sits around its value (the same, to rounding)
+        return Estimate(self.value, lo + shift, hi + shift, self.n, None, self.samples, self.keys)
+
+
+class Kind:
+    """One kind of question: ``name`` (the text's head), ``syntax`` (its form in words),
+    ``share`` (a proportion, else a mean), ``rows`` (``"games"`` or ``"boards"``: the rows it
+    is estimated from); :meth:`parse`, :meth:`columns`, :meth:`estimate`, :meth:`words` and
+    :meth:`default_margin`."""
+
+    name: str = ""
+    syntax: str = ""
+    share: bool = True
+    rows: str = "games"
+    form: re.Pattern = re.compile("$^")
+
+    def parse(self, text: str) -> Question | None:
+        """The question ``text`` asks if it has this kind's form, else None."""
+        m = self.form.match(text)
+        if m is None:
+            return None
+        g = m.groupdict()
+        seat = int(g["seat"]) if g.get("seat") is not None else None
+        return Question(text, self.name, g.get("col"), g.get("per"), seat, bool(g.get("decided")))
+
+    def columns(self, q: Question) -> tuple[str, ...]:
+        """The columns of the rows the question reads."""
+        return tuple(c for c in (q.column, q.per) if c)
+
+    def estimate(self, q: Question, df: pd.DataFrame, keys: np.ndarray, confidence: float):
+        raise NotImplementedError
+
+    def words(self, q: Question) -> str:
+        raise NotImplementedError
+
+    def default_margin(self, base_value: float) -> float:
+        """The margin of practical difference when the file gives none: :data:`SHARE_MARGIN` on
+        a share; :data:`MEAN_MARGIN` of ``base_value``'s magnitude on a mean."""
+        if self.share:
+            return SHARE_MARGIN
+        return MEAN_MARGIN * abs(base_value) if math.isfinite(base_value) else math.nan
+
+
+def _numbers(df: pd.DataFrame, name: str, q: Question) -> np.ndarray:
+    return pd.to_numeric(_column(df, name, q), errors="coerce").to_numpy(float)
+
+
+def _winner(df: pd.DataFrame, q: Question) -> pd.Series:
+    return pd.to_numeric(_column(df, "winner", q), errors="coerce").fillna(-1).astype(int)
+
+
+class _Wins(Kind):
+    """``first-wins``, ``seat-wins:K``, ``draws``: the share of games a seat wins (``-1``:
+    none does), ``:decided`` of the games with a winner."""
+
+    def __init__(self, name: str, syntax: str, form: str):
+        self.name, self.syntax, self.form = name, syntax, re.compile(form)
+
+    def columns(self, q):
+        return ("winner",)
+
+    def estimate(self, q, df, keys, confidence):
+        winner = _winner(df, q)
+        want = -1 if q.kind == "draws" else (q.seat if q.kind == "seat-wins" else 0)
+        hit = (winner == want).to_numpy()
+        counted = (winner >= 0).to_numpy() if q.decided else np.ones(len(df), bool)
+        return _share(hit[counted], keys[counted], confidence)
+
+    def words(self, q):
+        tail = " (of the games with a winner)" if q.decided else ""
+        if q.kind == "draws":
+            return "the share of games without a winner"
+        who = "the first seat's" if q.kind == "first-wins" else f"seat {q.seat}'s"
+        return f"{who} share of the games won{tail}"
+
+
+class _BreakerWins(Kind):
+    name, syntax, rows = "breaker-wins", "breaker-wins", "boards"
+    form = re.compile(r"^breaker-wins$")
+
+    def columns(self, q):
+        return ("winner", "breaker_side")
+
+    def estimate(self, q, df, keys, confidence):
+        hit = (_column(df, "winner", q) == _column(df, "breaker_side", q)).to_numpy()
+        return _share(hit, keys, confidence)
+
+    def words(self, q):
+        return "the breaking side's share of the boards won"
+
+
+class _Share(Kind):
+    """``share:COLUMN`` (``board-share:COLUMN``): the share of rows whose true/false (or 0/1)
+    column is true."""
+
+    def __init__(self, name: str, rows: str):
+        self.name, self.rows, self.syntax = name, rows, f"{name}:COLUMN"
+        self.form = re.compile(rf"^{name}:(?P<col>{_COLUMN})$")
+
+    def estimate(self, q, df, keys, confidence):
+        col = _column(df, q.column or "", q).astype(str).str.lower()
+        return _share(col.isin(("true", "1", "1.0")).to_numpy(), keys, confidence)
+
+    def words(self, q):
+        return f"the share of {self.rows} with {q.column}"
+
+
+class _Mean(Kind):
+    """``mean:COLUMN[/COLUMN]`` (``board-mean:``): the mean of a row's number, or of the first
+    over the second per row (rows where the second is 0 left out)."""
+
+    share = False
+
+    def __init__(self, name: str, rows: str):
+        self.name, self.rows, self.syntax = name, rows, f"{name}:COLUMN"
+        self.form = re.compile(rf"^{name}:(?P<col>{_COLUMN})(/(?P<per>{_COLUMN}))?$")
+
+    def estimate(self, q, df, keys, confidence):
+        return _mean_of(q, _numbers(df, q.column or "", q), keys, df, confidence)
+
+    def words(self, q):
+        col = q.column if q.per is None else f"{q.column} per {q.per}"
+        return f"{(col or '').replace('_', ' ')}, mean per {self.rows[:-1]}"
+
+
+class _Ratio(Kind):
+    """``ratio:COLUMN/COLUMN`` (``board-ratio:``): the first column's sum over the second's,
+    with the delta method's interval (:func:`_ratio`)."""
+
+    share = False
+
+    def __init__(self, name: str, rows: str):
+        self.name, self.rows, self.syntax = name, rows, f"{name}:COLUMN/COLUMN"
+        self.form = re.compile(rf"^{name}:(?P<col>{_COLUMN})/(?P<per>{_COLUMN})$")
+
+    def estimate(self, q, df, keys, confidence):
+        a, b = _numbers(df, q.column or "", q), _numbers(df, q.per or "", q)
+        return _ratio(a, b, keys, confidence)
+
+    def words(self, q):
+        col = f"{q.column} per {q.per}".replace("_", " ")
+        return f"{col}, over all the {self.rows} (sum over sum)"
+
+
+class _WinnerMargin(Kind):
+    name, syntax, share = "margin", "margin", False
+    form = re.compile(r"^margin$")
+
+    def columns(self, q):
+        return ("finished", "score_0", "score_1")
+
+    def estimate(self, q, df, keys, confidence):
+        done = _column(df, "finished", q).astype(str).str.lower().isin(("true", "1")).to_numpy()
+        x = np.abs(_numbers(df, "score_0", q) - _numbers(df, "score_1", q))
+        return _mean_of(q, x[done], keys[done], None, confidence)
+
+    def words(self, q):
+        return "the winner's margin (points), mean per finished game"
+
+
+class _WinnerMean(Kind):
+    """``winner-mean:COLUMN``: the mean of the winner's own ``COLUMN_<seat>`` over the games
+    with a winner."""
+
+    name, syntax, share = "winner-mean", "winner-mean:COLUMN", False
+    form = re.compile(rf"^winner-mean:(?P<col>{_COLUMN})$")
+
+    def columns(self, q):
+        """``winner`` and the first seat's ``COLUMN_0`` (every seat's ``COLUMN_<seat>`` is
+        read: each game names the columns its seats have)."""
+        return ("winner", f"{q.column}_0")
+
+    def estimate(self, q, df, keys, confidence):
+        winner = _winner(df, q)
+        for seat in sorted({int(w) for w in winner if w >= 0}):
+            _column(df, f"{q.column}_{seat}", q)
+        won = (winner >= 0).to_numpy()
+        x = np.array([float(df[f"{q.column}_{w}"].iloc[i]) if w >= 0 else math.nan
+                      for i, w in enumerate(winner)])  # fmt: skip
+        return _mean_of(q, x[won], keys[won], None, confidence)
+
+    def words(self, q):
+        return f"the winner's {(q.column or '').replace('_', ' ')}, mean per game won"
+
+
+#: Every kind of question, in the order the docs list them.
+KINDS: tuple[Kind, ...] = (
+    _Wins("first-wins", "first-wins[:decided]", r"^first-wins(?P<decided>:decided)?$"),
+    _Wins(
+        "seat-wins", "seat-wins:K[:decided]", r"^seat-wins:(?P<seat>\d{1,2})(?P<decided>:decided)?$"
+    ),
+    _Wins("draws", "draws", r"^draws$"),
+    _Mean("mean", "games"),
+    _Ratio("ratio", "games"),
+    _Share("share", "games"),
+    _WinnerMargin(),
+    _WinnerMean(),
+    _BreakerWins(),
+    _Mean("board-mean", "boards"),
+    _Share("board-share", "boards"),
+    _Ratio("board-ratio", "boards"),
+)
+_BY_NAME = {k.name: k for k in KINDS}
+
+
+@dataclass(frozen=True)
+class Question:
+    """A parsed question: ``kind`` (its :class:`Kind`'s name), ``column`` / ``per`` (mean,
+    ratio and share), ``seat`` (seat-wins), ``decided`` (wins of the decided games)."""
+
+    text: str
+    kind: str
+    column: str | None = None
+    per: str | None = None
+    seat: int | None = None
+    decided: bool = False
+
+    @property
+    def of(self) -> Kind:
+        """The question's kind."""
+        return _BY_NAME[self.kind]
+
+    @property
+    def share(self) -> bool:
+        """A proportion (else a mean)."""
+        return self.of.share
+
+    @property
+    def rows(self) -> str:
+        """``"games"`` or ``"boards"``: the rows it is estimated from."""
+        return self.of.rows
+
+    def columns(self) -> tuple[str, ...]:
+        """The columns of its rows it reads (:meth:`Kind.columns`)."""
+        return self.of.columns(self)
+
+    def words(self) -> str:
+        """The question in words (a report's heading)."""
+        return self.of.words(self)
+
+    def default_margin(self, base_value: float) -> float:
+        return self.of.default_margin(base_value)
+
+
+def parse_question(text: str) -> Question:
+    """A question from its text (the module's docstring); one line naming the forms if it is
+    none of them."""
+    for kind in KINDS:
+        q = kind.parse(text)
+        if q is not None:
+            return q
+    raise CarromlabError(f"unknown question; use one of {', '.join(k.syntax for k in KINDS)}")
 
 
 def _column(df: pd.DataFrame, name: str, q: Question) -> pd.Series:
@@ -187,51 +378,21 @@ def _keys(df: pd.DataFrame, q: Question) -> np.ndarray:
 
 
 def answer(q: Question, games: pd.DataFrame, boards: pd.DataFrame, confidence: float) -> Estimate:
-    """``q`` estimated from an arm's rows."""
+    """``q`` estimated from an arm's rows (its kind's :meth:`Kind.estimate`)."""
     df = boards if q.rows == "boards" else games
-    n = len(df)
-    if n == 0:  # an arm not played yet: no estimate, whatever the question
+    if len(df) == 0:  # an arm not played yet: no estimate, whatever the question
         empty = np.array([], float)
-        return Estimate(math.nan, math.nan, math.nan, 0, successes=0, samples=empty,
+        successes = 0 if q.share else None
+        return Estimate(math.nan, math.nan, math.nan, 0, successes=successes, samples=empty,
                         keys=np.array([], np.int64))  # fmt: skip
-    keys = _keys(df, q)
-    if q.kind in ("first-wins", "seat-wins", "draws"):
-        winner = pd.to_numeric(_column(df, "winner", q), errors="coerce").fillna(-1).astype(int)
-        want = -1 if q.kind == "draws" else (q.seat if q.kind == "seat-wins" else 0)
-        hit = (winner == want).to_numpy()
-        counted = (winner >= 0).to_numpy() if q.decided else np.ones(n, bool)
-        return _share(hit[counted], keys[counted], confidence)
-    if q.kind == "breaker-wins":
-        hit = (_column(df, "winner", q) == _column(df, "breaker_side", q)).to_numpy()
-        return _share(hit, keys, confidence)
-    if q.kind in ("share", "board-share"):
-        col = _column(df, q.column or "", q)
-        return _share(col.astype(str).str.lower().isin(("true", "1", "1.0")).to_numpy(), keys,
-                      confidence)  # fmt: skip
-    if q.kind == "margin":
-        done = _column(df, "finished", q).astype(str).str.lower().isin(("true", "1")).to_numpy()
-        x = (pd.to_numeric(df["score_0"]) - pd.to_numeric(df["score_1"])).abs().to_numpy(float)
-        x, keys = x[done], keys[done]
-    elif q.kind in ("ratio", "board-ratio"):
-        return _ratio(
-            pd.to_numeric(_column(df, q.column or "", q), errors="coerce").to_numpy(float),
-            pd.to_numeric(_column(df, q.per or "", q), errors="coerce").to_numpy(float),
-            keys,
-            confidence,
-        )
-    elif q.kind == "winner-mean":
-        winner = pd.to_numeric(_column(df, "winner", q), errors="coerce").fillna(-1).astype(int)
-        seats = sorted({int(w) for w in winner if w >= 0})
-        for seat in seats:
-            _column(df, f"{q.column}_{seat}", q)
-        won = (winner >= 0).to_numpy()
-        x = np.array([float(df[f"{q.column}_{w}"].iloc[i]) if w >= 0 else math.nan
-                      for i, w in enumerate(winner)])  # fmt: skip
-        x, keys = x[won], keys[won]
-    else:
-        x = pd.to_numeric(_column(df, q.column or "", q), errors="coerce").to_numpy(float)
-    if q.per is not None:
-        per = pd.to_numeric(_column(df, q.per, q), errors="coerce").to_numpy(float)
+    return q.of.estimate(q, df, _keys(df, q), confidence)
+
+
+def _mean_of(q: Question, x, keys, df, confidence: float) -> Estimate:
+    """The t interval of the finite values ``x`` (over the column ``q.per`` of ``df``, row by
+    row, where ``q`` has one: rows where it is 0 left out)."""
+    if q.per is not None and df is not None:
+        per = _numbers(df, q.per, q)
         keep = per != 0
         x, keys = x[keep] / per[keep], keys[keep]
     finite = np.isfinite(x)
@@ -302,33 +463,68 @@ class Difference:
 NOT_PLAYED = Difference(math.nan, math.nan, math.nan)
 
 
+class Comparison:
+    """``arm`` minus ``base`` on question ``q``, ready to be read at any confidence
+    (:meth:`at`): paired over the rows both have where ``paired`` (the module's docstring),
+    each has keys and at least two rows pair; else as independent arms (Newcombe's interval
+    for shares, Welch's for means). ``base`` may be a number (a reference value: the arm's
+    own interval, shifted)."""
+
+    def __init__(self, q: Question, arm: Estimate, base: Estimate | float, paired: bool = False):
+        self.q, self.arm, self.base = q, arm, base
+        self.pairs: tuple[np.ndarray, np.ndarray] | None = None
+        if isinstance(base, Estimate) and paired and arm.keys is not None and base.keys is not None:
+            _, ia, ib = np.intersect1d(arm.keys, base.keys, return_indices=True)
+            if len(ia) >= 2 and arm.samples is not None and base.samples is not None:
+                self.pairs = (arm.samples[ia], base.samples[ib])
+
+    @property
+    def played(self) -> bool:
+        base_n = self.base.n if isinstance(self.base, Estimate) else 1
+        base_v = self.base.value if isinstance(self.base, Estimate) else self.base
+        return bool(self.arm.n and base_n) and not math.isnan(self.arm.value - base_v)
+
+    @property
+    def games(self) -> int:
+        """The rows an arm of the comparison has (the fewer of the two; the pairs)."""
+        if self.pairs is not None:
+            return len(self.pairs[0])
+        if isinstance(self.base, Estimate):
+            return min(self.arm.n, self.base.n)
+        return self.arm.n
+
+    def at(self, confidence: float) -> Difference:
+        """The difference with its interval at ``confidence``."""
+        if not self.played:
+            return NOT_PLAYED
+        if not isinstance(self.base, Estimate):
+            e, ref = self.arm.at(confidence), float(self.base)
+            return Difference(e.value - ref, e.lo - ref, e.hi - ref)
+        if self.pairs is not None:
+            return _paired(self.q, *self.pairs, confidence)
+        arm, base = self.arm.at(confidence), self.base.at(confidence)
+        d = arm.value - base.value
+        if self.q.share:
+            lo = d - math.sqrt((arm.value - arm.lo) ** 2 + (base.hi - base.value) ** 2)
+            hi = d + math.sqrt((arm.hi - arm.value) ** 2 + (base.value - base.lo) ** 2)
+            return Difference(d, lo, hi)
+        a, b = arm.samples, base.samples
+        if a is None or b is None or len(a) < 2 or len(b) < 2:
+            return Difference(d, -math.inf, math.inf)
+        va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
+        se = math.sqrt(va + vb)
+        if se == 0:
+            return Difference(d, d, d)
+        dof = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))
+        half = float(special.stdtrit(dof, 0.5 + confidence / 2)) * se
+        return Difference(d, d - half, d + half)
+
+
 def compare(
     q: Question, arm: Estimate, base: Estimate, confidence: float, paired: bool = False
 ) -> Difference:
-    """``arm`` minus ``base``: paired over the rows both have (``paired``; the module's
-    docstring) where each has keys and at least two rows pair, else as independent arms
-    (Newcombe's interval for shares, Welch's for means)."""
-    if not (arm.n and base.n) or math.isnan(arm.value - base.value):
-        return NOT_PLAYED
-    if paired and arm.keys is not None and base.keys is not None:
-        common, ia, ib = np.intersect1d(arm.keys, base.keys, return_indices=True)
-        if len(common) >= 2 and arm.samples is not None and base.samples is not None:
-            return _paired(q, arm.samples[ia], base.samples[ib], confidence)
-    d = arm.value - base.value
-    if q.share:
-        lo = d - math.sqrt((arm.value - arm.lo) ** 2 + (base.hi - base.value) ** 2)
-        hi = d + math.sqrt((arm.hi - arm.value) ** 2 + (base.value - base.lo) ** 2)
-        return Difference(d, lo, hi)
-    a, b = arm.samples, base.samples
-    if a is None or b is None or len(a) < 2 or len(b) < 2:
-        return Difference(d, -math.inf, math.inf)
-    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
-    se = math.sqrt(va + vb)
-    if se == 0:
-        return Difference(d, d, d)
-    dof = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))
-    half = float(special.stdtrit(dof, 0.5 + confidence / 2)) * se
-    return Difference(d, d - half, d + half)
+    """``arm`` minus ``base`` at ``confidence`` (:class:`Comparison`)."""
+    return Comparison(q, arm, base, paired).at(confidence)
 
 
 def _paired(q: Question, x: np.ndarray, y: np.ndarray, confidence: float) -> Difference:
@@ -372,9 +568,13 @@ def paired_share_interval(x: np.ndarray, y: np.ndarray, confidence: float = 0.95
 __all__ = [
     "BOARD_KEY",
     "KINDS",
+    "MEAN_MARGIN",
     "NOT_PLAYED",
+    "SHARE_MARGIN",
+    "Comparison",
     "Difference",
     "Estimate",
+    "Kind",
     "Question",
     "answer",
     "compare",
