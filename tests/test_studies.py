@@ -14,7 +14,7 @@ import pytest
 
 from carromlab.errors import CarromlabError
 from carromlab.reports import StudyReport
-from carromlab.reports.study import prior_cell, verdict_word
+from carromlab.reports.study import prior_cell
 from carromlab.studies import parse_study
 from carromlab.studies.questions import Difference, Estimate, answer, compare, parse_question
 from carromlab.studies.run import arm_folder, games_used, run_study
@@ -258,8 +258,11 @@ def test_a_study_plays_a_part_at_a_time_and_reports_what_is_missing(tmp_path):
     assert rep.verdicts.iloc[0]["across strengths"] in (
         "holds",
         "flips at random",
+        "differs at random",
+        "vanishes at random",
         "shown at random",
-        "not shown at random",
+        "none beyond the margin at random",
+        "inconclusive at random",
     )
     # the figure: one cluster per setting (as written, each strength), an arm a series
     ax = rep.figure().axes[0]
@@ -268,32 +271,36 @@ def test_a_study_plays_a_part_at_a_time_and_reports_what_is_missing(tmp_path):
     assert [t.get_text() for t in ax.get_legend().get_texts()][-2:] == ["laws", "queen-4"]
 
 
-def test_the_priors_cell_names_each_end_with_its_interval_and_what_it_does_to_the_verdict():
-    """Each end's difference is in the cell; an end the other way flips the verdict; an end
-    finding a difference where the top strength found none shows one; an end finding none
-    where the top did does not show it; ends not played are said."""
-    up, none, down = (
-        Difference(0.3, 0.1, 0.5),
-        Difference(0.0, -0.2, 0.2),
-        Difference(-0.3, -0.5, -0.1),
-    )
-    nan = Difference(math.nan, math.nan, math.nan)
+def test_the_priors_cell_names_each_end_with_its_judged_cell_and_what_it_does_to_the_verdict():
+    """Each end's judged cell is in the cell; an end the other way flips the verdict; an
+    inconclusive end is named so and never counts towards "holds"; ends not played are
+    said."""
+    from carromlab.studies.verdicts import NOT_JUDGED, Judgement, read_word
+
+    def judged(value, lo, hi):
+        d = Difference(value, lo, hi)
+        return Judgement(d, read_word(d, 0.05), 0.05, 0.95, 0.5, 3, None)
+
+    up, within, down = judged(0.3, 0.1, 0.5), judged(0.0, -0.02, 0.02), judged(-0.3, -0.5, -0.1)
+    unsure = judged(0.0, -0.2, 0.2)
     cell = prior_cell(up, {"mu-low": up, "mu-high": up})
-    assert cell == "holds: mu-low +0.300 [+0.100, +0.500]; mu-high +0.300 [+0.100, +0.500]"
-    assert prior_cell(up, {"mu-low": up, "mu-high": nan}).startswith("holds where played: ")
-    assert "mu-high not played" in prior_cell(up, {"mu-low": up, "mu-high": nan})
-    assert prior_cell(up, {"mu-low": down, "mu-high": none}).startswith(
-        "flips at mu-low; not shown at mu-high: mu-low -0.300"
+    assert cell == (
+        "holds: mu-low +0.300 [+0.100, +0.500] differs; mu-high +0.300 [+0.100, +0.500] differs"
     )
-    assert prior_cell(none, {"mu-low": up, "mu-high": none}).startswith("shown at mu-low: ")
-    assert prior_cell(none, {"mu-low": up, "mu-high": down}).startswith(
-        "shown at mu-low, mu-high: "
+    assert prior_cell(up, {"mu-low": up, "mu-high": NOT_JUDGED}).startswith("holds where played: ")
+    assert "mu-high not played" in prior_cell(up, {"mu-low": up, "mu-high": NOT_JUDGED})
+    assert prior_cell(up, {"mu-low": down, "mu-high": unsure}).startswith(
+        "flips at mu-low; inconclusive at mu-high: mu-low -0.300"
     )
-    assert prior_cell(none, {"mu-low": nan}) == "not played: mu-low"
-    assert prior_cell(nan, {"mu-low": up}) == "not played"
-    # the strengths' column: the word alone, the as-written verdict against each strength's
-    assert verdict_word(up, {"greedy-race": up, "search": none}) == "not shown at search"
-    assert verdict_word(none, {"greedy-race": none, "search": nan}) == "holds where played"
+    assert prior_cell(up, {"mu-low": up, "mu-high": within}).startswith(
+        "holds at mu-low; vanishes at mu-high: "
+    )
+    assert prior_cell(unsure, {"mu-low": up, "mu-high": unsure}).startswith(
+        "shown at mu-low; inconclusive at mu-high: "
+    )
+    assert "holds" not in prior_cell(unsure, {"mu-low": unsure, "mu-high": unsure})
+    assert prior_cell(within, {"mu-low": NOT_JUDGED}) == "not played: mu-low"
+    assert prior_cell(NOT_JUDGED, {"mu-low": up}) == "not played"
 
 
 def test_a_precision_target_stops_an_arm_at_the_first_block_where_it_is_met(tmp_path):
@@ -454,7 +461,7 @@ def test_a_study_runs_from_its_file_alone_and_reports(tmp_path):
     page = out / "report" / "report.html"
     text = page.read_text()
     assert "queen-4-due-off" in text and "data:image/png;base64," in text
-    assert "no difference found" in text or "raises" in text or "lowers" in text
+    assert "inconclusive" in text or "raises" in text or "lowers" in text
     summary = pd.read_csv(out / "report" / "summary.csv")
     assert len(summary) == 3 * 2 and set(summary["arm"]) == {"laws", "queen-4-due-off"}
     config = json.loads((arm_folder(out, "queen-4-due-off") / "config.json").read_text())

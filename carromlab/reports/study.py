@@ -6,15 +6,19 @@ under its physics priors; as tables, figures and one self-contained HTML page.
 
 - ``table``: one row per question and arm (``question``, ``arm``, ``base``, ``strength``,
   ``prior``, ``games``, ``value``, ``lo``, ``hi``);
-- ``comparisons``: one row per question and arm outside the baseline: the arm minus the
-  baseline's copy at the same strength and prior (``diff``, ``diff_lo``, ``diff_hi``,
-  ``verdict``: higher, lower or no difference found);
+- ``comparisons``: one row per cell judged (:meth:`StudyReport.cells`): an arm minus the
+  baseline's copy at the same strength and prior, paired game by game (``diff``, ``diff_lo``,
+  ``diff_hi`` at the file's confidence; ``pairs``, ``changed``), or an arm minus the reference
+  value; then the judgement (:mod:`carromlab.studies.verdicts`): ``p``, the interval at the
+  cell's Holm level (``judged_confidence``, ``judged_lo``, ``judged_hi``), the ``margin``, the
+  ``word`` (differs, no difference beyond, inconclusive, identical) and, where inconclusive,
+  ``settle_games`` (games an arm that would likely settle it);
 - ``verdicts``: one row per question and base arm outside the baseline: the sentence, the
-  difference at the file's players and at each strength (one column each), whether the
-  verdict holds across the strengths (:func:`verdict_word`), and the priors' column (at the
-  top strength: ``holds``, or which prior's end flips, shows or does not show it, then each
-  end's difference with its interval: :func:`prior_cell`); with a ``reference``
-  value, also one row per base arm for the first question against that value (``against``:
+  margin, the judged cell at the file's players and at each strength (one column each),
+  whether the verdict holds across the strengths
+  (:func:`~carromlab.studies.verdicts.across`: from the conclusive cells only), and the
+  priors' column (at the top strength: :func:`prior_cell`); with a ``reference`` value, also
+  one row per base arm for the first question against that value (``against``:
   ``reference``), the baseline's too.
 
 ``save(out)`` writes ``report.html`` (the figures embedded), ``summary.parquet`` and
@@ -37,24 +41,23 @@ import pandas as pd
 
 from carromlab.reports.base import DPI, Report
 from carromlab.studies.questions import (
-    NOT_PLAYED,
+    Comparison,
     Difference,
     Estimate,
     answer,
-    compare,
     parse_question,
 )
 from carromlab.studies.run import STUDY_JSON, arm_rows, read_study
+from carromlab.studies.verdicts import NOT_JUDGED, Judgement, across, judge, settle_words
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from carromlab.studies.spec import Study
 
-VERDICT_WORDS = {1: "higher", -1: "lower", 0: "no difference found"}
-
 
 def _cell(d: Difference) -> str:
+    """A difference at the file's confidence (unjudged: the priors' ends are judged below)."""
     if math.isnan(d.value):
         return "not played"
     if d.identical:
@@ -66,44 +69,14 @@ def _est(e: Estimate) -> str:
     return "not played" if e.n == 0 else f"{e.value:.3f} [{e.lo:.3f}, {e.hi:.3f}]"
 
 
-def verdict_word(ref: Difference, others: dict[str, Difference]) -> str:
-    """Whether a verdict (``ref``, an arm against its baseline) holds in ``others`` (the same
-    difference at each strength, or at each prior's end), comparing each one's verdict
-    (higher, lower, no difference found) with ``ref``'s:
-
-    - ``holds``: every one gives the same verdict (``holds where played`` while some are not
-      played yet);
-    - ``flips at ...``: one finds a difference the other way;
-    - ``shown at ...``: one finds a difference where ``ref`` found none (the cell's
-      differences say which way);
-    - ``not shown at ...``: ``ref`` found a difference that one does not (a copy smaller than
-      its arm may be too small to show it: see its interval);
-    - ``not played`` (``ref``, or all of ``others``: ``not played: <names>``).
-    """
-    if math.isnan(ref.value):
-        return "not played"
-    played = {k: d for k, d in others.items() if not math.isnan(d.value)}
-    if not played:
-        return "not played: " + ", ".join(others)
-    differ = {k: d.sign for k, d in played.items() if d.sign != ref.sign}
-    flips = [k for k, sign in differ.items() if sign != 0 and ref.sign != 0]
-    shown = [k for k, sign in differ.items() if sign != 0 and ref.sign == 0]
-    unshown = [k for k, sign in differ.items() if sign == 0]
-    named = (("flips at", flips), ("shown at", shown), ("not shown at", unshown))
-    words = [f"{word} " + ", ".join(keys) for word, keys in named if keys]
-    if words:
-        return "; ".join(words)
-    return "holds" if len(played) == len(others) else "holds where played"
-
-
-def prior_cell(ref: Difference, ends: dict[str, Difference]) -> str:
-    """The physics priors' cell of a verdict: :func:`verdict_word` for ``ref``, the difference
-    at the top strength, against ``ends``, the same difference at each prior's end
-    (``"mu-low"``...), then each end's difference with its interval."""
-    word = verdict_word(ref, ends)
+def prior_cell(ref: Judgement, ends: dict[str, Judgement]) -> str:
+    """The physics priors' cell of a verdict: :func:`~carromlab.studies.verdicts.across` for
+    ``ref``, the verdict at the top strength, against ``ends``, the same comparison at each
+    prior's end (``"mu-low"``...), then each end's cell."""
+    word = across(ref, ends)
     if word.startswith("not played"):
         return word
-    return f"{word}: " + "; ".join(f"{k} {_cell(d)}" for k, d in ends.items())
+    return f"{word}: " + "; ".join(f"{k} {j.text()}" for k, j in ends.items())
 
 
 class StudyReport(Report):
@@ -141,6 +114,7 @@ class StudyReport(Report):
             )
         super().__init__(pd.DataFrame(rows))
         self.table.attrs["config"] = {"study": study.name, "seed": study.seed}
+        self.judgements = self._judge()
         self.comparisons = self._comparisons()
         self.verdicts = self._verdicts()
 
@@ -176,23 +150,53 @@ class StudyReport(Report):
                 return b.name
         return base
 
-    def difference(self, q: str, arm: str, against: str = "baseline") -> Difference:
-        """``arm`` minus the baseline's copy at its strength and prior, on question ``q``
-        (``against="reference"``: minus the study's reference value)."""
+    def comparison(self, q: str, arm: str, against: str = "baseline") -> Comparison:
+        """``arm`` minus the baseline's copy at its strength and prior on question ``q``,
+        paired (a study's arms play game i on the same seed); ``against="reference"``: minus
+        the study's reference value."""
+        question, e = parse_question(q), self.estimates[(q, arm)]
         if against == "reference":
-            e, ref = self.estimates[(q, arm)], float(self.study.reference or 0.0)
-            if e.n == 0:
-                return NOT_PLAYED
-            return Difference(e.value - ref, e.lo - ref, e.hi - ref)
+            return Comparison(question, e, float(self.study.reference or 0.0))
         base = self._twin(arm, self.study.baseline)
-        # a study's arms play game i on the same seed: compared game by game
-        return compare(
-            parse_question(q),
-            self.estimates[(q, arm)],
-            self.estimates[(q, base)],
-            self.study.confidence,
-            paired=True,
-        )
+        return Comparison(question, e, self.estimates[(q, base)], paired=True)
+
+    def difference(self, q: str, arm: str, against: str = "baseline") -> Difference:
+        """:meth:`comparison` at the file's confidence (before the adjustment for the file's
+        many cells: :meth:`judgement`)."""
+        return self.comparison(q, arm, against).at(self.study.confidence)
+
+    def margin(self, q: str, against: str = "baseline") -> float:
+        """Question ``q``'s margin of practical difference (the file's, else its kind's
+        default from the baseline's value as written, or the reference value)."""
+        s = self.study
+        if against == "reference":
+            return s.margin_of(q, float(s.reference or 0.0))
+        return s.margin_of(q, self.estimates[(q, s.baseline)].value)
+
+    def cells(self) -> list[tuple[str, str, str]]:
+        """Every cell the report judges: ``(question, arm, against)`` for every arm (copies
+        too) against the baseline's, and with a reference value every arm on the first
+        question against it."""
+        s = self.study
+        out = [(q, a.name, "baseline") for q in s.questions for a in s.arms
+               if a.base != s.baseline]  # fmt: skip
+        if s.reference is not None:
+            out += [(s.questions[0], a.name, "reference") for a in s.arms]
+        return out
+
+    def _judge(self) -> dict[tuple[str, str, str], Judgement]:
+        cells = {key: (self.comparison(*key), self.margin(key[0], key[2])) for key in self.cells()}
+        return judge(cells, self.study.confidence)
+
+    def judgement(self, q: str, arm: str, against: str = "baseline") -> Judgement:
+        """The cell's judgement (:func:`~carromlab.studies.verdicts.judge`: its word from its
+        interval at its Holm level and its margin)."""
+        return self.judgements.get((q, arm, against), NOT_JUDGED)
+
+    @property
+    def judged(self) -> int:
+        """How many cells were judged together (those played)."""
+        return sum(j.played for j in self.judgements.values())
 
     def played_differently(self, arm: str, base: str) -> tuple[int, int]:
         """``(games, differ)``: the games both arms have, and how many of them have rows that
@@ -212,59 +216,67 @@ class StudyReport(Report):
 
     def _comparisons(self) -> pd.DataFrame:
         rows = []
-        for q in self.study.questions:
-            for a in self.study.arms:
-                if a.base == self.study.baseline:
-                    continue
-                d = self.difference(q, a.name)
-                rows.append(
-                    {
-                        "question": q,
-                        "arm": a.name,
-                        "base": a.base,
-                        "against": self._twin(a.name, self.study.baseline),
-                        "strength": a.strength or "",
-                        "prior": "" if a.prior is None else f"{a.prior[0]}-{a.prior[1]}",
-                        "diff": d.value,
-                        "diff_lo": d.lo,
-                        "diff_hi": d.hi,
-                        "pairs": d.pairs,
-                        "changed": d.changed,
-                        "verdict": self._word(d),
-                    }
-                )
+        for q, arm, against in self.cells():
+            a = self.study.arm(arm)
+            d, j = self.difference(q, arm, against), self.judgement(q, arm, against)
+            rows.append(
+                {
+                    "question": q,
+                    "arm": arm,
+                    "base": a.base,
+                    "against": self._twin(arm, self.study.baseline)
+                    if against == "baseline"
+                    else f"{self.study.reference:g}",
+                    "strength": a.strength or "",
+                    "prior": "" if a.prior is None else f"{a.prior[0]}-{a.prior[1]}",
+                    "diff": d.value,
+                    "diff_lo": d.lo,
+                    "diff_hi": d.hi,
+                    "pairs": d.pairs,
+                    "changed": d.changed,
+                    "p": j.p,
+                    "judged_confidence": j.confidence,
+                    "judged_lo": j.d.lo,
+                    "judged_hi": j.d.hi,
+                    "margin": j.margin,
+                    "word": j.word,
+                    "settle_games": j.settle,
+                }
+            )
         return pd.DataFrame(rows)
-
-    @staticmethod
-    def _word(d: Difference) -> str:
-        if math.isnan(d.value):
-            return ""
-        return "identical" if d.identical else VERDICT_WORDS[d.sign]
 
     def sentence(self, q: str, arm: str, against: str = "baseline") -> str:
         """The verdict on ``q`` for base arm ``arm`` at the file's players, in one sentence
         with its evidence (``against="reference"``: against the study's reference value)."""
         s = self.study
         question = parse_question(q)
-        if against == "reference":
-            e = self.estimates[(q, arm)]
-            if e.n == 0:
-                return f"{arm}: not played yet."
-            d = self.difference(q, arm, "reference")
-            where = {1: "above", -1: "below", 0: "not found to differ from"}[d.sign]
-            unit = "boards" if question.rows == "boards" else "games"
-            return (
-                f"{arm}: {question.words()} is {where} {s.reference:g}: {_est(e)} "
-                f"({round(100 * s.confidence)} % interval; {e.n:,} {unit})."
-            )
-        mine, base = self.estimates[(q, arm)], self.estimates[(q, s.baseline)]
-        d = self.difference(q, arm)
-        if mine.n == 0 or base.n == 0:
-            return f"{arm}: not played yet."
+        mine = self.estimates[(q, arm)]
+        j = self.judgement(q, arm, against)
         unit = "boards" if question.rows == "boards" else "games"
-        size = f"{mine.n:,} and {base.n:,} {unit}"
         what = question.words()
-        if d.identical:
+        if mine.n == 0 or not j.played:
+            return f"{arm}: not played yet."
+        level = (
+            f"{100 * j.confidence:.4g} % interval: Holm's level for this cell of the "
+            f"{j.cells:,} judged"
+        )
+        m = f"±{j.margin:g}"
+        if against == "reference":
+            where = {"+": "above", "-": "below"}.get(j.verdict)
+            if where:
+                head = f"{arm}: {what} is {where} {s.reference:g}"
+            elif j.verdict == "0":
+                head = f"{arm}: {what} is within {m} of {s.reference:g}"
+            else:
+                head = f"{arm}: inconclusive whether {what} differs from {s.reference:g}"
+            more = f"; {settle_words(j.settle)} would likely settle it" if j.settle else ""
+            return (
+                f"{head}: {_est(mine)} at {round(100 * s.confidence)} %, a difference of "
+                f"{_cell(j.d)} ({level}; {mine.n:,} {unit}){more}."
+            )
+        base = self.estimates[(q, s.baseline)]
+        d = j.d
+        if j.word == "identical":
             games, differ = self.played_differently(arm, s.baseline)
             if games and not differ:
                 return (
@@ -276,15 +288,19 @@ class StudyReport(Report):
                 f"{arm}: {what} is the same as under {s.baseline} in every one of the "
                 f"{d.pairs:,} {unit} both played ({_est(mine)}{went})."
             )
+        size = f"{mine.n:,} and {base.n:,} {unit}"
         if d.pairs:
             size += f"; paired over the {d.pairs:,} {unit} both played, {d.changed:,} differing"
-        if d.sign == 0:
-            head = f"{arm}: no difference found in {what}"
+        if j.verdict in "+-":
+            head = f"{arm} {'raises' if j.verdict == '+' else 'lowers'} {what}"
+        elif j.verdict == "0":
+            head = f"{arm}: no difference in {what} beyond {m}"
         else:
-            head = f"{arm} {'raises' if d.sign > 0 else 'lowers'} {what}"
+            head = f"{arm}: inconclusive on {what} (margin {m})"
+        more = f"; {settle_words(j.settle)} would likely settle it" if j.settle else ""
         return (
             f"{head}: {_est(mine)} against {_est(base)} under {s.baseline}, a difference of "
-            f"{_cell(d)} ({round(100 * s.confidence)} % interval; {size})."
+            f"{_cell(d)} ({level}; {size}){more}."
         )
 
     def _verdicts(self) -> pd.DataFrame:
@@ -296,19 +312,20 @@ class StudyReport(Report):
             if s.reference is not None and q == s.questions[0]:
                 pairs = [(a.name, "reference") for a in s.base_arms] + pairs
             for arm, against in pairs:
-                written = self.difference(q, arm, against)
-                at = {st: self.difference(q, s.at(arm, st), against) for st in s.strengths}
+                written = self.judgement(q, arm, against)
+                at = {st: self.judgement(q, s.at(arm, st), against) for st in s.strengths}
                 row: dict[str, Any] = {
                     "question": q,
                     "arm": arm,
                     "against": s.baseline if against == "baseline" else f"{s.reference:g}",
+                    "margin": f"±{self.margin(q, against):g}",
                     "verdict": self.sentence(q, arm, against),
-                    f"as written ({players})": _cell(written),
+                    f"as written ({players})": written.text(),
                 }
-                for st, d in at.items():
-                    row[f"at {st}"] = _cell(d)
+                for st, j in at.items():
+                    row[f"at {st}"] = j.text()
                 if s.strengths:
-                    row["across strengths"] = verdict_word(written, at)
+                    row["across strengths"] = across(written, at)
                 if s.priors:  # the top strength's verdict (the file's players' without one)
                     ref = at[s.top] if s.top else written
                     row["physics priors"] = self._prior_cell(q, arm, against, ref)
@@ -317,17 +334,33 @@ class StudyReport(Report):
         return pd.DataFrame(rows, columns=None if rows else ["question", "arm", "against",
                                                             "verdict"])  # fmt: skip
 
-    def _prior_cell(self, q: str, arm: str, against: str, ref: Difference) -> str:
+    def _prior_cell(self, q: str, arm: str, against: str, ref: Judgement) -> str:
         """``ref``, the verdict at the top strength, against each prior's ends
         (:func:`prior_cell`)."""
         s = self.study
         top = f"{arm}@{s.top}" if s.top else arm
         ends = {
-            f"{field}-{end}": self.difference(q, f"{top}~{field}-{end}", against)
+            f"{field}-{end}": self.judgement(q, f"{top}~{field}-{end}", against)
             for field in s.priors
             for end in ("low", "high")
         }
         return prior_cell(ref, ends)
+
+    def judged_line(self) -> str:
+        """How the cells were judged, in one sentence (the report's and the tables' head)."""
+        s = self.study
+        levels = [j.confidence for j in self.judgements.values() if j.played]
+        if not levels:
+            return "No cell is played yet."
+        lo, hi = min(levels), max(levels)
+        span = f"{100 * lo:.4g} %" if lo == hi else f"from {100 * hi:.4g} % to {100 * lo:.4g} %"
+        return (
+            f"{self.judged:,} cells judged together (Holm's adjustment: the chance of any false "
+            f"'differs' in the file is at most {100 * (1 - s.confidence):.3g} %); each interval "
+            f"shown at its cell's level ({span}). A cell differs where its interval is clear of "
+            "zero, shows no difference beyond the margin where it lies inside ±margin, and is "
+            "inconclusive otherwise."
+        )
 
     # ------------------------------------------------------------------ what is said
 
@@ -353,7 +386,7 @@ class StudyReport(Report):
                 f"({', '.join(a.name for a in self.study.arms)}).\n"
             )
         cols = [c for c in v.columns if c != "verdict"]
-        lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+        lines = [self.judged_line(), "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
         for r in v.to_dict("records"):
             cells = [str(r[c]).replace("|", "/") for c in cols]
             lines.append("| " + " | ".join(cells) + " |")
@@ -479,6 +512,7 @@ class StudyReport(Report):
             + f", baseline <b>{e(s.baseline)}</b>; seed {s.seed}; "
             f"{round(100 * s.confidence)} % intervals.</p>",
         ]
+        parts.append(f"<p>{e(self.judged_line())}</p>")
         if s.precision is not None:
             parts.append(f"<p>{e(self.precision_line())}</p>")
         for q in s.questions:

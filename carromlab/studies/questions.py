@@ -136,10 +136,13 @@ class Kind:
 
     def default_margin(self, base_value: float) -> float:
         """The margin of practical difference when the file gives none: :data:`SHARE_MARGIN` on
-        a share; :data:`MEAN_MARGIN` of ``base_value``'s magnitude on a mean."""
+        a share; :data:`MEAN_MARGIN` of ``base_value``'s magnitude on a mean, to two
+        significant figures (the number the tables print)."""
         if self.share:
             return SHARE_MARGIN
-        return MEAN_MARGIN * abs(base_value) if math.isfinite(base_value) else math.nan
+        if not math.isfinite(base_value) or base_value == 0:
+            return math.nan if not math.isfinite(base_value) else 0.0
+        return float(f"{MEAN_MARGIN * abs(base_value):.2g}")  # two figures: a number to read
 
 
 def _numbers(df: pd.DataFrame, name: str, q: Question) -> np.ndarray:

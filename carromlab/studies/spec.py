@@ -65,6 +65,8 @@ Games = Limit(1, MAX_GAMES, "games", int)
 Block = Limit(1, MAX_BLOCK, "games", int)
 #: A precision target: the headline's 95 % interval's half-width (in its own unit).
 Precision = Limit(0.0, 1e6, lo_open=True)
+#: A margin of practical difference (in its question's unit).
+Margin = Limit(0.0, 1e9, lo_open=True)
 
 
 def _physics_model(name: str, pair: bool) -> type[BaseModel]:
@@ -115,6 +117,11 @@ class StudyFile(BaseModel):
     reference: FINITE.type | None = Field(
         None, description="A value every arm's first question is also compared with (a fair "
         "share: 0.5).",
+    )  # fmt: skip
+    margin: Margin.type | dict[Word, Margin.type] | None = Field(
+        None, description="The difference that matters in practice: a number (the first "
+        "question's) or a table of question -> number (default: 0.05 on a share, 5 % of the "
+        "baseline's value on a mean; docs/studies-guide.md).",
     )  # fmt: skip
     players: Word | Words = Field("greedy", description="Policy of every seat, or one a seat.")
     skill: Word | Words = Field("club", description="Skill of every seat, or one a seat.")
@@ -179,6 +186,18 @@ class Study:
     game_asked: str = ""
     #: the file as written, comments and all ("" where it was not read from a file)
     text: str = field(default="", repr=False)
+    #: each question's margin of practical difference as the file gives it (the others take
+    #: their kind's default: :meth:`margin_of`)
+    margins: dict[str, float] = field(default_factory=dict)
+
+    def margin_of(self, question: str, base_value: float) -> float:
+        """``question``'s margin: the file's, else its kind's default from ``base_value`` (the
+        baseline's value as written, or the reference value)."""
+        from carromlab.studies.questions import parse_question
+
+        if question in self.margins:
+            return self.margins[question]
+        return parse_question(question).default_margin(base_value)
 
     def arm(self, name: str) -> Arm:
         for a in self.arms:
@@ -264,6 +283,16 @@ def parse_study(raw: dict, source: str = "study", default_name: str = "study") -
                 "between 0 and 1",
                 doc.reference,
             )
+
+    margins: dict[str, float] = {}
+    if isinstance(doc.margin, dict):
+        for q, m in doc.margin.items():
+            if q not in doc.questions:
+                fail(f"margin.{q}", f"not one of the file's questions ({', '.join(doc.questions)})",
+                     m)  # fmt: skip
+            margins[q] = float(m)
+    elif doc.margin is not None:
+        margins[doc.questions[0]] = float(doc.margin)
 
     def policy(p: str, key: str) -> str:
         name = game.policy_name(p)
@@ -356,6 +385,7 @@ def parse_study(raw: dict, source: str = "study", default_name: str = "study") -
         reference=None if doc.reference is None else float(doc.reference),
         document=raw,
         game_asked=doc.game,
+        margins=margins,
     )
 
 
