@@ -325,6 +325,30 @@ def test_a_precision_target_stops_an_arm_at_the_first_block_where_it_is_met(tmp_
         assert games_used(study, games, pd.DataFrame()) == (n, True)
 
 
+def test_the_precision_target_applies_to_every_copy_up_to_its_cap(tmp_path):
+    """The strength and prior copies stop at the target like the arms as written, each at its
+    own first block boundary, and never past ``copy_games``; a copy whose cap comes first
+    stops there."""
+    doc = _doc(games=200, block=5, precision=0.2, strengths=["random"], copy_games=60)
+    doc["priors"] = {"mu": [0.07, 0.15]}
+    study = parse_study(doc, source="s")
+    assert {a.name for a in study.arms if a.strength or a.prior} >= {
+        "laws@random",
+        "laws@random~mu-low",
+    }
+    used = run_study(study, tmp_path, progress=False, play=fake_play)
+    q = parse_question("first-wins")
+    for arm in study.arms:
+        n = used[arm.name]
+        cap = 60 if (arm.strength or arm.prior) else 200
+        assert 0 < n <= cap and n % 5 == 0
+        rows = pd.DataFrame([r for r, _ in fake_play(arm.settings(), 3, range(cap))])
+        half = answer(q, rows[rows.game < n], pd.DataFrame(), 0.95).half_width
+        assert half <= 0.2 or n == cap, (arm.name, n, half)
+        if n > 5:  # not met a block earlier
+            assert answer(q, rows[rows.game < n - 5], pd.DataFrame(), 0.95).half_width > 0.2
+
+
 # ---------------------------------------------------------------------- the questions
 
 
