@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -269,6 +270,39 @@ def test_a_study_plays_a_part_at_a_time_and_reports_what_is_missing(tmp_path):
     ticks = [t.get_text().split("\n")[0] for t in ax.get_xticklabels()]
     assert ticks == ["as written", "random"]
     assert [t.get_text() for t in ax.get_legend().get_texts()][-2:] == ["laws", "queen-4"]
+
+
+def test_the_report_draws_the_headline_against_the_players_rating(tmp_path):
+    """Every base arm's first question at each player the file plays it with, placed at the
+    player's ladder rating (ICF's ladder rates greedy 0 and random below it); the page embeds
+    the figure and strength.png is written."""
+    from carromlab.reports.study import player_ratings
+
+    study = parse_study(_doc(strengths=["random"]), source="s")
+    run_study(study, tmp_path, progress=False, play=fake_play)
+    rep = StudyReport.from_folder(tmp_path)
+    t = rep.strength_table()
+    assert set(t["arm"]) == {"laws", "queen-4"} and set(t["player"]) == {"greedy", "random"}
+    ratings = player_ratings("icf")
+    for r in t.itertuples():
+        assert r.x == ratings[r.player]["rating"]
+        e = rep.estimates[("first-wins", study.at(r.arm, None if r.player == "greedy" else
+                                                  r.player))]  # fmt: skip
+        assert (r.value, r.n) == (e.value, e.n)
+    assert ratings["greedy"]["rating"] == 0 and ratings["random"]["rating"] < 0
+    page = rep.save().read_text()
+    assert "as play gets stronger" in page and (tmp_path / "report" / "strength.png").is_file()
+    assert player_ratings("carrooka") == {}  # no ladder: the players in the file's order
+
+
+def test_the_shipped_ratings_are_the_ladders():
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, str(root / "experiments" / "player_ratings.py"),
+                           "--check"], capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_the_priors_cell_names_each_end_with_its_judged_cell_and_what_it_does_to_the_verdict():

@@ -149,6 +149,66 @@ def draw_grouped_intervals(
     return ax
 
 
+def draw_by_strength(
+    table,
+    x: str,
+    value: str,
+    lo: str,
+    hi: str,
+    series: str,
+    player: str = "player",
+    ax: Axes | None = None,
+    x_lo: str | None = None,
+    x_hi: str | None = None,
+    reference: float | None = None,
+    xlabel: str = "player rating (Elo points)",
+    ylabel: str | None = None,
+    title: str | None = None,
+    reference_label: str = "reference",
+):
+    """An estimate against the players' strength: one line per value of ``series`` (a study's
+    arms), its points at ``x`` (a rating, or a rank) with their intervals ``lo``..``hi``, the
+    players named under the axis at their ``x`` (and ``x_lo``..``x_hi``, a rating's interval,
+    drawn as a grey band along the bottom); the series are nudged apart sideways so that
+    their bars do not hide each other. Returns the axes."""
+    import matplotlib.pyplot as plt
+
+    ax = ax or plt.gca()
+    names = list(dict.fromkeys(table[series]))
+    xs = np.asarray(table[x], float)
+    span = (np.nanmax(xs) - np.nanmin(xs)) if len(xs) else 1.0
+    nudge = 0.012 * (span or 1.0)
+    markers = "osD^vP*X"
+    for k, name in enumerate(names):
+        rows = table[table[series] == name].sort_values(x, kind="stable")
+        xv = np.asarray(rows[x], float) + nudge * (k - (len(names) - 1) / 2)
+        v = np.asarray(rows[value], float)
+        err = np.vstack([v - np.asarray(rows[lo], float), np.asarray(rows[hi], float) - v])
+        ax.errorbar(xv, v, yerr=err, fmt=markers[k % len(markers)] + "-", capsize=3, ms=5,
+                    lw=1.0, label=name)  # fmt: skip
+    players = table.drop_duplicates(player).sort_values(x, kind="stable")
+    if x_lo is not None and x_hi is not None:
+        for r in players.itertuples():
+            a, b = getattr(r, x_lo), getattr(r, x_hi)
+            if np.isfinite(a) and np.isfinite(b) and b > a:
+                ax.axvspan(a, b, ymin=0.0, ymax=0.03, color="0.75", lw=0)
+    if reference is not None:
+        ax.axhline(reference, label=f"{reference_label} {reference:g}", color="grey", lw=0.9,
+                   ls="--", zorder=0.5)  # fmt: skip
+    ticks = np.asarray(players[x], float)
+    ax.set_xticks(ticks, [str(p) for p in players[player]], rotation=30, ha="right",
+                  fontsize=8)  # fmt: skip
+    pad = 0.08 * (span or 1.0)
+    ax.set_xlim(np.nanmin(ticks) - pad, np.nanmax(ticks) + pad)
+    ax.set_xlabel(xlabel, fontsize=9)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7.5, frameon=False,
+              handlelength=1.8)  # fmt: skip
+    ax.set_ylabel(ylabel or value)
+    if title is not None:
+        ax.set_title(title, fontsize=10)
+    return ax
+
+
 def _reference_words(words: str, fair: np.ndarray) -> str:
     """A per-arm reference's legend label: its value where every arm shares one, else its
     range as fractions (``1/4 to 1/2``: the fair shares of 2 to 4 seats)."""

@@ -462,6 +462,70 @@ class StudyReport(Report):
         fig.tight_layout()
         return fig
 
+    def strength_table(self) -> pd.DataFrame:
+        """The first question's estimate for every base arm at every player the file plays it
+        with (its players as written and each strength), with each player's rating where the
+        game has a ladder (``carromlab/studies/ratings.json``), else its place in the file's
+        order: columns ``arm``, ``player``, ``x``, ``rating``, ``rating_lo``, ``rating_hi``,
+        ``value``, ``lo``, ``hi``, ``n``."""
+        s = self.study
+        q = s.questions[0]
+        rated = player_ratings(s.game)
+        rows = []
+        for a in s.base_arms:
+            own = "/".join(dict.fromkeys(a.players))
+            settings = [(own, a.name)] + [(st, s.at(a.name, st)) for st in s.strengths]
+            seen = set()
+            for player, arm in settings:
+                if player in seen:
+                    continue
+                seen.add(player)
+                e = self.estimates[(q, arm)]
+                r = rated.get(player, {})
+                rows.append(
+                    {"arm": a.name, "player": player, "rating": r.get("rating", math.nan),
+                     "rating_lo": r.get("lo", math.nan), "rating_hi": r.get("hi", math.nan),
+                     "value": e.value, "lo": e.lo, "hi": e.hi, "n": e.n}
+                )  # fmt: skip
+        t = pd.DataFrame(rows)
+        if not len(t):
+            return t
+        order = list(dict.fromkeys(t["player"]))
+        by_rating = t["rating"].notna().all()
+        t["x"] = t["rating"] if by_rating else [float(order.index(p)) for p in t["player"]]
+        return t[t["n"] > 0].reset_index(drop=True)
+
+    def strength_figure(self) -> Figure | None:
+        """Does the verdict settle as play gets stronger? The first question's estimate of
+        every base arm against its players' rating (:meth:`strength_table`; by their order
+        in the file where the game has no ladder); None where the file plays one player
+        only."""
+        import matplotlib.pyplot as plt
+
+        from carromlab.plot.intervals import draw_by_strength
+
+        t = self.strength_table()
+        if not len(t) or t["player"].nunique() < 2:
+            return None
+        s = self.study
+        q = parse_question(s.questions[0])
+        rated = t["rating"].notna().all()
+        fig, ax = plt.subplots(figsize=(6.4, 3.9))
+        draw_by_strength(
+            t, "x", "value", "lo", "hi", "arm", ax=ax,
+            x_lo="rating_lo" if rated else None, x_hi="rating_hi" if rated else None,
+            reference=s.reference,
+            xlabel="player rating, Elo points (the ladder: greedy = 0; grey: its interval)"
+            if rated else f"players in the file's order ({s.game} has no ladder yet)",
+            ylabel=q.words() if len(q.words()) < 40 else q.text,
+            title=f"{s.name}: {q.text} as play gets stronger ({round(100 * s.confidence)} %)",
+        )  # fmt: skip
+        if q.share:
+            lo, hi = ax.get_ylim()
+            ax.set_ylim(max(lo, -0.02), min(hi, 1.02))
+        fig.tight_layout()
+        return fig
+
     def save(self, out: str | Path | None = None) -> Path:
         """Write the report's files into ``out`` (default: the study's folder, ``report/``);
         returns the HTML page's path."""
@@ -486,6 +550,13 @@ class StudyReport(Report):
             fig.savefig(out / f"question-{i + 1}.png", dpi=DPI, bbox_inches="tight")
             plt.close(fig)
             images[q] = base64.b64encode(buf.getvalue()).decode()
+        strength = self._drawn(self.strength_figure)
+        if strength is not None:
+            buf = io.BytesIO()
+            strength.savefig(buf, format="png", dpi=DPI, bbox_inches="tight")
+            strength.savefig(out / "strength.png", dpi=DPI, bbox_inches="tight")
+            plt.close(strength)
+            images["strength"] = base64.b64encode(buf.getvalue()).decode()
         page = out / "report.html"
         page.write_text(self.html(images), encoding="utf-8")
         self.out = out
@@ -533,6 +604,15 @@ class StudyReport(Report):
             if len(played) < len(t):
                 rest = ", ".join(t.loc[t["rows"] == 0, "arm"])
                 parts.append(f"<p class='missing'>Not played yet: {e(rest)}.</p>")
+        if "strength" in images:
+            q = s.questions[0]
+            parts.append("<h2>Does the verdict settle as play gets stronger?</h2>")
+            parts.append(
+                f"<p>{e(q)} for every arm at each player the file plays it with, against the "
+                "player's rating on the ladder where the game has one.</p>"
+            )
+            parts.append(f"<img alt='{e(q)} by player strength' "
+                         f"src='data:image/png;base64,{images['strength']}'>")  # fmt: skip
         parts.append("<h2>Provenance</h2>")
         prov = {
             "carromlab (first run)": self.info.get("carromlab"),
@@ -550,6 +630,15 @@ class StudyReport(Report):
         parts.append(f"<pre>{e(self.info.get('text') or _toml(s.document))}</pre>")
         parts.append("</body></html>")
         return "\n".join(parts)
+
+
+def player_ratings(game: str) -> dict[str, dict[str, float]]:
+    """The ladder's ratings of ``game``'s players (``carromlab/studies/ratings.json``: player
+    -> rating, lo, hi, games); empty where the game has no ladder."""
+    from importlib import resources
+
+    text = resources.files("carromlab.studies").joinpath("ratings.json").read_text()
+    return json.loads(text)["games"].get(game, {})
 
 
 def _count(n: int, word: str) -> str:
