@@ -10,7 +10,7 @@ import dataclasses
 import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 import pandas as pd
@@ -39,6 +39,18 @@ SEAT_ANGLE = {"S": 0.0, "E": math.pi / 2, "N": math.pi, "W": 3 * math.pi / 2}
 OnStroke = Callable[[Any], object] | None
 
 
+class RowColumns(NamedTuple):
+    """The columns of a game's rows, known before any game is played: ``games`` (the game
+    row's, in order) and ``boards`` (a board row's; empty where the game keeps no board
+    rows). A driver declares them (``row_columns()``, see :class:`Driver`) beside the code
+    that builds the rows, so that a study's questions are checked against them before its
+    games are played (:mod:`carromlab.studies.check`); a test plays a game of every game and
+    compares (tests/test_study_check.py)."""
+
+    games: tuple[str, ...]
+    boards: tuple[str, ...] = ()
+
+
 def turned(position: Position, angle: float) -> Position:
     """``position`` with every piece rotated by ``angle`` about the centre. A turned position
     keeps ``set_by_hand``: turning the board does not change how its pieces were set (a
@@ -64,7 +76,10 @@ class Driver(Protocol):
     and appends its row; ``over(gm)``; ``record(gm)`` the finished game's
     :class:`~carromlab.play.loop.GameRecord`. A driver may also provide
     ``evaluator(seed, lanes, physics)``, the object that answers its asks (default: the
-    sliding-disc kernel)."""
+    sliding-disc kernel), and ``row_columns()``, the columns its records' rows will have
+    (a :class:`RowColumns`; every built-in driver has it, from :class:`BaseDriver`: without
+    it, or where it returns None, a study's questions are checked against the rows only once
+    they are played)."""
 
     n_seats: int
     capacity: int
@@ -123,6 +138,12 @@ def settled(
     return moved
 
 
+#: The columns :meth:`BaseDriver.record` puts before a game's own (``_extra``) and after
+#: them (:meth:`BaseDriver.row_columns`).
+HEAD_COLUMNS = ("game", "winner", "score_0", "score_1", "turns_0", "turns_1", "strokes")
+TAIL_COLUMNS = ("truncated_strokes", "finished")
+
+
 class BaseDriver:
     """The base of every built-in driver: what the drivers share, with hooks for what each
     game does its own way.
@@ -145,7 +166,12 @@ class BaseDriver:
       fields of the machine's record of the stroke) and ``truncated``;
     - :meth:`over`, :meth:`record`: the game's row: winner, scores (:meth:`scores`), turns,
       strokes, the game's own columns (``_extra``: by default the ``totals``), truncated
-      strokes, finished.
+      strokes, finished;
+    - :meth:`row_columns`: those columns, declared without playing (:data:`HEAD_COLUMNS`,
+      ``extra_columns``, :data:`TAIL_COLUMNS`; no board rows): a driver that overrides
+      ``_extra`` names its columns in ``extra_columns``, one that builds other rows
+      overrides :meth:`row_columns` beside them (else its columns are not known before
+      its games: None).
     """
 
     capacity: int = 0
@@ -155,6 +181,9 @@ class BaseDriver:
     state_machine: ClassVar[GameMachine[Any, Any] | None] = None
     #: The game row's columns that total stroke columns: column -> the strokes' columns.
     totals: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    #: The game row's own columns as ``_extra`` returns them, in order (None: the
+    #: ``totals``' columns, which the default ``_extra`` returns).
+    extra_columns: ClassVar[tuple[str, ...] | None] = None
 
     # Any: each game's own rule configuration (its seats, its board), read by its driver
     def __init__(self, config: Any) -> None:
@@ -249,6 +278,21 @@ class BaseDriver:
 
     def _total(self, strokes: pd.DataFrame, *columns: str) -> int:
         return int(sum(strokes[c].sum() for c in columns)) if len(strokes) else 0
+
+    def row_columns(self) -> RowColumns | None:
+        """The columns of :meth:`record`'s rows (:class:`RowColumns`): the game row's
+        :data:`HEAD_COLUMNS`, its own ``extra_columns`` and :data:`TAIL_COLUMNS`; no board
+        rows. None (not known before the games) for a driver that builds its rows its own
+        way without saying which columns they have: one that overrides ``_extra`` without
+        ``extra_columns``, or :meth:`record` without :meth:`row_columns`."""
+        kind = type(self)
+        if kind.record is not BaseDriver.record and kind.row_columns is BaseDriver.row_columns:
+            return None
+        if self.extra_columns is None:
+            if kind._extra is not BaseDriver._extra:
+                return None
+            return RowColumns((*HEAD_COLUMNS, *self.totals, *TAIL_COLUMNS))
+        return RowColumns((*HEAD_COLUMNS, *self.extra_columns, *TAIL_COLUMNS))
 
     def record(self, gm: GameInPlay) -> GameRecord:
         st = gm.state

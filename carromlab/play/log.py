@@ -90,9 +90,23 @@ class BoardsState(GameState, Protocol):
     def boards_played(self) -> int: ...
 
 
+#: The columns of :func:`game_row`'s own row (a record whose driver builds none: ICF's),
+#: declared for the driver's ``row_columns`` (:class:`~carromlab.play.drivers.RowColumns`).
+GAME_ROW_COLUMNS = (
+    "game",
+    "winner",
+    "score_0",
+    "score_1",
+    "boards",
+    "strokes",
+    "truncated_strokes",
+    "finished",
+)
+
+
 def game_row(rec: GameRecord) -> Row:
     """One row for a finished game: winner (side; -1 for a draw or an unfinished game),
-    scores per side, boards, strokes, the truncated strokes."""
+    scores per side, boards, strokes, the truncated strokes (:data:`GAME_ROW_COLUMNS`)."""
     if rec.row is not None:
         return dict(rec.row)
     st = rec.state

@@ -21,6 +21,8 @@ class CarromsDriver(TurnedDriver):
     board_type = CheckerBoard
     state_machine = machine
     totals: ClassVar[dict[str, tuple[str, ...]]] = {"fouls": ("foul",)}
+    #: what :meth:`_extra` returns
+    extra_columns = ("boards", "fouls")
 
     def stroke_row(self, gm, before) -> dict:
         last = gm.state.history[-1]

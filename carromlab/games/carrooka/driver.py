@@ -21,7 +21,7 @@ from carromlab.equipment.carrooka import CarrookaBoard
 from carromlab.errors import CarromlabError
 from carromlab.games.carrooka import machine
 from carromlab.games.carrooka.machine import OPTIONS, apply_option, shot_turns
-from carromlab.play.drivers import BaseDriver
+from carromlab.play.drivers import HEAD_COLUMNS, TAIL_COLUMNS, BaseDriver, RowColumns
 from carromlab.play.loop import GameInPlay, GameRecord
 
 #: The striker and the 21 pucks.
@@ -35,6 +35,9 @@ class CarrookaDriver(BaseDriver):
     capacity = CAPACITY
     board_type = CarrookaBoard
     totals: ClassVar[dict[str, tuple[str, ...]]] = {"bonus_shots": ("bonus_shot",)}
+    #: what :meth:`_extra` returns (:meth:`record` adds :data:`TURN_COLUMNS` after the
+    #: base's last columns)
+    extra_columns = ("fouls_0", "fouls_1", "bonus_shots", "carrookad", "tie_break")
     lies = True  # the striker is played from where it comes to rest
     state_machine = machine
 
@@ -89,10 +92,23 @@ class CarrookaDriver(BaseDriver):
             "tie_break": any(r.phase == "black_respotted" for r in st.history),
         }
 
+    def row_columns(self) -> RowColumns:
+        """The base's game row with :data:`TURN_COLUMNS` after it; no board rows."""
+        return RowColumns((*HEAD_COLUMNS, *self.extra_columns, *TAIL_COLUMNS, *TURN_COLUMNS))
+
     def record(self, gm: GameInPlay) -> GameRecord:
         rec = super().record(gm)
         rec.row = {**(rec.row or {}), **turn_summary(rec.strokes)}
         return rec
+
+
+#: The columns :func:`turn_summary` adds to a game's row, in order.
+TURN_COLUMNS = (
+    "turn_points",
+    "turns_after_foul",
+    "points_after_foul",
+    *(f"best_{o}" for o in OPTIONS),
+)
 
 
 def turn_summary(strokes: pd.DataFrame) -> dict:

@@ -25,6 +25,8 @@ class CircleScoresDriver(TurnedDriver):
         "rings_out": ("rings_out",),
         "shooter_in": ("shooter_in",),
     }
+    #: what :meth:`_extra` returns
+    extra_columns = ("rings_out", "shooter_in", "racks")
 
     def _extra(self, st, strokes) -> dict:
         return {**super()._extra(st, strokes), "racks": int(st.racks)}

@@ -25,6 +25,8 @@ class ForceOutDriver(TurnedDriver):
         "forced_out": ("opponent_out", "own_out"),
         "holed": ("holed",),
     }
+    #: what :meth:`_extra` returns
+    extra_columns = ("rounds", "penalties", "forced_out", "holed")
 
     def __init__(self, config):
         super().__init__(config)

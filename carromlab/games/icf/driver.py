@@ -8,10 +8,25 @@ import pandas as pd
 from carromlab.equipment import IcfBoard
 from carromlab.games.icf import machine
 from carromlab.games.icf.machine import apply
-from carromlab.play.drivers import SEAT_ANGLE, TurnedDriver
+from carromlab.play.drivers import SEAT_ANGLE, RowColumns, TurnedDriver
+from carromlab.play.log import GAME_ROW_COLUMNS
 from carromlab.play.loop import GameInPlay, GameRecord
 
 CAPACITY = 20  # the striker and the 19 pieces of a board
+
+#: A finished board's row (:meth:`IcfDriver._board_done`), in order.
+BOARD_COLUMNS = (
+    "game",
+    "board",
+    "breaker",
+    "breaker_side",
+    "winner",
+    "points",
+    "strokes",
+    "queen_side",
+    "queen_covered",
+    "striker_pocketed",
+)
 
 
 class IcfDriver(TurnedDriver):
@@ -75,6 +90,11 @@ class IcfDriver(TurnedDriver):
                 "striker_pocketed": earlier + int(striker_pocketed),
             }
         )
+
+    def row_columns(self) -> RowColumns:
+        """The game row is the log's (:func:`~carromlab.play.log.game_row`: the record
+        carries none); a board row :data:`BOARD_COLUMNS`."""
+        return RowColumns(GAME_ROW_COLUMNS, BOARD_COLUMNS)
 
     def record(self, gm: GameInPlay) -> GameRecord:
         return GameRecord(gm.state, pd.DataFrame(gm.strokes), pd.DataFrame(gm.boards))

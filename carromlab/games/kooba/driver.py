@@ -34,7 +34,7 @@ from carromlab.games.kooba.maps import thrower_spot
 from carromlab.games.kooba.players import KoobaGreedy
 from carromlab.games.kooba.rules import shot_tags
 from carromlab.physics.throw import throw_batch
-from carromlab.play.drivers import BaseDriver
+from carromlab.play.drivers import BaseDriver, RowColumns
 from carromlab.play.loop import GameInPlay, GameRecord, play_games
 from carromlab.rules.interfaces import StrokeOutcome
 from carromlab.shots import THROW_SKILLS
@@ -204,6 +204,11 @@ class KoobaDriver(BaseDriver):
     def over(self, gm: GameInPlay) -> bool:
         return gm.state.state is not None and gm.state.state.over
 
+    def row_columns(self) -> RowColumns:
+        """The columns of :meth:`record`'s game row for the configuration's players (KOOBA
+        has no board rows)."""
+        return RowColumns(kooba_columns(self.config.n_players))
+
     def record(self, gm: GameInPlay) -> GameRecord:
         game, config = gm.state, self.config
         state, entrants = game.state, game.entrants
@@ -227,6 +232,27 @@ class KoobaDriver(BaseDriver):
             "finished": bool(state.over and not state.unfinished),
         }
         return GameRecord(state, strokes, pd.DataFrame(), row=row)
+
+
+def kooba_columns(n_players: int) -> tuple[str, ...]:
+    """The columns of a KOOBA game's row (:meth:`KoobaDriver.record`) for ``n_players``
+    players, in order."""
+    seats = range(int(n_players))
+    return (
+        "game",
+        "winner",
+        "winner_entrant",
+        *(f"entrant_{p}" for p in seats),
+        *(f"attacked_{p}" for p in seats),
+        "players",
+        "rounds",
+        "shots",
+        "attacks",
+        "tie_break",
+        *(f"marker_{p}" for p in seats),
+        *(f"turns_{p}" for p in seats),
+        "finished",
+    )
 
 
 def play_kooba(
