@@ -1,4 +1,4 @@
-"""``carromlab study run|report``: a rule-balance study from its file alone
+"""``carromlab study run|report|check``: a rule-balance study from its file alone
 (:mod:`carromlab.studies`, docs/studies-guide.md)."""
 
 from __future__ import annotations
@@ -85,6 +85,27 @@ def run(
         typer.echo(lines(summary))
         for v in verdicts:
             typer.echo(f"- {v}")
+
+
+@study_app.command("check")
+def check_cmd(
+    spec: Path = typer.Argument(..., help="The study's TOML file (docs/studies-guide.md)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the same as JSON."),
+) -> None:
+    """Check SPEC as `study run` would, without playing: every check of the file, and every
+    question's columns against the columns its arms' rows will have; then the arms as played
+    (the file's and their strength and prior copies), the games in all and an estimate of
+    the time from each player's measured cost. A failing check: one line, exit 2."""
+    from carromlab.studies import load_study
+    from carromlab.studies.check import plan, plan_lines, question_columns_check
+
+    study = load_study(spec)  # every check of study run's, the columns' too
+    question_columns_check(study.arms, study.questions, str(spec))
+    p = plan(study)
+    if as_json:
+        typer.echo(json.dumps(p, default=str))
+    else:
+        typer.echo("\n".join(plan_lines(p)))
 
 
 def _save(rep, out: Path | None, shown: Path) -> Path:

@@ -249,6 +249,7 @@ def parse_study(raw: dict, source: str = "study", default_name: str = "study") -
     :class:`Study` (its arms with their strength and prior copies)."""
     from carromlab.registry import get_game
     from carromlab.shots import SKILLS
+    from carromlab.studies.check import question_columns_check
     from carromlab.studies.questions import parse_question
 
     def fail(key: str, msg: str, *value):
@@ -369,6 +370,7 @@ def parse_study(raw: dict, source: str = "study", default_name: str = "study") -
     if total > MAX_STUDY_GAMES:
         fail("games", f"{len(played)} arms, {total:,} games in all, more than "
              f"{MAX_STUDY_GAMES:,} (a study's limit)", doc.games)  # fmt: skip
+    question_columns_check(played, doc.questions, source)  # before any game (studies/check.py)
     return Study(
         name=doc.name or default_name,
         game=game.name,
