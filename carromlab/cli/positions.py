@@ -1,8 +1,9 @@
-"""Commands over games, positions and equipment: ``games``, ``positions list|show|write``,
-``validate``, ``draw``, ``equipment``."""
+"""Commands over games, positions and equipment: ``games`` (``--rules NAME``: a game's rule
+fields), ``positions list|show|write``, ``validate``, ``draw``, ``equipment``."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -14,11 +15,41 @@ from carromlab.errors import CarromlabError
 
 
 @app.command("games")
-def games_list() -> None:
-    """List the games, their variants and their own options."""
+def games_list(
+    rules: str = typer.Option(
+        None,
+        "--rules",
+        metavar="NAME",
+        help="List the rule fields of a game or variant (a study file's arms.rules keys): "
+        "type, default, meaning.",
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+) -> None:
+    """List the games, their variants and their own options; with --rules NAME, every rule
+    field of that game's rule configuration with its type, its default (for the variant
+    named, else the game's first) and its meaning."""
+    if rules is not None:
+        games_rules(rules, as_json)
+        return
     from rich.table import Table
 
     from carromlab.registry import GAMES
+
+    if as_json:
+        rows = [
+            {
+                "game": g.name,
+                "title": g.title,
+                "variants": list(g.variants),
+                "board": g.family,
+                "players": list(g.players),
+                "play_options": [f"--{o.name}" for o in g.options],
+                "shot_options": [f"--{o.name}" for o in g.shot_options],
+            }
+            for g in GAMES.values()
+        ]
+        typer.echo(json.dumps(rows, indent=2))
+        return
 
     table = Table("game", "variants", "board", "players", "play options", "shot options")
     for g in GAMES.values():
@@ -30,6 +61,123 @@ def games_list() -> None:
             " ".join(f"--{o.name}" for o in g.options),
             " ".join(f"--{o.name}" for o in g.shot_options),
         )
+    console().print(table)
+
+
+def field_meanings(cls: type) -> dict[str, str]:
+    """The meanings of a dataclass's fields, by name: each field's ``#:`` comment lines just
+    above it (or one ``#:`` comment after it on its line), read from the source of the class
+    that declares it (bases included). A field without one, or a class whose source cannot
+    be read, has none here."""
+    import ast
+    import inspect
+    import io
+    import textwrap
+    import tokenize
+
+    meanings: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):  # a subclass's comment wins over its base's
+        if not dataclasses.is_dataclass(klass):
+            continue
+        try:
+            source = textwrap.dedent(inspect.getsource(klass))
+        except (OSError, TypeError):
+            continue
+        comments: dict[int, str] = {}  # line -> its #: comment's text
+        code: set[int] = set()  # lines with code on them
+        skip = (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
+                tokenize.DEDENT, tokenize.ENDMARKER)  # fmt: skip
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.COMMENT and tok.string.startswith("#:"):
+                comments[tok.start[0]] = tok.string[2:].strip()
+            elif tok.type not in skip:
+                code.update(range(tok.start[0], tok.end[0] + 1))
+        node = ast.parse(source).body[0]
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for item in node.body:
+            if not (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)):
+                continue
+            line, above = item.lineno, []
+            while line - 1 in comments and line - 1 not in code:
+                line -= 1
+                above.insert(0, comments[line])
+            text = " ".join(above) or comments.get(item.lineno, "")
+            if text:
+                meanings[item.target.id] = text
+    return meanings
+
+
+def rule_fields(name: str) -> tuple[str, str, list[dict]]:
+    """``(game, variant, fields)`` for a game or variant ``name``: each field of its rule
+    configuration (``name``, ``type`` as annotated, ``default`` for the variant, the
+    ``option`` of ``carromlab play`` that sets it, if any, ``meaning``:
+    :func:`field_meanings`, "" where the class gives none, and ``in_study``: a study file's
+    ``rules`` may set it, its default being a bool, a number or a string). One line naming
+    the games if ``name`` is none of them."""
+    from carromlab.registry import get_game
+
+    game = get_game(name)
+    variant = name if name in game.variants else game.variants[0]
+    config = game.make_config(variant)
+    meanings = field_meanings(type(config))
+    options = {
+        o.key: f"--{o.name}" for o in game.options if o.variants is None or variant in o.variants
+    }
+    fields = [
+        {
+            "name": f.name,
+            "type": f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type)),
+            "default": getattr(config, f.name),
+            "option": options.get(f.name),
+            "meaning": meanings.get(f.name, ""),
+            "in_study": isinstance(getattr(config, f.name), (bool, int, float, str)),
+        }
+        for f in dataclasses.fields(config)
+    ]
+    return game.name, variant, fields
+
+
+def games_rules(name: str, as_json: bool = False) -> None:
+    """``carromlab games --rules NAME``: a table on a terminal, plain lines otherwise (one a
+    field: ``name: type = default (--option): meaning``), or JSON."""
+    import sys
+
+    game, variant, fields = rule_fields(name)
+    if as_json:
+        doc = {"game": game, "variant": variant, "rules": fields}
+        typer.echo(json.dumps(doc, indent=2, default=str))
+        return
+    title = f"{game}'s rules (variant {variant}): the keys of a study file's arms.rules"
+    not_in_study = " [not in a study file]"
+
+    def shown(v: object) -> str:
+        if v is None:
+            return "none"
+        return json.dumps(v) if isinstance(v, (bool, str)) else str(v)
+
+    def meaning(f: dict) -> str:
+        return f["meaning"] + ("" if f["in_study"] else not_in_study)
+
+    if not sys.stdout.isatty():
+        typer.echo(title)
+        for f in fields:
+            option = f" ({f['option']})" if f["option"] else ""
+            typer.echo(f"{f['name']}: {f['type']} = {shown(f['default'])}{option}: {meaning(f)}")
+        return
+    from rich import box
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=title, title_justify="left")
+    table.add_column("rule", no_wrap=True)
+    table.add_column("type", no_wrap=True)
+    table.add_column("default", no_wrap=True)
+    table.add_column("option", no_wrap=True)
+    table.add_column("meaning", ratio=1)
+    for f in fields:
+        cells = (f["name"], f["type"], shown(f["default"]), f["option"] or "", meaning(f))
+        table.add_row(*(escape(c) for c in cells))
     console().print(table)
 
 

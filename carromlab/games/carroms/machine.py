@@ -40,9 +40,13 @@ from carromlab.rules.placement import nearest_free_spot
 
 @dataclass(frozen=True)
 class CarromsConfig:
+    #: Points that win the game (decision 1).
     target: int = 30
+    #: At most this many boards a game; then the higher score wins, equal a draw (decision 1).
     max_boards: int = 10
-    max_strokes: int = 600  # a board (safety; reported as unfinished)
+    #: Strokes a board before the game ends unfinished (a safety net).
+    max_strokes: int = 600
+    #: The board (equipment, not a rule; None: the standard checker board).
     board: CheckerBoard | None = None
 
     variant = "carroms"

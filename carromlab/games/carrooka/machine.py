@@ -79,10 +79,18 @@ DECLARED_FOULS = ("interference",)
 class CarrookaConfig:
     """Rule options of a Carrooka game (see the module's decisions)."""
 
+    #: After the opponent's foul, one shot again at the first miss (decision 3).
     bonus_shot: bool = True
+    #: How a tie ends: "respot_black" (the black re-spotted, the next pot wins) or "draw"
+    #: (decision 5).
     tie: str = "respot_black"
+    #: A striker that lands over the margin line is moved back inside it (striker.py,
+    #: decision 3).
     margin_relocation: bool = True
+    #: Carrooka'd after a foul: "choose" (the player's choice), or always "break_line",
+    #: "counter" or "pass" (decision 4).
     carrookad: str = "choose"
+    #: The board (equipment, not a rule; None: the standard Carrooka board).
     board: CarrookaBoard | None = None
 
     variant = "carrooka"

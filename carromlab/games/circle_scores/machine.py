@@ -24,7 +24,9 @@ from carromlab.rules.interfaces import StrokeOutcome, check_declared
 
 @dataclass(frozen=True)
 class CircleScoresConfig:
+    #: Shots each player takes; then the game ends.
     shots: int = 5
+    #: The board (equipment, not a rule; None: the standard crokinole side).
     board: CrokinoleBoard | None = None
 
     variant = "circle-scores"

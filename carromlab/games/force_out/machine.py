@@ -50,10 +50,15 @@ class ForceOutConfig:
     """Rule options: ``fast`` (Fast Play, one shooting ring), ``rounds`` a game (decision
     1), ``ring_value`` (5)."""
 
+    #: Fast Play: one shooting ring, played from where it lies (the variant force-out-fast).
     fast: bool = False
+    #: Rounds a game; the higher total wins (decision 1).
     rounds: int = 1
+    #: Points a ring scores in the circle or the hole at the round's end (decision 2).
     ring_value: int = 5
+    #: Strokes a round before the game ends unfinished (a safety net, decision 5).
     max_strokes: int = 400
+    #: The board (equipment, not a rule; None: the standard crokinole side).
     board: CrokinoleBoard | None = None
 
     n_seats = 2

@@ -158,19 +158,34 @@ RANDOM_TRIES = 2048
 class IcfConfig:
     """Rule options (defaults per the laws and the decisions of the module docstring)."""
 
+    #: Doubles: four players, partners sitting opposite (the variant icf-doubles).
     doubles: bool = False
+    #: Points the queen adds to a board won by the side that covered her.
     queen_value: int = 3
-    queen_bonus_limit: int = 21  # queen counts while the winner's score before the board <= it
+    #: The queen counts while the winner's score before the board is at most this (decision 3).
+    queen_bonus_limit: int = 21
+    #: At most this many points a board (decision 4).
     board_cap: int = 12
+    #: Points that win the game (checked at the end of a board).
     game_points: int = 25
+    #: At most this many boards a game; then the higher score wins (decision 14).
     max_boards: int = 8
+    #: Tries the breaker has to break (laws 44-45).
     break_tries: int = 3
-    due_rule: bool = True  # False: pocketing the striker costs no penalty coin (decision 8)
-    placement: str = "centre-first"  # or "random" (decision 9)
-    tie_rule: str = "extra-board"  # or "draw" (decision 14)
-    rebreak_after_failed: bool = False  # decision 2
-    opponent_coin_pays_due: bool = True  # decision 7
-    score_loser_dues: bool = False  # decision 5
+    #: Pocketing the striker costs a penalty coin (a due); False: it costs none (decision 8).
+    due_rule: bool = True
+    #: Where returned coins go: "centre-first" or "random" (decision 9).
+    placement: str = "centre-first"
+    #: A tie after max_boards: "extra-board" (boards until one side leads) or "draw"
+    #: (decision 14).
+    tie_rule: str = "extra-board"
+    #: After a failed break the next player must break too, with fresh tries (decision 2).
+    rebreak_after_failed: bool = False
+    #: An opponent's coin pocketed while the opponent owes a due pays it at once (decision 7).
+    opponent_coin_pays_due: bool = True
+    #: Each due the loser still owes at a board's end counts a point for the winner
+    #: (decision 5).
+    score_loser_dues: bool = False
 
     def __post_init__(self):
         if self.placement not in PLACEMENT_MODES:

@@ -64,10 +64,15 @@ SHOTS = 3
 
 @dataclass(frozen=True)
 class KoobaConfig:
+    #: Players, 2 to 4 (the lag seats them).
     n_players: int = 2
+    #: The Pro mod: 5 sticks, only the Inner Eye scores, the Penalty Zones send back.
     pro: bool = False
+    #: The Deuces mod: a KOOBA tag counts two scores.
     deuces: bool = False
+    #: The attack turn, once a game.
     attack: bool = True
+    #: Rounds before the game ends unfinished, without a winner (decision 4).
     max_rounds: int = 100
 
     variant = "kooba"

@@ -26,7 +26,9 @@ from carromlab.rules.interfaces import StrokeOutcome, check_declared
 
 @dataclass(frozen=True)
 class RingPegsConfig:
+    #: Strokes before the game ends unfinished, without a winner.
     max_strokes: int = 300
+    #: The board (equipment, not a rule; None: the standard crokinole side).
     board: CrokinoleBoard | None = None
 
     variant = "ring-pegs"
