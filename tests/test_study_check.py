@@ -42,7 +42,7 @@ def _short(config):
     return config
 
 
-@pytest.mark.slow
+@pytest.mark.heavy  # one game of every game (about 23 s): CI runs the heavy group
 @pytest.mark.parametrize(
     "name, rules",
     [(n, {}) for n in WHOLE] + [("kooba", {"n_players": 3})],
