@@ -68,7 +68,9 @@ def main(argv: list[str] | None = None) -> int:
                 for k, v in ch.outcome.items():
                     arrays[f"{case.name}/{way}/{k}"] = np.asarray(v)
         # a few recorded shots: the trace rows
-        sim = make_batch_simulator(prep.table, prep.pieces.n, MAX_EVENTS, record=True)
+        # the runner's discs are padded to their bucket: the recorder takes the same count
+        n_discs = int(prep.runner.template.x.shape[0])
+        sim = make_batch_simulator(prep.table, n_discs, MAX_EVENTS, record=True)
         shots, _ = kernel_shots(prep, args.n, args.seed)
         dtype = prep.runner.template.x.dtype
         shot = Shot(*(jnp.asarray(shots[k][:8], dtype) for k in ("x", "y", "angle", "speed")))

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from carromlab.physics.sliding import slide
 
-def sample_paths(trace, deceleration: float, points: int = 16) -> tuple[np.ndarray, np.ndarray]:
+
+def sample_paths(trace, deceleration, points: int = 16) -> tuple[np.ndarray, np.ndarray]:
     """Positions along every disc's path: arrays (n_points, N) of x and y.
 
     Between two recorded events each disc slides straight, decelerating at ``deceleration``
-    (mu * g) until it stops; ``points`` samples per segment between events. A captured disc's
+    (mu * g: one number, or one a disc, :meth:`~carromlab.physics.Physics.decelerations`)
+    until it stops (:func:`~carromlab.physics.sliding.slide`); ``points`` samples per segment between events. A captured disc's
     path ends where it was captured (NaN after).
     """
     t = np.asarray(trace.t)
@@ -26,8 +29,7 @@ def sample_paths(trace, deceleration: float, points: int = 16) -> tuple[np.ndarr
         )
         span = t[k + 1] - t[k]
         for tau in np.linspace(0.0, span, points, endpoint=False):
-            tt = np.minimum(tau, v / deceleration)
-            s = v * tt - 0.5 * deceleration * tt * tt
+            s, _ = slide(v, deceleration, tau)
             xs.append(np.where(alive, x0 + ux * s, np.nan))
             ys.append(np.where(alive, y0 + uy * s, np.nan))
     last = n - 1

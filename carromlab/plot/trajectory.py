@@ -19,6 +19,7 @@ from matplotlib import patheffects
 from matplotlib.lines import Line2D
 from matplotlib.transforms import Affine2D
 
+from carromlab.physics.sliding import slide
 from carromlab.plot.boards import Z_LABEL, Z_PIECE, Z_PIECE_TOP, board_plot, draw_position
 from carromlab.position import Piece
 
@@ -110,8 +111,7 @@ def positions_at(trace, times, deceleration: float) -> tuple[np.ndarray, np.ndar
     x0, y0, vx, vy = rows.x[k], rows.y[k], rows.vx[k], rows.vy[k]
     v = np.hypot(vx, vy)
     safe = np.where(v > 0, v, 1.0)
-    tau = np.minimum(tau, v / deceleration)
-    s = np.where(v > 0, v * tau - 0.5 * deceleration * tau * tau, 0.0)
+    s, _ = slide(v, deceleration, tau)
     return x0 + vx / safe * s, y0 + vy / safe * s, rows.alive[k]
 
 

@@ -22,6 +22,7 @@ import numpy as np
 from carromlab.physics import events as ev
 from carromlab.physics.kernel.spec import CLOSING_SPEED, ROWS_PER_PASS, Constants, KernelSpec
 from carromlab.physics.kernel.state import Event, KernelState, Kinematics
+from carromlab.physics.sliding import slide
 
 
 def first_min(a: jax.Array) -> tuple[jax.Array, jax.Array]:
@@ -152,14 +153,13 @@ def tail_time(c: Constants, p: PairRows, horizon: jax.Array) -> jax.Array:
     i_moves_on = mi & (stop_i >= stop_j)  # else j moves on (or nobody)
 
     def at(
-        px: jax.Array, py: jax.Array, ux: jax.Array, uy: jax.Array, v: jax.Array, stop: jax.Array
+        px: jax.Array, py: jax.Array, ux: jax.Array, uy: jax.Array, v: jax.Array
     ) -> tuple[jax.Array, jax.Array, jax.Array]:  # position and speed at t0 on a Coulomb path
-        tau = jnp.minimum(t0, stop)
-        s_ = v * tau - 0.5 * a * tau * tau
-        return px + ux * s_, py + uy * s_, jnp.maximum(v - a * tau, 0.0)
+        s_, v0 = slide(v, a, t0, jnp)
+        return px + ux * s_, py + uy * s_, v0
 
-    xi0, yi0, vi0 = at(p.xi, p.yi, p.uxi, p.uyi, p.vi, stop_i)
-    xj0, yj0, vj0 = at(p.x, p.y, p.uxj, p.uyj, p.vj, stop_j)
+    xi0, yi0, vi0 = at(p.xi, p.yi, p.uxi, p.uyi, p.vi)
+    xj0, yj0, vj0 = at(p.x, p.y, p.uxj, p.uyj, p.vj)
     mx_, my_ = jnp.where(i_moves_on, xi0, xj0), jnp.where(i_moves_on, yi0, yj0)
     tx_, ty_ = jnp.where(i_moves_on, xj0, xi0), jnp.where(i_moves_on, yj0, yi0)
     mux, muy = jnp.where(i_moves_on, p.uxi, p.uxj), jnp.where(i_moves_on, p.uyi, p.uyj)

@@ -15,17 +15,17 @@ import jax.numpy as jnp
 
 from carromlab.physics.kernel.spec import RAIL, SEGMENT, Constants, KernelSpec
 from carromlab.physics.kernel.state import Event, KernelState
+from carromlab.physics.sliding import slide
 
 
 def advance(spec: KernelSpec, c: Constants, s: KernelState, e: Event) -> KernelState:
-    """Every disc slides along its direction to the event (a disc whose stop comes first rests
-    there); ``t``, ``x``, ``y``, ``vx``, ``vy`` move on. ``v``, ``ux``, ``uy`` and the cached
+    """Every disc slides along its direction to the event (:func:`~carromlab.physics.sliding.
+    slide`: a disc whose stop comes first rests there); ``t``, ``x``, ``y``, ``vx``, ``vy``
+    move on. ``v``, ``ux``, ``uy`` and the cached
     times are left for ``refresh``."""
-    a = c.a
-    v, ux, uy, step = s.v, s.ux, s.uy, e.step
-    tau = jnp.minimum(step, jnp.where(v > 0, v / a, 0.0))  # at rest: 0 (also a = 0)
-    dist = v * tau - 0.5 * a * tau * tau
-    vnew = jnp.where(tau < step, 0.0, jnp.maximum(v - a * tau, 0.0))
+    ux, uy = s.ux, s.uy
+    dist, vnew = slide(s.v, c.a, e.step, jnp)
+    step = e.step
     return replace(
         s,
         t=s.t + step,
