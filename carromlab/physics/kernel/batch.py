@@ -29,8 +29,8 @@ from carromlab.physics.kernel.spec import (
     SOLVE_LANES,
     kernel_compiler_options,
 )
-from carromlab.physics.kernel.state import Discs, KernelState, ShotOutcome, Trace
-from carromlab.physics.kernel.step import EventLoop, Machine, make_machine
+from carromlab.physics.kernel.state import Discs, KernelState, Pending, ShotOutcome, Trace
+from carromlab.physics.kernel.step import EventLoop, Machine, make_machine, stages_for
 from carromlab.physics.params import Physics
 from carromlab.physics.programs import kernel_program
 from carromlab.physics.table import Table
@@ -119,9 +119,10 @@ def apply_batch(
     """One event for every running shot of a batch: ``loop_of(*lane)`` is one shot's
     :class:`EventLoop` for one element of ``lanes_in`` (a tuple of pytrees with the batch's
     leading axis, such as ``(discs,)`` or ``(discs, physics)``), ``states`` the batch's
-    :class:`KernelState`. The loop's ``apply`` runs in its :class:`Stages`, each vmapped, with
-    the cluster model's solve (:func:`solve_clusters`, the shots on its last axis) and full
-    refresh run only for the shots that need one (:func:`run_where`). A shot that is no longer
+    :class:`KernelState`. The event's stages are the one list one shot's ``apply`` runs
+    (:func:`~carromlab.physics.kernel.step.stages_for`), each vmapped, the gated ones (the
+    cluster model's solve, :func:`solve_cluster_hits` with the shots on its last axis, and the
+    full refresh after it) only for the shots whose flag is set (:func:`run_where`). A shot that is no longer
     running keeps its state. With :func:`make_batch_simulator` and
     :func:`make_lane_simulator`, the one place where the event loop is batched."""
     k = len(lanes_in)
@@ -129,9 +130,8 @@ def apply_batch(
     def stage(name: str) -> Callable[..., Any]:
         return jax.vmap(lambda *a: getattr(loop_of(*a[:k]).stages, name)(*a[k:]))
 
-    go = jax.vmap(lambda *a: loop_of(*a[:k]).running(a[k]))(*lanes_in, states)
-    new, pend = stage("head")(*lanes_in, states)
-    if contacts == "cluster":
+    def cluster(new: KernelState, pend: Pending, need: jax.Array) -> tuple[KernelState, Pending]:
+        # the solve on the shots that need one, gathered (their last axis): solve_cluster_hits
         inp = stage("cluster_input")(*lanes_in, new, pend)
         b, n = new.x.shape
         none = ClusterOutput(
@@ -142,23 +142,27 @@ def apply_batch(
             ),
             solved=jnp.zeros(b, bool),
         )
-        out = run_where(
-            lambda i, _: solve_cluster_hits(i, cluster_steps), pend.start & go, (inp,), none, lanes
-        )
-        new, pend = stage("cluster_output")(*lanes_in, new, pend, out)
-    new = stage("tail")(*lanes_in, new, pend)
-    if contacts == "cluster":
+        out = run_where(lambda i, _: solve_cluster_hits(i, cluster_steps), need, (inp,), none,
+                        lanes)  # fmt: skip
+        done: tuple[KernelState, Pending] = stage("cluster_output")(*lanes_in, new, pend, out)
+        return done
+
+    def refresh(new: KernelState, pend: Pending, need: jax.Array) -> tuple[KernelState, Pending]:
         kin = (new.x, new.y, new.vx, new.vy, new.alive)
         times = (new.pair_t, new.disc_t, new.disc_k)
-        times = run_where(
-            lambda *a: stage("event_times")(*a[:-1]),
-            pend.solved & go,
-            (*lanes_in, *kin),
-            times,
-            lanes,
-        )
-        new = replace(new, pair_t=times[0], disc_t=times[1], disc_k=times[2])
-    new = stage("close")(*lanes_in, new, pend)
+        times = run_where(lambda *a: stage("event_times")(*a[:-1]), need, (*lanes_in, *kin),
+                          times, lanes)  # fmt: skip
+        return replace(new, pair_t=times[0], disc_t=times[1], disc_k=times[2]), pend
+
+    gated = {"cluster": cluster, "refresh": refresh}
+    go = jax.vmap(lambda *a: loop_of(*a[:k]).running(a[k]))(*lanes_in, states)
+    new, pend = states, None
+    for st in stages_for(contacts):
+        if st.gate is None:
+            new, pend = stage(st.name)(*lanes_in, new, pend)
+        else:
+            assert pend is not None  # the head comes first
+            new, pend = gated[st.name](new, pend, getattr(pend, st.gate) & go)
     result: KernelState = _where(go, new, states)
     return result
 

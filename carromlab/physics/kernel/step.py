@@ -4,8 +4,8 @@ functions ``f(spec, c, state) -> state`` over the static spec
 (:class:`~carromlab.physics.kernel.spec.Constants`: its discs and physics) and the loop state
 (:class:`~carromlab.physics.kernel.state.KernelState`).
 
-``apply`` resolves the next event in stages (:class:`Stages`, so that a batch can run the rare,
-costly ones only for the shots that need them: :mod:`carromlab.physics.kernel.batch`):
+``apply`` resolves the next event in stages (:data:`STAGES`, the one list a batch runs too, the
+rare, costly ones only for the shots that need them: :mod:`carromlab.physics.kernel.batch`):
 
 1. :func:`head`: the next event (:func:`~carromlab.physics.kernel.detect.next_event`), every
    disc advanced to it (:func:`~carromlab.physics.kernel.resolve.advance`), a pair contact's
@@ -203,38 +203,96 @@ def at_most_once(run: Callable[[T], T], todo: jax.Array, operand: T) -> T:
     )[0]
 
 
+class Stage(NamedTuple):
+    """One stage of an event (:data:`STAGES`): its ``name`` (a field of :class:`Stages`),
+    the :class:`~carromlab.physics.kernel.state.Pending` flag that gates it (None: every
+    event runs it) and the contact model it belongs to (None: every model)."""
+
+    name: str
+    gate: str | None = None
+    contacts: str | None = None
+
+
+#: One event's stages, in order: the one list :func:`apply` (one shot) and
+#: :func:`~carromlab.physics.kernel.batch.apply_batch` (a batch: the gated stages only for the
+#: shots whose flag is set) both run. Each stage is ``(state, pending) -> (state, pending)``.
+STAGES: tuple[Stage, ...] = (
+    Stage("head"),
+    Stage("cluster", gate="start", contacts="cluster"),
+    Stage("tail"),
+    Stage("refresh", gate="solved", contacts="cluster"),
+    Stage("close"),
+)
+
+
+def stages_for(contacts: str) -> tuple[Stage, ...]:
+    """The stages an event runs under the contact model ``contacts``."""
+    return tuple(st for st in STAGES if st.contacts in (None, contacts))
+
+
 def apply(spec: KernelSpec, c: Constants, s: KernelState) -> KernelState:
     """Resolves the next event (or, when none is left, lets every disc come to rest and marks
-    the state done): :func:`head`, the cluster solve (only when a struck pair touches a third
-    disc), :func:`tail`, :func:`full_refresh` after a cluster solve, :func:`close`. A done
-    state has come to rest and resolves nothing; vmap's while_loop keeps finished shots as
-    they are (batches run :func:`~carromlab.physics.kernel.batch.apply_batch`, which runs the
-    cluster work only for the shots that need it)."""
-    s, p = head(spec, c, s)
-    if spec.contacts == "cluster":
-        s, p = at_most_once(lambda g: solve_one(spec, c, *g), p.start, (s, p))
-    s = tail(spec, c, s, p)
-    if spec.contacts == "cluster":
-        s = at_most_once(partial(full_refresh, spec, c), p.solved, s)
-    return close(spec, c, s, p)
+    the state done): the :data:`STAGES` in order (:func:`head`, the cluster solve only when a
+    struck pair touches a third disc, :func:`tail`, :func:`full_refresh` only after a cluster
+    solve, :func:`close`), each gated one at most once (:func:`at_most_once`). A done state has
+    come to rest and resolves nothing; vmap's while_loop keeps finished shots as they are
+    (batches run :func:`~carromlab.physics.kernel.batch.apply_batch`, which runs the gated
+    stages only for the shots that need them)."""
+    stages = stages_of(spec, c)
+    p: Pending | None = None
+    for st in stages_for(spec.contacts):
+        run: Callable[[KernelState, Pending | None], tuple[KernelState, Pending]]
+        run = getattr(stages, st.name)
+        if st.gate is None:
+            s, p = run(s, p)
+        else:
+            s, p = at_most_once(_unpacked(run), getattr(p, st.gate), (s, p))
+    return s
+
+
+def _unpacked(
+    run: Callable[[KernelState, Pending | None], tuple[KernelState, Pending]],
+) -> Callable[[tuple[KernelState, Pending | None]], tuple[KernelState, Pending]]:
+    return lambda g: run(*g)
 
 
 class Stages(NamedTuple):
-    """One event's ``apply`` in stages, for batch drivers
-    (:func:`~carromlab.physics.kernel.batch.apply_batch`) that run the rare, costly ones only
-    for the shots that need them: ``head(s) -> (s, pending)``; when ``pending.start``, the
-    cluster model's solve: ``cluster_input(s, pending)`` for
+    """One event's :data:`STAGES` with a shot's spec and constants bound, each ``(state,
+    pending) -> (state, pending)`` (``head`` takes no pending: None), and the parts a batch
+    runs the gated ones with (:func:`~carromlab.physics.kernel.batch.apply_batch`): the
+    cluster model's ``cluster_input(s, pending)`` for
     :func:`~carromlab.physics.kernel.cluster.solve_cluster_hits` (the shots that need it
-    gathered), then ``cluster_output(s, pending, out) -> (s, pending)``; ``tail(s, pending) ->
-    s``; when ``pending.solved``, every cached time anew from ``event_times(x, y, vx, vy,
-    alive) -> (pair_t, disc_t, disc_k)``; ``close(s, pending) -> s``."""
+    gathered) and ``cluster_output(s, pending, out) -> (s, pending)``; the refresh's
+    ``event_times(x, y, vx, vy, alive) -> (pair_t, disc_t, disc_k)``."""
 
-    head: Callable[[KernelState], tuple[KernelState, Pending]]
+    head: Callable[[KernelState, Pending | None], tuple[KernelState, Pending]]
+    cluster: Callable[[KernelState, Pending], tuple[KernelState, Pending]]
+    tail: Callable[[KernelState, Pending], tuple[KernelState, Pending]]
+    refresh: Callable[[KernelState, Pending], tuple[KernelState, Pending]]
+    close: Callable[[KernelState, Pending], tuple[KernelState, Pending]]
     cluster_input: Callable[[KernelState, Pending], ClusterInput]
     cluster_output: Callable[[KernelState, Pending, ClusterOutput], tuple[KernelState, Pending]]
-    tail: Callable[[KernelState, Pending], KernelState]
     event_times: Callable[..., tuple[jax.Array, jax.Array, jax.Array]]
-    close: Callable[[KernelState, Pending], KernelState]
+
+
+def stages_of(spec: KernelSpec, c: Constants) -> Stages:
+    """The :class:`Stages` of one shot."""
+
+    def keep(
+        f: Callable[[KernelState, Pending], KernelState],
+    ) -> Callable[[KernelState, Pending], tuple[KernelState, Pending]]:
+        return lambda s, p: (f(s, p), p)
+
+    return Stages(
+        head=lambda s, p: head(spec, c, s),
+        cluster=partial(solve_one, spec, c),
+        tail=keep(partial(tail, spec, c)),
+        refresh=lambda s, p: (full_refresh(spec, c, s), p),
+        close=keep(partial(close, spec, c)),
+        cluster_input=partial(cluster_input, spec, c),
+        cluster_output=partial(cluster_output, spec, c),
+        event_times=partial(event_times, spec, c),
+    )
 
 
 class EventLoop(NamedTuple):
@@ -254,20 +312,12 @@ class EventLoop(NamedTuple):
 
 def event_loop(spec: KernelSpec, c: Constants) -> EventLoop:
     """The :class:`EventLoop` of ``spec`` with one shot's constants bound."""
-    stages = Stages(
-        head=partial(head, spec, c),
-        cluster_input=partial(cluster_input, spec, c),
-        cluster_output=partial(cluster_output, spec, c),
-        tail=partial(tail, spec, c),
-        event_times=partial(event_times, spec, c),
-        close=partial(close, spec, c),
-    )
     return EventLoop(
         init=partial(init, spec, c),
         running=partial(running, spec, c),
         apply=partial(apply, spec, c),
         finish=partial(finish, spec),
-        stages=stages,
+        stages=stages_of(spec, c),
     )
 
 
