@@ -29,11 +29,9 @@ verdict table in Markdown: :meth:`StudyReport.markdown`) and one PNG per questio
 from __future__ import annotations
 
 import base64
-import html
 import io
 import json
 import math
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -564,72 +562,10 @@ class StudyReport(Report):
 
     def html(self, images: dict[str, str] | None = None) -> str:
         """The report as one self-contained HTML page (``images``: each question's figure as
-        base64 PNG)."""
-        s = self.study
-        e = html.escape
-        images = images or {}
-        parts = [
-            "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-            f"<title>{e(s.name)}: carromlab study</title>",
-            "<style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;"
-            "padding:0 1em;color:#222}table{border-collapse:collapse;font-size:0.85em;"
-            "margin:0.5em 0 1.5em}td,th{border:1px solid #ccc;padding:0.25em 0.5em;"
-            "text-align:left}th{background:#f2f2f2}.verdict{font-size:1.05em;margin:0.4em 0}"
-            "pre{background:#f7f7f7;padding:0.8em;overflow:auto;font-size:0.8em}"
-            "img{max-width:100%}</style></head><body>",
-            f"<h1>{e(s.name)}</h1>",
-            f"<p>{e(s.game)}; {_count(len(s.base_arms), 'arm')}"
-            + (f" ({len(s.arms)} with their copies)" if len(s.arms) > len(s.base_arms) else "")
-            + f", baseline <b>{e(s.baseline)}</b>; seed {s.seed}; "
-            f"{round(100 * s.confidence)} % intervals.</p>",
-        ]
-        parts.append(f"<p>{e(self.judged_line())}</p>")
-        if s.precision is not None:
-            parts.append(f"<p>{e(self.precision_line())}</p>")
-        for q in s.questions:
-            question = parse_question(q)
-            parts.append(f"<h2>{e(q)}: {e(question.words())}</h2>")
-            for row in self.verdicts[self.verdicts["question"] == q].to_dict("records"):
-                parts.append(f"<p class='verdict'>{e(row['verdict'])}</p>")
-            if q in images:
-                parts.append(f"<img alt='{e(q)} by arm' src='data:image/png;base64,{images[q]}'>")
-            v = self.verdicts[self.verdicts["question"] == q].drop(columns=["question", "verdict"])
-            if len(v):
-                parts.append(f"<h3>{e(self._table_heading())}</h3>")
-                parts.append(v.to_html(index=False, escape=True, na_rep=""))
-            t = self.table[self.table["question"] == q].drop(columns=["question", "games"])
-            parts.append("<h3>Each arm</h3>")
-            played = t[t["rows"] > 0]
-            parts.append(played.to_html(index=False, escape=True, float_format="{:.4f}".format))
-            if len(played) < len(t):
-                rest = ", ".join(t.loc[t["rows"] == 0, "arm"])
-                parts.append(f"<p class='missing'>Not played yet: {e(rest)}.</p>")
-        if "strength" in images:
-            q = s.questions[0]
-            parts.append("<h2>Does the verdict settle as play gets stronger?</h2>")
-            parts.append(
-                f"<p>{e(q)} for every arm at each player the file plays it with, against the "
-                "player's rating on the ladder where the game has one.</p>"
-            )
-            parts.append(f"<img alt='{e(q)} by player strength' "
-                         f"src='data:image/png;base64,{images['strength']}'>")  # fmt: skip
-        parts.append("<h2>Provenance</h2>")
-        prov = {
-            "carromlab (first run)": self.info.get("carromlab"),
-            "machine": self.info.get("machine"),
-            "first run": self.info.get("started"),
-            "report written": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
-            "seed": s.seed,
-            "games used an arm": ", ".join(
-                f"{arm} {n:,}" for arm, n in (self.info.get("games_used") or {}).items()
-            ),
-        }
-        parts.append(pd.DataFrame([prov]).T.to_html(header=False, escape=True))
-        parts.append("<h3>The study file</h3>")
-        # as written (its comments too) where the run kept the text
-        parts.append(f"<pre>{e(self.info.get('text') or _toml(s.document))}</pre>")
-        parts.append("</body></html>")
-        return "\n".join(parts)
+        base64 PNG, and ``"strength"``'s): :func:`~carromlab.reports.study_page.study_page`."""
+        from carromlab.reports.study_page import study_page
+
+        return study_page(self, images or {})
 
 
 def player_ratings(game: str) -> dict[str, dict[str, float]]:
@@ -639,30 +575,6 @@ def player_ratings(game: str) -> dict[str, dict[str, float]]:
 
     text = resources.files("carromlab.studies").joinpath("ratings.json").read_text()
     return json.loads(text)["games"].get(game, {})
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def _toml(doc: dict[str, Any], prefix: str = "") -> str:
-    """The study's document in TOML's words (plain values, tables and arrays of tables)."""
-    lines, tables = [], []
-    for k, v in doc.items():
-        if isinstance(v, dict):
-            tables.append((k, v))
-        elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
-            tables.append((k, v))
-        else:
-            lines.append(f"{k} = {json.dumps(v)}")
-    for k, v in tables:
-        name = f"{prefix}{k}"
-        if isinstance(v, dict):
-            lines += ["", f"[{name}]", _toml(v, f"{name}.")]
-        else:
-            for item in v:
-                lines += ["", f"[[{name}]]", _toml(item, f"{name}.")]
-    return "\n".join(line for line in lines).strip("\n")
 
 
 __all__ = ["StudyReport"]
