@@ -246,24 +246,71 @@ def _per_seat(value, seats: int, key: str, fail) -> tuple[str, ...]:
 
 def parse_study(raw: dict, source: str = "study", default_name: str = "study") -> Study:
     """Check a study's TOML data against the schema and the game, and build the
-    :class:`Study` (its arms with their strength and prior copies)."""
-    from carromlab.registry import get_game
-    from carromlab.shots import SKILLS
+    :class:`Study` (its arms with their strength and prior copies): the document
+    (:func:`validate`), the game and its physics (:func:`_game_of`), the questions and their
+    margins (:func:`_margins`), the arms as written (:func:`_base_arms`), the strengths and
+    priors (:func:`_priors`) and their copies (:func:`_copies`), the size, and every
+    question's columns in every arm's rows (:func:`~carromlab.studies.check.
+    question_columns_check`), all before any game."""
     from carromlab.studies.check import question_columns_check
-    from carromlab.studies.questions import parse_question
 
     def fail(key: str, msg: str, *value):
         shown_value = f" = {shown(value[0])}" if value else ""
         raise CarromlabError(f"{source}: {key}{shown_value}: {msg}")
 
     doc = validate(raw, source)
+    game = _game_of(doc, fail)
+    margins = _margins(doc, fail)
+
+    def policy(p: str, key: str) -> str:
+        name = game.policy_name(p)
+        if name not in game.players:
+            fail(key, f"not a player of {game.name} ({', '.join(game.players)})", p)
+        return name
+
+    arms = _base_arms(doc, game, policy, fail)
+    names = [a.name for a in arms]
+    baseline = doc.baseline or names[0]
+    if baseline not in names:
+        fail("baseline", f"not an arm ({', '.join(names)})", baseline)
+    strengths = tuple(policy(p, "strengths") for p in (doc.strengths or ()))
+    priors = _priors(doc, fail)
+    played = arms + _copies(arms, strengths, priors, int(doc.copy_games or doc.games))
+    total = sum(a.games for a in played)
+    if total > MAX_STUDY_GAMES:
+        fail("games", f"{len(played)} arms, {total:,} games in all, more than "
+             f"{MAX_STUDY_GAMES:,} (a study's limit)", doc.games)  # fmt: skip
+    question_columns_check(played, doc.questions, source)  # before any game (studies/check.py)
+    return Study(
+        name=doc.name or default_name,
+        game=game.name,
+        seed=int(doc.seed),
+        confidence=float(doc.confidence),
+        questions=tuple(doc.questions),
+        baseline=baseline,
+        games=int(doc.games),
+        precision=None if doc.precision is None else float(doc.precision),
+        block=int(doc.block),
+        arms=tuple(played),
+        strengths=strengths,
+        priors=priors,
+        reference=None if doc.reference is None else float(doc.reference),
+        document=raw,
+        game_asked=doc.game,
+        margins=margins,
+    )
+
+
+def _game_of(doc: StudyFile, fail):
+    """The file's game, one that plays whole games; physics only where its kernel reads it."""
+    from carromlab.registry import get_game
+
     try:
         game = get_game(doc.game)
     except CarromlabError as e:
         fail("game", str(e), doc.game)
     if game.config is None or game.driver is None or not game.players:
         fail("game", "whole games are not available for it", doc.game)
-    variant = doc.variant or (doc.game if doc.game in game.variants else game.variants[0])
     if not game.physics:  # no physics field reaches the game's kernel (Game.physics)
         why = f"{game.name}'s kernel has no table friction or restitution (its Game.physics)"
         if doc.priors is not None:
@@ -271,6 +318,14 @@ def parse_study(raw: dict, source: str = "study", default_name: str = "study") -
         for a in doc.arms:
             if a.physics is not None:
                 fail(f"arms.{a.name}.physics", why, a.physics.model_dump(exclude_none=True))
+    return game
+
+
+def _margins(doc: StudyFile, fail) -> dict[str, float]:
+    """The questions checked (a share's reference between 0 and 1) and the margins the file
+    gives, by question."""
+    from carromlab.studies.questions import parse_question
+
     for q in doc.questions:
         try:
             parse_question(q)
@@ -278,13 +333,8 @@ def parse_study(raw: dict, source: str = "study", default_name: str = "study") -
             fail("questions", str(e), q)
     if doc.reference is not None and parse_question(doc.questions[0]).share:
         if not 0.0 <= doc.reference <= 1.0:
-            fail(
-                "reference",
-                f"the first question ({doc.questions[0]}) is a share: its reference lies "
-                "between 0 and 1",
-                doc.reference,
-            )
-
+            fail("reference", f"the first question ({doc.questions[0]}) is a share: its "
+                 "reference lies between 0 and 1", doc.reference)  # fmt: skip
     margins: dict[str, float] = {}
     if isinstance(doc.margin, dict):
         for q, m in doc.margin.items():
@@ -294,14 +344,15 @@ def parse_study(raw: dict, source: str = "study", default_name: str = "study") -
             margins[q] = float(m)
     elif doc.margin is not None:
         margins[doc.questions[0]] = float(doc.margin)
+    return margins
 
-    def policy(p: str, key: str) -> str:
-        name = game.policy_name(p)
-        if name not in game.players:
-            fail(key, f"not a player of {game.name} ({', '.join(game.players)})", p)
-        return name
 
-    names = [a.name for a in doc.arms]
+def _base_arms(doc: StudyFile, game, policy, fail) -> list[Arm]:
+    """The file's arms as written: each name, variant, rules, players, skills and physics
+    checked."""
+    from carromlab.shots import SKILLS
+
+    variant = doc.variant or (doc.game if doc.game in game.variants else game.variants[0])
     seen: set[str] = set()
     arms: list[Arm] = []
     for a in doc.arms:
@@ -327,10 +378,11 @@ def parse_study(raw: dict, source: str = "study", default_name: str = "study") -
                    if v is not None}  # fmt: skip
         arms.append(Arm(a.name, a.name, v, dict(a.rules), physics, players, skills,
                         games=int(doc.games)))  # fmt: skip
-    baseline = doc.baseline or names[0]
-    if baseline not in names:
-        fail("baseline", f"not an arm ({', '.join(names)})", baseline)
-    strengths = tuple(policy(p, "strengths") for p in (doc.strengths or ()))
+    return arms
+
+
+def _priors(doc: StudyFile, fail) -> dict[str, tuple[float, float]]:
+    """The priors' ``[low, high]`` ends by field."""
     priors: dict[str, tuple[float, float]] = {}
     if doc.priors is not None:
         for k, ends in doc.priors.model_dump().items():
@@ -340,55 +392,34 @@ def parse_study(raw: dict, source: str = "study", default_name: str = "study") -
             if not lo < hi:
                 fail(f"priors.{k}", "give [low, high] with low below high", ends)
             priors[k] = (lo, hi)
-    played = list(arms)
-    copies = int(doc.copy_games or doc.games)
+    return priors
+
+
+def _copies(
+    arms: list[Arm], strengths: tuple[str, ...], priors: dict[str, tuple[float, float]], games: int
+) -> list[Arm]:
+    """Every base arm at each strength (none where its seats all play it already:
+    :meth:`Study.at`), then at the top strength at each prior's ends; ``games`` each."""
+    out = []
     for s in strengths:
         for a in arms:
             seats = len(a.players)
             if a.players == (s,) * seats:
                 continue  # the arm as written is this strength's (Study.at)
-            played.append(dataclasses.replace(a, name=f"{a.name}@{s}", players=(s,) * seats,
-                                              strength=s, games=copies))  # fmt: skip
+            out.append(dataclasses.replace(a, name=f"{a.name}@{s}", players=(s,) * seats,
+                                           strength=s, games=games))  # fmt: skip
     top = strengths[-1] if strengths else None
     for k, (lo, hi) in priors.items():
         for end, value in (("low", lo), ("high", hi)):
             for a in arms:
                 players = (top,) * len(a.players) if top else a.players
                 tag = f"@{top}" if top else ""
-                played.append(
-                    dataclasses.replace(
-                        a,
-                        name=f"{a.name}{tag}~{k}-{end}",
-                        players=players,
-                        physics={**a.physics, k: value},
-                        strength=top,
-                        prior=(k, end),
-                        games=copies,
-                    )
-                )
-    total = sum(a.games for a in played)
-    if total > MAX_STUDY_GAMES:
-        fail("games", f"{len(played)} arms, {total:,} games in all, more than "
-             f"{MAX_STUDY_GAMES:,} (a study's limit)", doc.games)  # fmt: skip
-    question_columns_check(played, doc.questions, source)  # before any game (studies/check.py)
-    return Study(
-        name=doc.name or default_name,
-        game=game.name,
-        seed=int(doc.seed),
-        confidence=float(doc.confidence),
-        questions=tuple(doc.questions),
-        baseline=baseline,
-        games=int(doc.games),
-        precision=None if doc.precision is None else float(doc.precision),
-        block=int(doc.block),
-        arms=tuple(played),
-        strengths=strengths,
-        priors=priors,
-        reference=None if doc.reference is None else float(doc.reference),
-        document=raw,
-        game_asked=doc.game,
-        margins=margins,
-    )
+                out.append(
+                    dataclasses.replace(a, name=f"{a.name}{tag}~{k}-{end}", players=players,
+                                        physics={**a.physics, k: value}, strength=top,
+                                        prior=(k, end), games=games)
+                )  # fmt: skip
+    return out
 
 
 def _config(game, variant: str, rules: dict, key: str, fail):
