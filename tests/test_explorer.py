@@ -3,13 +3,18 @@ thread (``background=False``) and its model."""
 
 from __future__ import annotations
 
+import json
 import math
+import shutil
+import subprocess
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import carromlab as cl
 from carromlab.errors import CarromlabError
+from carromlab.explore.frontend import bundle, modules
 from carromlab.explore.model import ShotControls, ShotModel, board_picture
 
 
@@ -118,3 +123,84 @@ def test_the_strip_is_the_same_in_parts_and_stops_when_stale():
     asked = []
     assert m.strip(c, n=16, stale=lambda: asked.append(1) or len(asked) > 1) is None
     assert len(asked) == 2  # the first part computed, the second abandoned
+
+
+EXPLORE = Path(cl.__file__).parent / "explore"
+
+
+# -- the page's modules, bundled into the one module anywidget loads -------------------------
+
+
+def test_the_widget_loads_the_bundle_of_the_pages_modules():
+    from carromlab.explore.widget import Explorer
+
+    found = modules(EXPLORE / "static")
+    names = [m.file for m in found]
+    assert names[-1] == "explorer.js" and names[0] == "dom.js"
+    assert {"board.js", "controls.js", "odds.js", "story.js", "strip.js"} <= set(names)
+    text = bundle(EXPLORE / "static")
+    assert str(Explorer._esm) == text
+    assert text.count("export default") == 1 and 'from "./' not in text
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no node to load the bundle")
+def test_the_bundle_is_one_module_with_a_render(tmp_path):
+    path = tmp_path / "bundle.mjs"
+    path.write_text(bundle(EXPLORE / "static"), encoding="utf-8")
+    probe = (
+        f"const m = await import({path.as_uri()!r});"
+        "console.log(JSON.stringify([Object.keys(m), typeof m.default.render]));"
+    )
+    r = subprocess.run(
+        ["node", "--input-type=module", "-e", probe], capture_output=True, text=True, timeout=60
+    )
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == [["default"], "function"]
+
+
+def _page(tmp_path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+MAIN_JS = 'import { a } from "./a.js";\nexport default { render() { return a(); } };\n'
+
+
+def test_the_bundler_keeps_names_and_order(tmp_path):
+    folder = _page(
+        tmp_path,
+        {
+            "explorer.js": MAIN_JS,
+            "a.js": 'import { b as bee } from "./b.js";\nexport function a() { return bee + 1; }\n',
+            "b.js": "export const b = 41;\n",
+        },
+    )
+    assert [m.file for m in modules(folder)] == ["b.js", "a.js", "explorer.js"]
+    text = bundle(folder)
+    assert "const { b: bee } = $b;" in text and "return { a };" in text
+    if shutil.which("node"):
+        (tmp_path / "out.mjs").write_text(text, encoding="utf-8")
+        probe = f"const m = await import({(tmp_path / 'out.mjs').as_uri()!r});"
+        probe += "console.log(m.default.render());"
+        r = subprocess.run(
+            ["node", "--input-type=module", "-e", probe], capture_output=True, text=True
+        )
+        assert r.stdout.strip() == "42", r.stderr
+
+
+@pytest.mark.parametrize(
+    ("files", "fault"),
+    [
+        ({"a.js": "export const x = 1;\n"}, "does not export"),
+        ({"a.js": 'import { z } from "./explorer.js";\nexport const a = 1;\n'}, "import cycle"),
+        ({"a.js": "export default 1;\nexport const a = 2;\n"}, "has an export default"),
+        ({"a.js": 'import * as m from "./b.js";\nexport const a = 1;\n'}, "only named imports"),
+        ({"a.js": "export { a };\nconst a = 1;\n"}, "an export the bundler does not take"),
+        ({"a.js": 'import { b } from "./b.js";\nexport const a = b;\n'}, "no such module"),
+    ],
+)
+def test_the_bundler_refuses_what_it_cannot_join(tmp_path, files, fault):
+    folder = _page(tmp_path, {"explorer.js": MAIN_JS, **files})
+    with pytest.raises(CarromlabError, match=fault):
+        bundle(folder)

@@ -109,3 +109,63 @@ def test_the_page_answers_a_moved_angle_and_draws_the_best_shot(page_url, tmp_pa
             assert page.locator("[data-role=error]").inner_text().strip() == ""
         finally:
             browser.close()
+
+
+def test_the_page_switches_to_a_throw_game_and_answers_a_moved_aim(page_url, tmp_path):
+    """The position list opens a game whose throws are aimed at a point (KOOBA): the page
+    swaps the shooter's controls for the aim point's, draws the landings, and answers."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1100, "height": 760})
+            page.goto(page_url, timeout=240_000)
+            table = page.get_by_role("table", name="shot probabilities")
+            table.wait_for(timeout=240_000)
+            _final(page)
+            page.get_by_label("position", exact=True).select_option("kooba-opening")
+            page.wait_for_function(
+                "document.querySelector('table.cl-odds tr[data-quantity=p_eye]')"
+                " && document.querySelector('table.cl-odds').dataset.final === 'true'",
+                timeout=240_000,
+            )
+            before = table.inner_text()
+            assert "in the eye" in before and "a KOOBA" in before and "%" in before
+            for name in ("aim x", "aim y"):
+                assert page.get_by_label(name, exact=True).is_visible(), name
+            for name in ("placement", "angle", "speed"):
+                assert not page.get_by_label(name, exact=True).is_visible(), name
+            assert not page.get_by_role("button", name="best shot").is_visible()
+            assert page.locator("[data-role=aim-point]").is_visible()
+            assert page.locator("[data-role=turn]").inner_text().strip() == ""
+            # the keyboard nudges the aim point: 10 steps of 5 mm to the right
+            aim_x = page.get_by_label("aim x", exact=True)
+            aim_x.focus()
+            for _ in range(10):
+                page.keyboard.press("ArrowRight")
+            page.wait_for_function(
+                "(b) => { const t = document.querySelector('table.cl-odds');"
+                " return t.dataset.final === 'true' && t.innerText !== b; }",
+                arg=before,
+                timeout=240_000,
+            )
+            assert float(page.get_by_label("aim x value", exact=True).input_value()) == (
+                pytest.approx(0.05)
+            )
+            page.wait_for_function(
+                "document.querySelectorAll('[data-role=paths] circle.cl-landing').length === 20",
+                timeout=240_000,
+            )
+            page.wait_for_function(
+                "/throws$/.test(document.querySelector('.cl-status')?.textContent)",
+                timeout=240_000,
+            )
+            assert "inner eye" in page.locator(".cl-strip-title").inner_text()
+            page.screenshot(path=str(tmp_path / "explorer-throw.png"), full_page=True)
+            assert (tmp_path / "explorer-throw.png").stat().st_size > 10_000
+            text = page.inner_text("body")
+            assert "Traceback" not in text and "Error" not in text
+            assert page.locator("[data-role=error]").inner_text().strip() == ""
+        finally:
+            browser.close()

@@ -1,7 +1,9 @@
 """``cl.Explorer``: a Jupyter widget (anywidget) to touch a position and see the odds.
 
-The page (``explorer.js``) draws the board picture with the shooter on its track, the aim, the
-paths of a few executions and the best shot, and holds the controls; this side answers.
+The page (``static/``: small ES modules, one concern each, bundled into the one module
+anywidget loads by :mod:`~carromlab.explore.frontend`) draws the board picture with the
+shooter on its track, the aim, the paths of a few executions and the best shot, and holds the
+controls; this side answers.
 Every control change starts a new *generation*: its work runs on a background thread in
 stages (the odds from :data:`QUICK_N` shots, the executions' paths, the odds from the full
 ``n``, the expected points over the aim angle), and a stage whose generation is no longer the
@@ -26,6 +28,7 @@ import anywidget
 import traitlets as t
 
 from carromlab.errors import CarromlabError
+from carromlab.explore.frontend import bundle
 from carromlab.explore.model import ShotControls, board_picture, model_for, piece_table
 from carromlab.explore.model import turn_text as turn_in_words
 
@@ -86,7 +89,7 @@ class Explorer(anywidget.AnyWidget):
     thread (no widget front end needed: scripts and tests); :meth:`wait` waits for the
     background work."""
 
-    _esm = _STATIC / "explorer.js"
+    _esm = bundle(_STATIC)
     _css = _STATIC / "explorer.css"
 
     positions = t.List(t.Unicode()).tag(sync=True)
