@@ -67,6 +67,23 @@ def _est(e: Estimate) -> str:
     return "not played" if e.n == 0 else f"{e.value:.3f} [{e.lo:.3f}, {e.hi:.3f}]"
 
 
+def _head(j: Judgement, arm: str, what: str, reference: str | None) -> str:
+    """A verdict sentence's head: what the cell's word says of ``arm`` (against the
+    baseline, or the ``reference`` value)."""
+    m = f"±{j.margin:g}"
+    if reference is not None:
+        if j.verdict in ("+", "-"):
+            return f"{arm}: {what} is {'above' if j.verdict == '+' else 'below'} {reference}"
+        if j.verdict == "0":
+            return f"{arm}: {what} is within {m} of {reference}"
+        return f"{arm}: inconclusive whether {what} differs from {reference}"
+    if j.verdict in ("+", "-"):
+        return f"{arm} {'raises' if j.verdict == '+' else 'lowers'} {what}"
+    if j.verdict == "0":
+        return f"{arm}: no difference in {what} beyond {m}"
+    return f"{arm}: inconclusive on {what} (margin {m})"
+
+
 def prior_cell(ref: Judgement, ends: dict[str, Judgement]) -> str:
     """The physics priors' cell of a verdict: :func:`~carromlab.studies.verdicts.across` for
     ``ref``, the verdict at the top strength, against ``ends``, the same comparison at each
@@ -258,47 +275,36 @@ class StudyReport(Report):
             f"{100 * j.confidence:.4g} % interval: Holm's level for this cell of the "
             f"{j.cells:,} judged"
         )
-        m = f"±{j.margin:g}"
         if against == "reference":
-            where = {"+": "above", "-": "below"}.get(j.verdict)
-            if where:
-                head = f"{arm}: {what} is {where} {s.reference:g}"
-            elif j.verdict == "0":
-                head = f"{arm}: {what} is within {m} of {s.reference:g}"
-            else:
-                head = f"{arm}: inconclusive whether {what} differs from {s.reference:g}"
-            more = f"; {settle_words(j.settle)} would likely settle it" if j.settle else ""
-            return (
-                f"{head}: {_est(mine)} at {round(100 * s.confidence)} %, a difference of "
-                f"{_cell(j.d)} ({level}; {mine.n:,} {unit}){more}."
-            )
-        base = self.estimates[(q, s.baseline)]
-        d = j.d
-        if j.word == "identical":
-            games, differ = self.played_differently(arm, s.baseline)
-            if games and not differ:
-                return (
-                    f"{arm} changed none of the {games:,} games: every game played out as "
-                    f"under {s.baseline} ({what}: {_est(mine)} in both)."
-                )
-            went = f"; {differ:,} of the {games:,} games went another way" if differ else ""
-            return (
-                f"{arm}: {what} is the same as under {s.baseline} in every one of the "
-                f"{d.pairs:,} {unit} both played ({_est(mine)}{went})."
-            )
-        size = f"{mine.n:,} and {base.n:,} {unit}"
-        if d.pairs:
-            size += f"; paired over the {d.pairs:,} {unit} both played, {d.changed:,} differing"
-        if j.verdict in "+-":
-            head = f"{arm} {'raises' if j.verdict == '+' else 'lowers'} {what}"
-        elif j.verdict == "0":
-            head = f"{arm}: no difference in {what} beyond {m}"
+            head = _head(j, arm, what, f"{s.reference:g}")
+            evidence = f"{_est(mine)} at {round(100 * s.confidence)} %"
+            size = f"{mine.n:,} {unit}"
         else:
-            head = f"{arm}: inconclusive on {what} (margin {m})"
+            d = j.d
+            if j.word == "identical":
+                return self._identical(arm, what, mine, d.pairs, unit)
+            base = self.estimates[(q, s.baseline)]
+            head = _head(j, arm, what, None)
+            evidence = f"{_est(mine)} against {_est(base)} under {s.baseline}"
+            size = f"{mine.n:,} and {base.n:,} {unit}"
+            if d.pairs:
+                size += f"; paired over the {d.pairs:,} {unit} both played, {d.changed:,} differing"
         more = f"; {settle_words(j.settle)} would likely settle it" if j.settle else ""
+        return f"{head}: {evidence}, a difference of {_cell(j.d)} ({level}; {size}){more}."
+
+    def _identical(self, arm: str, what: str, mine: Estimate, pairs: int, unit: str) -> str:
+        """The sentence of an arm whose every game gave the baseline's value."""
+        s = self.study
+        games, differ = self.played_differently(arm, s.baseline)
+        if games and not differ:
+            return (
+                f"{arm} changed none of the {games:,} games: every game played out as "
+                f"under {s.baseline} ({what}: {_est(mine)} in both)."
+            )
+        went = f"; {differ:,} of the {games:,} games went another way" if differ else ""
         return (
-            f"{head}: {_est(mine)} against {_est(base)} under {s.baseline}, a difference of "
-            f"{_cell(d)} ({level}; {size}){more}."
+            f"{arm}: {what} is the same as under {s.baseline} in every one of the "
+            f"{pairs:,} {unit} both played ({_est(mine)}{went})."
         )
 
     def _verdicts(self) -> pd.DataFrame:
