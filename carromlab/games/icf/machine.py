@@ -478,8 +478,62 @@ def apply_stroke(
     ``placement``: ``None`` (``config.placement``, which must then be "centre-first"), a
     ``numpy.random.Generator`` (``config.placement`` drawing from it) or a policy callable
     (decision 15); ``final_xy``: optional [N, 2] resting places (decision 12).
+
+    In steps: the inputs checked (:func:`_checked_rows`), the rules' facts of the stroke
+    (:func:`_stroke_facts`), coins down, dues and the queen (:func:`_tallies`), the pieces that
+    stay (:func:`_kept_pieces`), then either the board's end (decisions 4-6) or the order of
+    play (:func:`_next_turn`) and the pieces put back (:func:`_put_back`).
     """
     config = config or state.config
+    bs = state.board
+    pos = bs.position
+    cap, contacts_row, final_xy = _checked_rows(state, config, capture_row, contacts_row, final_xy)
+    side, opp = bs.side, 1 - bs.side
+    turn = bs.turn_state(config.due_rule)
+    n_pockets = len(pos.board.layout.captures) or N_POCKETS
+    facts = _stroke_facts(pos, turn, config, cap, first_contact_kind, first_contact,
+                          contacts_row, n_pockets)  # fmt: skip
+    own_c, opp_c = bs.colours[side], bs.colours[opp]
+    pocketed = [(0 <= c < n_pockets) for c in cap[1:]]
+    n_own_before, n_opp_before = pos.count("coin", own_c), pos.count("coin", opp_c)
+    down, dues, own_back, opp_back, queen, queen_side, queen_back = _tallies(
+        bs, config, facts, turn
+    )
+    new_pos, gone = _kept_pieces(pos, cap, pocketed, n_pockets, final_xy)
+    record = dict(seat=bs.turn, side=side, facts=MappingProxyType(facts))
+    common = dict(down=tuple(down), dues=tuple(dues), queen=queen, queen_side=queen_side,
+                  strokes=bs.strokes + 1)  # fmt: skip
+
+    # -- the end of the board (decisions 4-6)
+    if facts["board_won"] or facts["board_lost"]:
+        if facts["board_won"]:
+            winner = side
+            coins = n_opp_before - facts["opponent_pocketed"]
+            queen_scores = queen == "covered" and queen_side == winner
+            loser_dues = dues[opp]
+        else:
+            winner = opp
+            coins = n_own_before - facts["own_kept"]
+            queen_scores = queen != "covered" or queen_side == winner
+            loser_dues = dues[side]
+        points = _board_points(config, state.scores, winner, coins, queen_scores, loser_dues)
+        done = dataclasses.replace(bs, position=new_pos, **common, is_break=False, over=True,
+                                   winner=winner, points=points)  # fmt: skip
+        return _end_board(state, config, done, IcfStroke(**record, board_ended=True))
+
+    is_break, tries, next_turn = _next_turn(bs, config, facts)
+    backs = ((own_c, own_back), (opp_c, opp_back))
+    new_pos, placed = _put_back(pos, new_pos, config, placement, pocketed, gone, queen_back, backs)
+    nb = dataclasses.replace(bs, position=new_pos, turn=next_turn, is_break=is_break,
+                             break_tries=tries, **common)  # fmt: skip
+    return dataclasses.replace(
+        state, board=nb, last_stroke=IcfStroke(**record, placed=tuple(placed))
+    )
+
+
+def _checked_rows(state: IcfState, config: IcfConfig, capture_row, contacts_row, final_xy):
+    """The stroke's rows as arrays of the position's disc count (one line if not), on a board
+    and in a game still going."""
     if state.over:
         raise CarromlabError("the game is over: no more strokes")
     bs = state.board
@@ -503,11 +557,13 @@ def apply_stroke(
             raise CarromlabError(f"final_xy must be [{n}, 2], not {list(final_xy.shape)}")
     if not 0 <= bs.turn < config.n_seats:
         raise CarromlabError(f"seat {bs.turn} is not a seat of this game (0..{config.n_seats - 1})")
+    return cap, contacts_row, final_xy
 
-    seat, side = bs.turn, bs.side
-    opp = 1 - side
-    turn = bs.turn_state(config.due_rule)
-    n_pockets = len(pos.board.layout.captures) or N_POCKETS
+
+def _stroke_facts(pos, turn, config: IcfConfig, cap, first_contact_kind, first_contact,
+                  contacts_row, n_pockets: int) -> dict:  # fmt: skip
+    """What the rules say of the stroke (:func:`evaluate_icf`), one number a fact; without the
+    due rule no due is owed (decision 8)."""
     raw = evaluate_icf(
         cap[None, :],
         np.asarray([first_contact_kind]),
@@ -522,17 +578,15 @@ def apply_stroke(
         facts["dues"] = 0
         facts["own_down_after"] = turn.own_down + facts["own_kept"]
         facts["dues_after"] = 0
+    return facts
 
-    own_c, opp_c = bs.colours[side], bs.colours[opp]
-    pieces = pos.pieces
-    pocketed = [(0 <= c < n_pockets) for c in cap[1:]]
-    left_board = [c >= n_pockets for c in cap[1:]]
-    n_own_before = pos.count("coin", own_c)
-    n_opp_before = pos.count("coin", opp_c)
 
-    # -- coins down, dues, the queen
-    down = [0, 0]
-    dues = [0, 0]
+def _tallies(bs: IcfBoardState, config: IcfConfig, facts: dict, turn):
+    """Coins down and dues by side after the stroke, the coins that come back for a due (the
+    shooter's, and the opponent's where their coin pays it: decision 7) and the queen's state:
+    ``(down, dues, own_back, opp_back, queen, queen_side, queen_back)``."""
+    side, opp = bs.side, 1 - bs.side
+    down, dues = [0, 0], [0, 0]
     down[side] = facts["own_down_after"]
     dues[side] = facts["dues_after"]
     down[opp] = facts["opponent_down_after"]
@@ -543,7 +597,6 @@ def apply_stroke(
         opp_back = min(dues[opp], down[opp])
         down[opp] -= opp_back
         dues[opp] -= opp_back
-
     queen, queen_side = bs.queen, bs.queen_side
     queen_back = False
     if facts["queen_covered"]:
@@ -552,11 +605,15 @@ def apply_stroke(
         queen, queen_side = "pending", side
     elif facts["queen_returned"]:
         queen, queen_side, queen_back = "on_board", None, True
+    return down, dues, own_back, opp_back, queen, queen_side, queen_back
 
-    # -- the pieces that stay (decision 12)
-    kept = []
-    gone = []  # pieces that left the board (65)
-    for i, p in enumerate(pieces):
+
+def _kept_pieces(pos, cap, pocketed: list[bool], n_pockets: int, final_xy):
+    """The position of the pieces that stay (at their resting places: decision 12), and the
+    pieces that left the board (65)."""
+    left_board = [c >= n_pockets for c in cap[1:]]
+    kept, gone = [], []
+    for i, p in enumerate(pos.pieces):
         if pocketed[i]:
             continue
         if final_xy is not None:
@@ -565,42 +622,12 @@ def apply_stroke(
             gone.append(p)
         else:
             kept.append(p)
-    new_pos = pos.replace(pieces=tuple(kept))
+    return pos.replace(pieces=tuple(kept)), gone
 
-    record = dict(seat=seat, side=side, facts=MappingProxyType(facts))
-    common = dict(
-        down=tuple(down),
-        dues=tuple(dues),
-        queen=queen,
-        queen_side=queen_side,
-        strokes=bs.strokes + 1,
-    )
 
-    # -- the end of the board (decisions 4-6)
-    if facts["board_won"] or facts["board_lost"]:
-        if facts["board_won"]:
-            winner = side
-            coins = n_opp_before - facts["opponent_pocketed"]
-            queen_scores = queen == "covered" and queen_side == winner
-            loser_dues = dues[opp]
-        else:
-            winner = opp
-            coins = n_own_before - facts["own_kept"]
-            queen_scores = queen != "covered" or queen_side == winner
-            loser_dues = dues[side]
-        points = _board_points(config, state.scores, winner, coins, queen_scores, loser_dues)
-        done = dataclasses.replace(
-            bs,
-            position=new_pos,
-            **common,
-            is_break=False,
-            over=True,
-            winner=winner,
-            points=points,
-        )
-        return _end_board(state, config, done, IcfStroke(**record, board_ended=True))
-
-    # -- order of play (decisions 1-2)
+def _next_turn(bs: IcfBoardState, config: IcfConfig, facts: dict) -> tuple[bool, int, int]:
+    """The order of play (decisions 1-2): ``(is_break, break tries, next seat)``."""
+    seat = bs.turn
     is_break, tries, next_turn = False, bs.break_tries, seat
     if facts["break_retry"]:
         tries += 1
@@ -614,16 +641,21 @@ def apply_stroke(
         next_turn = (seat + 1) % config.n_seats
         if bs.is_break and facts["foul.break_no_coin"] and config.rebreak_after_failed:
             is_break, tries = True, 0  # striker pocketed on a failed try: the next one breaks
+    return is_break, tries, next_turn
 
-    # -- pieces back on the board (decisions 9-11; placed by the opponent)
+
+def _put_back(pos, new_pos, config: IcfConfig, placement, pocketed, gone, queen_back, backs):
+    """Pieces back on the board (decisions 9-11; placed by the opponent): the queen and the
+    pieces that left the board at the centre, the coins owed for dues (``backs``: (colour,
+    count) pairs) returned; ``(position, placed)``."""
     todo: list[tuple[str, str | None, str | None, str]] = []  # kind, owner, keep-id, how
     if queen_back:
         todo.append(("queen", None, None, "centre"))
     for p in gone:
         todo.append((p.kind, p.owner, p.id, "centre"))
-    for colour, count in ((own_c, own_back), (opp_c, opp_back)):
+    for colour, count in backs:
         # coins pocketed in this stroke come back as themselves, penalty coins take free ids
-        same = [p.id for i, p in enumerate(pieces) if pocketed[i] and p.owner == colour]
+        same = [p.id for i, p in enumerate(pos.pieces) if pocketed[i] and p.owner == colour]
         same = [pid for pid in same if pos.by_id(pid).kind == "coin"][:count]
         todo += [("coin", colour, pid, "returned") for pid in same]
         todo += [("coin", colour, None, "returned")] * (count - len(same))
@@ -637,18 +669,7 @@ def apply_stroke(
         pid = pid or _free_id(new_pos, kind, owner)
         new_pos = new_pos.replace(pieces=(*new_pos.pieces, Piece(pid, kind, owner, x, y)))
         placed.append((pid, kind, owner, x, y))
-
-    nb = dataclasses.replace(
-        bs,
-        position=new_pos,
-        turn=next_turn,
-        is_break=is_break,
-        break_tries=tries,
-        **common,
-    )
-    return dataclasses.replace(
-        state, board=nb, last_stroke=IcfStroke(**record, placed=tuple(placed))
-    )
+    return new_pos, placed
 
 
 def _end_board(state: IcfState, config: IcfConfig, done: IcfBoardState, rec: IcfStroke) -> IcfState:
