@@ -1,9 +1,13 @@
 """What an event does: every disc slides on to it, then a pair contact's impulse or a
 one-disc event (a cushion, a circular rail, a peg, a capture, the ditch).
 
-Each function is ``f(spec, c, state, event) -> state`` (with the flags the tallies need),
-pure and testable alone: tests/test_kernel_steps.py checks momentum and energy across one
-contact and a cushion bounce's angle.
+The steps are ``f(spec, c, state, event)``: :func:`advance` returns the state,
+:func:`resolve_pair` the state and whether a contact happened, :func:`resolve_disc` the state,
+whether a wall was hit and which; their parts take only what they read (:func:`bounce`:
+``(c, state, event, is_wall, wall)``, :func:`wall_normal`: ``(c, state, disc, wall)``,
+:func:`rail_bounce`: the velocity in the rail's frame). Each is pure and testable alone:
+tests/test_kernel_steps.py checks momentum and energy across one contact and a cushion
+bounce's angle.
 """
 
 from __future__ import annotations
