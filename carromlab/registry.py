@@ -235,6 +235,11 @@ class Game:
     - ``game_sets``: the piece sets of its variants (``carromlab.equipment.sets.GameSet``),
       added to the equipment's sets when the game is registered (the built-in games' sets
       are there already).
+    - ``explorer()``: the class of its model in the explorer (``cl.Explorer``; the interface
+      :class:`carromlab.explore.model.ExplorerModel`), imported on first use, where the
+      shared one of the games with shot analysis (a shooter placed, aimed and sped) does not
+      fit (KOOBA: throws aimed at a point). None: the shared one, where the game has shot
+      analysis; else the explorer does not open its positions.
     """
 
     name: str
@@ -270,6 +275,7 @@ class Game:
     points_notes: Mapping[str, str] = field(default_factory=dict)
     bench_scenarios: Mapping[str, Callable[[], ShotScenario]] = field(default_factory=dict)
     game_sets: tuple[GameSet, ...] = ()
+    explorer: Callable[[], type] | None = None
 
     def __post_init__(self) -> None:
         if not self.variants:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -15,7 +17,15 @@ import pytest
 import carromlab as cl
 from carromlab.errors import CarromlabError
 from carromlab.explore.frontend import bundle, modules
-from carromlab.explore.model import ShotControls, ShotModel, board_picture
+from carromlab.explore.model import (
+    ShotControls,
+    ShotModel,
+    board_picture,
+    explorable_variants,
+    model_class,
+    model_for,
+)
+from carromlab.explore.widget import first_position, skill_names
 
 
 @pytest.fixture(scope="module")
@@ -125,7 +135,86 @@ def test_the_strip_is_the_same_in_parts_and_stops_when_stale():
     assert len(asked) == 2  # the first part computed, the second abandoned
 
 
+# -- no game named in the explorer; each game's part comes from its registration ------------
+
+
 EXPLORE = Path(cl.__file__).parent / "explore"
+
+
+def _game_words() -> list[str]:
+    """Every registered game's name and variants, as written with "-" and with "_"."""
+    from carromlab.registry import GAMES
+
+    words = set()
+    for game in GAMES.values():
+        for w in (game.name, *game.variants):
+            words |= {w.lower(), w.lower().replace("-", "_"), w.lower().replace("_", "-")}
+    return sorted(words)
+
+
+def test_the_explorer_names_no_game():
+    files = [*EXPLORE.glob("*.py"), *(EXPLORE / "static").glob("*.js")]
+    assert len(files) >= 10  # the Python side and the page's modules
+    words = _game_words()
+    assert "kooba" in words and "icf" in words
+    for path in files:
+        text = path.read_text(encoding="utf-8").lower()
+        for w in words:
+            found = re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", text)
+            assert found is None, f"{path.name} names the game {w!r}"
+
+
+def test_each_games_explorer_model_comes_from_its_registration():
+    from carromlab.games.kooba.explore import ThrowExplorer
+    from carromlab.registry import Game, get_game, register_game, unregister_game
+    from carromlab.shots import THROW_SKILLS
+
+    assert get_game("kooba").explorer() is ThrowExplorer
+    assert model_class("kooba") is ThrowExplorer and model_class("icf") is ShotModel
+    assert skill_names("kooba") == list(THROW_SKILLS)
+
+    class Seen:  # a game's own model: built from the position, as the explorer builds it
+        def __init__(self, position, **kw):
+            self.position, self.kw = position, kw
+
+        @staticmethod
+        def skill_names(variant):
+            return ["steady"]
+
+    game = Game(
+        name="probe", title="Probe", variants=("probe",), family="icf", explorer=lambda: Seen
+    )
+    register_game(game)
+    try:
+        assert "probe" in explorable_variants() and skill_names("probe") == ["steady"]
+        probe = SimpleNamespace(variant="probe")  # what the explorer reads of a position
+        m = model_for(probe, skill="steady", n=10, seed=1)
+        assert isinstance(m, Seen) and m.kw == {"skill": "steady", "n": 10, "seed": 1}
+        plain = Game(name="plain", title="Plain", variants=("plain",), family="icf")
+        register_game(plain)
+        try:  # neither shot analysis nor a model of its own: not opened, in one line
+            assert "plain" not in explorable_variants()
+            with pytest.raises(CarromlabError, match="does not open 'plain'"):
+                model_class("plain")
+        finally:
+            unregister_game("plain")
+    finally:
+        unregister_game("probe")
+
+
+def test_a_game_without_a_best_search_says_why():
+    k = cl.Explorer("kooba-opening", n=50, background=False)
+    try:
+        assert k._model.best_note
+        k.find_best()
+        assert k.best == {"error": k._model.best_note}
+        assert k.story == {} and len(k.strip["value"]) == len(k.strip["angle"])
+    finally:
+        k.close()
+
+
+def test_the_first_position_is_the_first_games_default():
+    assert first_position() == "icf-midgame"
 
 
 # -- the page's modules, bundled into the one module anywidget loads -------------------------

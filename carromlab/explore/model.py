@@ -1,15 +1,20 @@
 """What the explorer computes, apart from any widget: a position's board as a picture with its
 coordinates, the shooter's legal track, and for one shot (placement, angle, speed) its odds
 with intervals, a few executions' paths, the expected points over the aim angle, and the best
-shot from the position. KOOBA's throws: an aim point, the landings of a few throws, and the
-chance of each tag.
+shot from the position.
+
+A game's model answers :class:`ExplorerModel`. Every game with shot analysis shares
+:class:`ShotModel`; a game whose play is something else (throws aimed at a point) names its
+own class in its registration (``Game.explorer``, imported on first use), so nothing here
+names a game. :func:`model_for` finds a position's model; :func:`odds_table` turns a
+model's estimate into the odds table.
 
 Every answer is the analysis layer's own (:func:`~carromlab.analysis.shotmap.evaluate_cells`,
 :func:`~carromlab.analysis.best.best_shots`, :func:`~carromlab.analysis.executions.
-record_executions`, KOOBA's :func:`~carromlab.games.kooba.maps.aim_map`) on one
-:class:`~carromlab.analysis.runner.ShotRunner` kept for the position, so a move costs the
-shots only (no compile with a warm cache). An answer of ``n`` shots uses shot numbers
-``0 .. n - 1`` of its cell: the quick first answer's shots are the first of the full one's.
+record_executions`) on one :class:`~carromlab.analysis.runner.ShotRunner` kept for the
+position, so a move costs the shots only (no compile with a warm cache). An answer of ``n``
+shots uses shot numbers ``0 .. n - 1`` of its cell: the quick first answer's shots are the
+first of the full one's.
 """
 
 from __future__ import annotations
@@ -17,7 +22,9 @@ from __future__ import annotations
 import base64
 import io
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
@@ -32,15 +39,6 @@ HEADLINE = (
     ("p_foul", "foul"),
     ("p_striker_pocketed", "striker pocketed"),
     ("points", "expected points"),
-)
-#: KOOBA's odds rows: (tag column, label).
-KOOBA_HEADLINE = (
-    ("p_eye", "in the eye"),
-    ("p_inner_eye", "in the inner eye"),
-    ("p_kooba", "a KOOBA"),
-    ("p_ring", "in a ring"),
-    ("p_penalty", "penalty"),
-    ("p_off", "off the board"),
 )
 #: Pixels of the board picture's longer side.
 PICTURE_PX = 560
@@ -154,10 +152,75 @@ def odds_rows(row, headline=HEADLINE) -> list[dict]:
     return out
 
 
+class ExplorerModel(Protocol):
+    """What the explorer asks of a game's model (built as ``cls(position, skill=..., n=...,
+    seed=..., turn=...)``). ``c`` is the page's controls: :class:`ShotControls` where
+    ``kind`` is "shot" (a shooter placed, aimed and sped), the aim point ``[x, y]`` (m) where
+    it is "throw"."""
+
+    #: The page's controls: "shot" or "throw".
+    kind: ClassVar[str]
+    #: The odds table's rows, in order, where the estimate has them: (column, label).
+    headline: ClassVar[Sequence[tuple[str, str]]]
+    #: The odds' error where the controls cannot be played (the estimate's ``n`` is 0).
+    unplayable: ClassVar[str]
+    #: Why there is no best-shot search (the page's answer to "best shot"); None: ``best()``.
+    best_note: ClassVar[str | None]
+    #: The shooter's radius (m) the page draws its handle with (0: none).
+    shooter_radius: float
+
+    @staticmethod
+    def skill_names(variant: str) -> list[str]:
+        """The skills the model takes, by name (the first is the default)."""
+        ...
+
+    def picture(self) -> dict:
+        """What the board picture adds to the board: ``track`` (rows ``[placement, x, y]``)
+        or ``thrower`` (``[x, y]``)."""
+        ...
+
+    def start(self) -> dict:
+        """The controls' first values, by the widget's names (placement, angle, speed; aim)."""
+        ...
+
+    def limits(self) -> dict:
+        """The controls' ranges by name (``[lo, hi]``), and labels."""
+        ...
+
+    def estimate(self, c: Any, n: int | None = None, skill: str | None = None) -> Any:
+        """One row (a pandas Series) of ``n`` shots: ``n`` (0: ``c`` cannot be played) and
+        every chance or mean with its ``_lo`` / ``_hi``."""
+        ...
+
+    def paths(self, c: Any, count: int = 20, skill: str | None = None) -> list[dict]:
+        """What ``count`` executions leave on the board: ``{"pieces": {id: [xs, ys]},
+        "captured": [ids]}`` (paths) or ``{"landing": [x, y]}`` each."""
+        ...
+
+    def story(self, c: Any, skill: str | None = None) -> dict:
+        """What the shot does: ``text`` and one typical execution's ``path``; {} for none."""
+        ...
+
+    def strip(
+        self, c: Any, skill: str | None = None, stale: Callable[[], bool] | None = None
+    ) -> dict | None:
+        """One quantity over one control (``angle``: its values, ``value`` / ``lo`` / ``hi``,
+        ``n``, ``label``); None where ``stale()`` said True on the way."""
+        ...
+
+    def best(self, skill: str | None = None) -> dict:
+        """The best shot's controls, place and value, where ``best_note`` is None."""
+        ...
+
+
 class ShotModel:
-    """The explorer's answers for a shooter game's position (every variant but KOOBA)."""
+    """The explorer's answers for a shooter game's position (every game with shot analysis):
+    the shooter placed on its line or arc (or where it lies), aimed and sped."""
 
     kind = "shot"
+    headline = HEADLINE
+    unplayable = "the shooter cannot be placed there"
+    best_note = None
 
     def __init__(self, position, skill="club", n: int = 2000, seed: int = 0, turn=None):
         from carromlab.analysis.runner import ShotRunner
@@ -179,7 +242,21 @@ class ShotModel:
         self.grid = default_grid(position.variant)
         self.shooter_radius = float(position.board.piece_specs()[self.va.shooter_kind].radius)
 
+    @staticmethod
+    def skill_names(variant: str) -> list[str]:
+        """The variant's own skills where its analysis names them, else every shot skill
+        (:data:`carromlab.shots.SKILLS`)."""
+        from carromlab.analysis.variants import analysis_for
+        from carromlab.shots import SKILLS
+
+        own = analysis_for(variant).skills
+        return list(own) if own else list(SKILLS)
+
     # -- the page's fixed parts -------------------------------------------------------------
+    def picture(self) -> dict:
+        """What the board picture adds: the shooter's track (:meth:`track`)."""
+        return {"track": self.track()}
+
     def track(self, samples: int = 121) -> list[list[float]]:
         """The shooter's legal starting places: ``[placement, x, y]`` rows along its line or
         arc (one row where it is played from where it lies)."""
@@ -188,14 +265,14 @@ class ShotModel:
             ps.extend(np.linspace(lo, hi, max(2, samples // 2)).tolist())
         ps = np.asarray(sorted(set(ps)), float)
         xs, ys = self.va.origin(self.position, ps)
-        if np.ptp(xs) == 0 and np.ptp(ys) == 0:  # it lies where it is (Carrooka's striker)
+        if np.ptp(xs) == 0 and np.ptp(ys) == 0:  # it is played from where it lies
             return [[float(ps[0]), float(xs[0]), float(ys[0])]]
         legal = self.va.legal_origin(self.position, xs, ys)
         return [[float(p), float(x), float(y)] for p, x, y, ok in zip(ps, xs, ys, legal) if ok]
 
-    def start(self) -> ShotControls:
+    def start(self) -> dict:
         """A first shot: the default map's middle placement that is legal, straight up the
-        board at its middle speed."""
+        board at its middle speed (placement, angle, speed)."""
         track = self.track()
         if not track:
             raise CarromlabError(
@@ -204,7 +281,7 @@ class ShotModel:
         placements, _angles, speeds = self.grid
         mid = float(np.median(placements))
         p = min(track, key=lambda r: abs(r[0] - mid))[0]
-        return ShotControls(p, 90.0, float(np.median(speeds)))
+        return {"placement": p, "angle": 90.0, "speed": float(np.median(speeds))}
 
     def limits(self) -> dict:
         """The controls' ranges: placement (the track's), angle 0-360 deg, speed 0.3-8 m/s."""
@@ -242,14 +319,11 @@ class ShotModel:
             key_ids=key_ids,
         )
 
-    def odds(self, c: ShotControls, n: int | None = None, skill=None) -> dict:
-        """The shot's odds from ``n`` shots (default the model's ``n``): ``{"rows": [...],
-        "n": n}``, or ``{"rows": [], "error": "..."}`` where the placement is not legal."""
+    def estimate(self, c: ShotControls, n: int | None = None, skill=None):
+        """The shot's row of ``n`` shots (default the model's ``n``): its chances and means
+        with their intervals (``n`` 0 where the placement is not legal)."""
         df = self._cells([(c.placement, c.angle, c.speed)], n or self.n, skill)
-        row = df.iloc[0]
-        if int(row["n"]) == 0:
-            return {"rows": [], "n": 0, "error": "the shooter cannot be placed there"}
-        return {"rows": odds_rows(row), "n": int(row["n"])}
+        return df.iloc[0]
 
     def strip(
         self, c: ShotControls, skill=None, angles=None, n: int = STRIP_N, stale=None
@@ -283,6 +357,10 @@ class ShotModel:
             "n": int(n),
             "label": "expected points",
         }
+
+    def paths(self, c: ShotControls, count: int = 20, skill=None) -> list[dict]:
+        """The executions' paths (:meth:`executions`)."""
+        return self.executions(c, count, skill=skill)
 
     def executions(self, c: ShotControls, count: int = 20, skill=None) -> list[dict]:
         """The paths of the shot's first ``count`` noisy executions (recorded again):
@@ -372,114 +450,57 @@ class ShotModel:
         }
 
 
-class ThrowModel:
-    """KOOBA: a throw from the seat's spot aimed at a point; its tags' chances, and where a
-    few throws land."""
+def explorable_variants() -> list[str]:
+    """The variants the explorer opens: every game's with a model of its own or with shot
+    analysis."""
+    from carromlab.registry import GAMES
 
-    kind = "throw"
+    return [
+        v
+        for g in GAMES.values()
+        if g.explorer is not None or g.analysis is not None
+        for v in g.variants
+    ]
 
-    def __init__(self, position, skill="club", n: int = 2000, seed: int = 0, seat: str = "S"):
-        from carromlab.equipment.kooba import KoobaBoard
 
-        if int(n) <= 0:
-            raise CarromlabError(f"n must be a positive number of throws, not {n}")
-        self.position, self.skill, self.n, self.seed, self.seat = (
-            position,
-            skill,
-            int(n),
-            int(seed),
-            seat,
+def model_class(variant: str) -> type:
+    """The class of ``variant``'s model: its game's own (``Game.explorer``), else
+    :class:`ShotModel` where the game has shot analysis; a variant the explorer does not open
+    is refused in one line."""
+    from carromlab.registry import get_game
+
+    game = get_game(variant)
+    if game.explorer is not None:
+        return game.explorer()
+    if game.analysis is None:
+        raise CarromlabError(
+            f"the explorer does not open {variant!r} positions "
+            f"(it opens {', '.join(explorable_variants())})"
         )
-        board = position.board
-        self.board = board if isinstance(board, KoobaBoard) else KoobaBoard()
-        self.shooter_radius = 0.0
-
-    def start(self) -> dict:
-        return {"aim": [0.0, 0.0]}
-
-    def thrower(self) -> tuple[float, float]:
-        from carromlab.games.kooba.maps import thrower_spot
-
-        x, y = thrower_spot(self.board, self.seat, 4)
-        return float(x), float(y)
-
-    def odds(self, aim, n: int | None = None, skill=None) -> dict:
-        from carromlab.games.kooba.maps import aim_map
-
-        df = aim_map(
-            [float(aim[0])],
-            [float(aim[1])],
-            skill=skill or self.skill,
-            n=int(n or self.n),
-            seed=self.seed,
-            seat=self.seat,
-            board=self.board,
-        )
-        return {"rows": odds_rows(df.iloc[0], KOOBA_HEADLINE), "n": int(df["n"].iloc[0])}
-
-    def landings(self, aim, count: int = 20, skill=None) -> list[list[float]]:
-        """Where ``count`` throws at ``aim`` land (the map's own first throws)."""
-        import jax
-        import jax.numpy as jnp
-
-        from carromlab.physics.throw import throw_batch
-        from carromlab.shots import THROW_SKILLS
-
-        sk = THROW_SKILLS[skill or self.skill]
-        fx, fy = self.thrower()
-        cell = jax.random.fold_in(jax.random.key(self.seed), 0)
-        keys = jax.vmap(lambda i: jax.random.fold_in(cell, i))(jnp.arange(count))
-        x, y, _rot = throw_batch(
-            keys,
-            jnp.full(count, float(aim[0])),
-            jnp.full(count, float(aim[1])),
-            jnp.full(count, fx),
-            jnp.full(count, fy),
-            sk.angle,
-            sk.length,
-            sk.release,
-            0.0,
-        )
-        return [[float(a), float(b)] for a, b in zip(np.asarray(x), np.asarray(y))]
-
-    def strip(self, aim, skill=None, n: int = STRIP_N) -> dict:
-        """The chance of the inner eye along the seat's line of flight (the aim's distance
-        from the centre, m)."""
-        from carromlab.games.kooba.maps import aim_map
-
-        ds = np.linspace(-0.3, 0.3, 31)
-        df = aim_map(
-            [float(aim[0])],
-            ds.tolist(),
-            skill=skill or self.skill,
-            n=int(n),
-            seed=self.seed,
-            seat=self.seat,
-            board=self.board,
-        )
-        return {
-            "angle": ds.tolist(),
-            "value": df["p_inner_eye"].astype(float).tolist(),
-            "lo": df["p_inner_eye_lo"].astype(float).tolist(),
-            "hi": df["p_inner_eye_hi"].astype(float).tolist(),
-            "n": int(n),
-            "label": "chance of the inner eye over the aim's y (m)",
-        }
+    return ShotModel
 
 
-def model_for(position, **kw):
-    """The explorer's model for ``position``: :class:`ThrowModel` for KOOBA, else
-    :class:`ShotModel`."""
-    if position.variant == "kooba":
-        return ThrowModel(position, **{k: v for k, v in kw.items() if k != "turn"})
-    return ShotModel(position, **kw)
+def model_for(position, **kw) -> ExplorerModel:
+    """The explorer's model for ``position`` (:func:`model_class` of its variant), with
+    ``kw`` (skill, n, seed, turn)."""
+    return model_class(position.variant)(position, **kw)
+
+
+def odds_table(model: ExplorerModel, c, n: int | None = None, skill=None) -> dict:
+    """The odds table of ``model``'s controls ``c`` from ``n`` shots (default the model's):
+    ``{"rows": [...], "n": n}`` (:func:`odds_rows` on the model's headline), or ``{"rows": [],
+    "n": 0, "error": model.unplayable}`` where ``c`` cannot be played."""
+    row = model.estimate(c, n, skill)
+    if int(row["n"]) == 0:
+        return {"rows": [], "n": 0, "error": model.unplayable}
+    return {"rows": odds_rows(row, model.headline), "n": int(row["n"])}
 
 
 def turn_text(position, turn=None) -> str:
     """The turn the explorer values the position's shots under, in words ("white to play, 6
     own coins down, 4 opponent's, queen on the board"): ``turn`` where given, else the
     position's (its ``turn`` fields, or the rules' default); "" for a game without a turn
-    state (KOOBA). A turn the game does not take is refused in one line."""
+    state. A turn the game does not take is refused in one line."""
     from carromlab.registry import position_turn
     from carromlab.rules.turns import describe_turn
 

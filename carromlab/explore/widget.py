@@ -3,7 +3,8 @@
 The page (``static/``: small ES modules, one concern each, bundled into the one module
 anywidget loads by :mod:`~carromlab.explore.frontend`) draws the board picture with the
 shooter on its track, the aim, the paths of a few executions and the best shot, and holds the
-controls; this side answers.
+controls; this side answers, through the position's game's model
+(:func:`~carromlab.explore.model.model_for`: no game is named here).
 Every control change starts a new *generation*: its work runs on a background thread in
 stages (the odds from :data:`QUICK_N` shots, the executions' paths, the odds from the full
 ``n``, the expected points over the aim angle), and a stage whose generation is no longer the
@@ -29,7 +30,15 @@ import traitlets as t
 
 from carromlab.errors import CarromlabError
 from carromlab.explore.frontend import bundle
-from carromlab.explore.model import ShotControls, board_picture, model_for, piece_table
+from carromlab.explore.model import (
+    ShotControls,
+    board_picture,
+    explorable_variants,
+    model_class,
+    model_for,
+    odds_table,
+    piece_table,
+)
 from carromlab.explore.model import turn_text as turn_in_words
 
 #: Shots behind the first answer after a move (the full ``n`` follows).
@@ -41,13 +50,24 @@ _STATIC = Path(__file__).parent / "static"
 
 
 def explorable_positions() -> list[str]:
-    """The standard positions the explorer can open: those of a variant with shot analysis,
-    and KOOBA's."""
-    from carromlab.analysis.variants import analysed_variants
+    """The standard positions the explorer can open: those of a variant with a model
+    (:func:`~carromlab.explore.model.explorable_variants`)."""
     from carromlab.registry import standard_names, standard_position
 
-    ok = set(analysed_variants()) | {"kooba"}
+    ok = set(explorable_variants())
     return [n for n in standard_names() if standard_position(n).variant in ok]
+
+
+def first_position() -> str:
+    """The position the explorer opens when none is given: the first game's (in listing
+    order) default shot-analysis position, else the first it can open."""
+    from carromlab.registry import GAMES
+
+    for game in GAMES.values():
+        for variant in game.variants:
+            if variant in game.default_position:
+                return game.default_position[variant]
+    return explorable_positions()[0]
 
 
 def open_position(position):
@@ -69,23 +89,18 @@ def open_position(position):
 
 
 def skill_names(variant: str) -> list[str]:
-    from carromlab.shots import SKILLS, THROW_SKILLS
-
-    if variant == "kooba":
-        return list(THROW_SKILLS)
-    from carromlab.analysis.variants import analysis_for
-
-    own = analysis_for(variant).skills
-    return list(own) if own else list(SKILLS)
+    """The skills the explorer offers for ``variant``: its model's (the first the default)."""
+    return model_class(variant).skill_names(variant)
 
 
 class Explorer(anywidget.AnyWidget):
     """A position's board with the shooter, the aim and the odds, live.
 
-    ``Explorer(position, skill="club", n=2000, seed=0)``: ``position`` a Position or a
-    standard position's name. Drag the striker along its line (or, where it is played from
-    where it lies, it stays there), drag on the board or type to aim, set the speed and the
-    skill; KOOBA's throw is aimed at a point. ``background=False`` answers in the caller's
+    ``Explorer(position, skill="club", n=2000, seed=0)``: ``position`` a Position, a standard
+    position's name or a position's JSON file (None: :func:`first_position`). Drag the
+    striker along its line (or, where it is played from where it lies, it stays there), drag
+    on the board or type to aim, set the speed and the skill; where the game's model is of
+    kind "throw", the throw is aimed at a point. ``background=False`` answers in the caller's
     thread (no widget front end needed: scripts and tests); :meth:`wait` waits for the
     background work."""
 
@@ -117,14 +132,14 @@ class Explorer(anywidget.AnyWidget):
 
     def __init__(
         self,
-        position="icf-midgame",
+        position=None,
         skill="club",
         n: int = 2000,
         seed: int = 0,
         background: bool = True,
         **kw,
     ):
-        pos = open_position(position)
+        pos = open_position(first_position() if position is None else position)
         if int(n) <= 0:
             raise CarromlabError(f"n must be a positive number of shots, not {n}")
         self._n, self._seed, self._background = int(n), int(seed), bool(background)
@@ -153,19 +168,14 @@ class Explorer(anywidget.AnyWidget):
         picture = board_picture(pos)
         picture["pieces"] = piece_table(pos)
         picture["shooter_r"] = model.shooter_radius
+        picture.update(model.picture())
         self._setting = True
         try:
             with self.hold_sync():
                 self.kind = model.kind
-                if model.kind == "shot":
-                    picture["track"] = model.track()
-                    c = model.start()
-                    self.limits = model.limits()
-                    self.placement, self.angle, self.speed = c.placement, c.angle, c.speed
-                else:
-                    picture["thrower"] = list(model.thrower())
-                    self.limits = {"aim": [-0.4, 0.4]}
-                    self.aim = model.start()["aim"]
+                self.limits = model.limits()
+                for name, value in model.start().items():
+                    setattr(self, name, value)
                 self.board = picture
                 self.best, self.paths, self.strip, self.odds, self.error = {}, [], {}, {}, ""
                 self.story = {}
@@ -208,6 +218,8 @@ class Explorer(anywidget.AnyWidget):
 
     # -- the work ------------------------------------------------------------------------------
     def _controls(self):
+        """The page's controls as the model takes them: the aim point for a model of kind
+        "throw", the shot (:class:`~carromlab.explore.model.ShotControls`) otherwise."""
         if self.kind == "throw":
             return list(self.aim)
         return ShotControls(float(self.placement), float(self.angle), float(self.speed))
@@ -229,7 +241,7 @@ class Explorer(anywidget.AnyWidget):
         try:
             n_quick = min(QUICK_N, self._n)
             self.status = f"simulating {n_quick} shots"
-            first = model.odds(c, n=n_quick, skill=skill)
+            first = odds_table(model, c, n=n_quick, skill=skill)
             if self._stale(gen):
                 return
             self.odds = {**first, "final": n_quick >= self._n, "generation": gen}
@@ -239,28 +251,21 @@ class Explorer(anywidget.AnyWidget):
                 return
             self.error = ""
             self.status = f"{n_quick} shots; refining to {self._n}"
-            if model.kind == "shot":
-                paths = model.executions(c, PATHS, skill=skill)
-            else:
-                paths = [{"landing": p} for p in model.landings(c, PATHS, skill=skill)]
+            paths = model.paths(c, PATHS, skill=skill)
             if self._stale(gen):
                 return
             self.paths = paths
             if self._n > n_quick:
-                full = model.odds(c, skill=skill)
+                full = odds_table(model, c, skill=skill)
                 if self._stale(gen):
                     return
                 self.odds = {**full, "final": True, "generation": gen}
-            if model.kind == "shot":
-                story = model.story(c, skill=skill)
-                if self._stale(gen):
-                    return
-                self.story = story
+            story = model.story(c, skill=skill)
+            if self._stale(gen):
+                return
+            self.story = story
             self.status = f"{self._n} shots; the aim strip"
-            if model.kind == "shot":
-                strip = model.strip(c, skill=skill, stale=lambda: self._stale(gen))
-            else:
-                strip = model.strip(c, skill=skill)
+            strip = model.strip(c, skill=skill, stale=lambda: self._stale(gen))
             if strip is None or self._stale(gen):
                 return
             self.strip = strip
@@ -274,8 +279,8 @@ class Explorer(anywidget.AnyWidget):
 
     def _start_best(self) -> None:
         model, skill = self._model, self.skill
-        if model.kind != "shot":
-            self.best = {"error": "KOOBA's best aim: see its aim map (carromlab shotmap)"}
+        if model.best_note is not None:  # a model without a best-shot search says why
+            self.best = {"error": model.best_note}
             return
 
         def search():

@@ -3,7 +3,7 @@
 ``machine.py`` (turns, markers, Lock, attack, tie breaker, Pro, Deuces), ``driver.py`` (whole
 games on the game loop, throws on the throw kernel), ``players.py`` (the greedy player),
 ``maps.py`` (aim-point maps of every tag's chance), ``commands.py`` (aim-point estimate and
-map), ``setups.py``."""
+map), ``explore.py`` (its throws in the explorer), ``setups.py``."""
 
 from __future__ import annotations
 
@@ -57,6 +57,12 @@ def _shotmap(**kw):
     from carromlab.games.kooba.commands import shotmap
 
     return shotmap(**kw)
+
+
+def _explorer():
+    from carromlab.games.kooba.explore import ThrowExplorer
+
+    return ThrowExplorer
 
 
 def _opening(n_players: int | None = None):
@@ -122,5 +128,6 @@ GAME = register_game(
             ),
         ),
         commands={"estimate": _estimate, "shotmap": _shotmap},
+        explorer=_explorer,  # throws aimed at a point, not a shooter's shot
     )
 )
