@@ -19,7 +19,7 @@ import importlib
 import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from carromlab.errors import CarromlabError
 from carromlab.input_schema import MAX_COUNT
@@ -86,6 +86,154 @@ class ShotScenario:
     position: Position
     shot: Shot
     noise: Noise
+
+
+#: The fields of :class:`Game` whose dotted path names the part's value itself (a class),
+#: returned as it is when the field is called: ``rules_class(variant)``, ``explorer()``.
+VALUE_FIELDS = frozenset({"rules_class", "explorer"})
+#: The fields whose parts are called with the variant first (``config(variant, **options)``,
+#: ``analysis(variant)``): a part that takes no variant (:func:`part`, ``takes_variant=False``)
+#: is called without it. A player takes it as the keyword ``variant``.
+VARIANT_FIRST = frozenset({"config", "analysis"})
+
+
+@dataclass(frozen=True, eq=False)
+class Part:
+    """One of a game's parts named by its dotted path, ``"package.module:attr"`` (or
+    ``"package.module:attr.attr"``), imported on first use and kept (:func:`part`). A
+    :class:`Game` binds each of its parts to its name and field when it is built; calling the
+    part calls what the path names by its field's convention (see :class:`Game`), with the
+    fixed ``args`` after the caller's and the fixed ``kwargs`` under the caller's. A fixed
+    argument that is itself a :func:`ref` is the object its path names, imported on first
+    use (``budget=ref("carromlab.analysis.policies:RACING")``)."""
+
+    path: str
+    args: tuple[object, ...] = ()
+    kwargs: Mapping[str, object] = field(default_factory=dict)
+    takes_variant: bool = True
+    takes_skill: bool = True
+    #: the path names the value itself (a :func:`ref`, or a part of :data:`VALUE_FIELDS`)
+    value: bool = False
+    game: str = ""
+    slot: str = ""
+    _cache: dict[str, object] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        module, colon, attr = self.path.partition(":")
+        if not colon or not module or not attr or " " in self.path:
+            raise CarromlabError(
+                f"{self._where()}{self.path!r} is not a dotted path 'package.module:attr'"
+            )
+
+    def _where(self) -> str:
+        return f"game {self.game!r}: {self.slot} " if self.game else ""
+
+    def bound(self, game: str, field_name: str) -> Part:
+        """This part as field ``field_name`` of the game ``game`` (a value where the field's
+        path names one)."""
+        return Part(
+            self.path,
+            self.args,
+            self.kwargs,
+            self.takes_variant,
+            self.takes_skill,
+            self.value or field_name in VALUE_FIELDS,
+            game,
+            field_name,
+        )
+
+    def resolve(self) -> object:
+        """What the path names, imported on first use and kept; one line
+        (:class:`CarromlabError`) naming the game, the field and the path if it does not
+        resolve."""
+        if "target" not in self._cache:
+            module, _, attr = self.path.partition(":")
+            try:
+                # a game's part by its dotted path (tests/test_game_folders.py checks that a
+                # built-in game's paths reach only its own folder and the layers below)
+                found: object = importlib.import_module(module)
+                for name in attr.split("."):
+                    found = getattr(found, name)
+            except (ImportError, AttributeError) as exc:
+                raise CarromlabError(
+                    f"{self._where() or 'part '}{self.path!r} does not resolve: {exc}"
+                ) from exc
+            self._cache["target"] = found
+        return self._cache["target"]
+
+    # Any: a part stands for whichever callable its field holds (ConfigFactory, a player's
+    # factory, a driver class...), so it takes and returns what that field's callable does
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        target = self.resolve()
+        if self.value:
+            return target
+        if not callable(target):
+            raise CarromlabError(f"{self._where() or 'part '}{self.path!r} is not callable")
+        if not self.takes_variant:
+            if self.slot in VARIANT_FIRST:
+                args = args[1:]
+            kwargs.pop("variant", None)
+        if not self.takes_skill:
+            kwargs.pop("skill", None)
+        fixed = {k: _fixed(v) for k, v in self.kwargs.items()}
+        return target(*args, *map(_fixed, self.args), **{**fixed, **kwargs})
+
+
+def _fixed(value: object) -> object:
+    return value.resolve() if isinstance(value, Part) and value.value else value
+
+
+def part(
+    path: str,
+    /,
+    *args: object,
+    takes_variant: bool = True,
+    takes_skill: bool = True,
+    **kwargs: object,
+) -> Part:
+    """A game's part by its dotted path ``"package.module:attr"``, imported on first use,
+    with fixed arguments: ``part("carromlab.analysis.policies:Greedy", takes_variant=False,
+    break_shot="search")`` is the player factory ``Greedy(skill=skill, break_shot="search")``.
+    ``takes_variant=False``: called without the variant its field passes (a configuration
+    class without a ``variant`` argument, a player that plays every variant alike);
+    ``takes_skill=False``: a player called without its ``skill`` (a random player)."""
+    return Part(path, args, kwargs, takes_variant, takes_skill)
+
+
+def ref(path: str, /) -> Part:
+    """The object ``path`` names, as a fixed argument of a :func:`part`, imported when the
+    part is first called."""
+    return Part(path, value=True)
+
+
+def parts(game: Game) -> dict[str, Part]:
+    """The parts ``game`` names by dotted path, by field (``players.greedy``,
+    ``positions.icf-opening``; a fixed argument's :func:`ref` as ``<field>.<key>``)."""
+    out: dict[str, Part] = {}
+
+    def add(name: str, value: object) -> None:
+        if isinstance(value, Part):
+            out[name] = value
+            for k, v in value.kwargs.items():
+                add(f"{name}.{k}", v)
+            for i, v in enumerate(value.args):
+                add(f"{name}.{i}", v)
+
+    for name in _CALLABLE_FIELDS:
+        add(name, getattr(game, name))
+    for name in _MAPPING_FIELDS:
+        for key, value in getattr(game, name).items():
+            add(f"{name}.{key}", value)
+    return out
+
+
+def _bind(value: object, game: str, field_name: str) -> object:
+    """A field's value with its dotted paths as bound :class:`Part` (a plain string is one)."""
+    if isinstance(value, str):
+        value = Part(value)
+    if isinstance(value, Part):
+        return value.bound(game, field_name)
+    return value
 
 
 def builtin_modules() -> list[str]:
@@ -280,6 +428,12 @@ class Game:
     def __post_init__(self) -> None:
         if not self.variants:
             raise CarromlabError(f"game {self.name!r} declares no variants")
+        # each part named by its dotted path, bound to this game and field (frozen: set once)
+        for name in _CALLABLE_FIELDS:
+            object.__setattr__(self, name, _bind(getattr(self, name), self.name, name))
+        for name in _MAPPING_FIELDS:
+            bound = {k: _bind(v, self.name, name) for k, v in getattr(self, name).items()}
+            object.__setattr__(self, name, bound)
         for v, pos in self.default_position.items():
             if v not in self.variants or pos not in self.positions:
                 raise CarromlabError(
@@ -329,6 +483,22 @@ class Game:
                 f"{variant!r} is not a variant of {self.name} ({', '.join(self.variants)})"
             )
         return variant
+
+
+#: The fields of :class:`Game` that hold one part (a callable or a dotted path).
+_CALLABLE_FIELDS = (
+    "analysis",
+    "rules_class",
+    "config",
+    "driver",
+    "player_view",
+    "player_for_rules",
+    "shot_position",
+    "shot_turn",
+    "explorer",
+)
+#: The fields of :class:`Game` that hold parts by name.
+_MAPPING_FIELDS = ("positions", "players", "commands", "bench_scenarios")
 
 
 _GAMES: dict[str, Game] = {}
@@ -555,6 +725,7 @@ __all__ = [
     "Game",
     "Option",
     "OptionValue",
+    "Part",
     "PlayerFactory",
     "PlayerView",
     "ShotScenario",
@@ -565,7 +736,10 @@ __all__ = [
     "decide_variants",
     "game_names",
     "get_game",
+    "part",
+    "parts",
     "position_turn",
+    "ref",
     "register_game",
     "rules_class",
     "shot_analysis",

@@ -112,6 +112,11 @@ ALLOWED_DYNAMIC_IMPORTS = {
         "the registry's discovery of the built-in games: each folder found is imported so that "
         "it registers its Game, the way a plug-in is loaded (the games sit above the registry)"
     ),
+    ("carromlab.registry", "resolve"): (
+        "a game's part named by its dotted path (registry.Part), imported on first use; "
+        "tests/test_game_folders.py checks that a built-in game's paths reach only its own "
+        "folder and the layers below the games"
+    ),
     ("carromlab", "__getattr__"): (
         "the curated API (import carromlab as cl) loads each name's module on first use; the "
         "root package sits above every layer and the layer contracts leave it out"

@@ -5,83 +5,11 @@ rings, the black, fouls, points), ``machine.py`` (boards, forfeits, the game to 
 
 from __future__ import annotations
 
-from carromlab.registry import Game, Option, register_game
+from carromlab.games.carroms.parts import shooting_line_y
+from carromlab.registry import Game, Option, part, ref, register_game
 
-
-def shooting_line_y(board) -> float:
-    """Carroms: y of the South shooting line (the shooting ring's centre sits on it)."""
-    return -board.half + board.shooting_line_offset
-
-
-def shooting_intervals(board) -> list[tuple[float, float]]:
-    """Carroms: the shooting ring's centre anywhere on the line between its end circles."""
-    xl = board.shooting_line_length / 2
-    return [(-xl, xl)]
-
-
-def _analysis(variant: str):
-    from carromlab.analysis.variants import VariantAnalysis
-    from carromlab.games.carroms.rules import CarromsRules
-
-    return VariantAnalysis(variant, CarromsRules(), "shooter", shooting_line_y, shooting_intervals)
-
-
-def _config(variant: str, **options):
-    from carromlab.games.carroms.machine import CarromsConfig
-
-    return CarromsConfig(**options)
-
-
-def _greedy(skill="club", variant=None):
-    from carromlab.games.carroms.players import CarromsGreedy
-
-    return CarromsGreedy(skill=skill)
-
-
-def _greedy_break(skill="club", variant=None):
-    from carromlab.games.carroms.players import CarromsGreedy
-
-    return CarromsGreedy(skill=skill, break_shot="search")
-
-
-def _search(skill="club", variant=None):
-    from carromlab.games.carroms.players import CarromsSearch
-
-    # the search-based player (MapGreedy over Carroms' targets), with the searched break
-    return CarromsSearch(skill=skill, break_shot="search")
-
-
-def _learned(skill="club", variant=None):
-    from carromlab.analysis.learned import LEARNED_BUDGET
-    from carromlab.games.carroms.players import CarromsLearned
-
-    # the learned screen (games/carroms/screen.npz) in front of a kernel race of its top picks
-    return CarromsLearned(skill=skill, break_shot="search", budget=LEARNED_BUDGET)
-
-
-def _random(skill="club", variant=None):
-    from carromlab.analysis.policies import RandomLegal
-
-    return RandomLegal()
-
-
-def _driver(config):
-    from carromlab.games.carroms.driver import CarromsDriver
-
-    return CarromsDriver(config)
-
-
-def _rules_class(variant: str):
-    from carromlab.games.carroms.rules import CarromsRules
-
-    return CarromsRules
-
-
-def _opening():
-    from carromlab.games.carroms.setups import carroms_opening
-
-    return carroms_opening()
-
+#: the shooting line's height, kept here for the scripts that import it from the game
+__all__ = ["GAME", "shooting_line_y"]
 
 GAME = register_game(
     Game(
@@ -90,20 +18,39 @@ GAME = register_game(
         variants=("carroms",),
         family="checker",
         order=2,
-        positions={"carroms-opening": _opening},
+        positions={"carroms-opening": part("carromlab.games.carroms.setups:carroms_opening")},
         default_position={"carroms": "carroms-opening"},
-        analysis=_analysis,
-        rules_class=_rules_class,
-        config=_config,
+        analysis=part("carromlab.games.carroms.parts:analysis"),
+        rules_class=part("carromlab.games.carroms.rules:CarromsRules"),
+        config=part("carromlab.games.carroms.machine:CarromsConfig", takes_variant=False),
         options=(Option("target", 30, "Points that win the game.", minimum=1),),
         players={
-            "greedy": _greedy,
-            "greedy-break": _greedy_break,
-            "search": _search,
-            "learned": _learned,
-            "random": _random,
+            "greedy": part("carromlab.games.carroms.players:CarromsGreedy", takes_variant=False),
+            "greedy-break": part(
+                "carromlab.games.carroms.players:CarromsGreedy",
+                takes_variant=False,
+                break_shot="search",
+            ),
+            # the search-based player (MapGreedy over Carroms' targets), with the searched
+            # break
+            "search": part(
+                "carromlab.games.carroms.players:CarromsSearch",
+                takes_variant=False,
+                break_shot="search",
+            ),
+            # the learned screen (games/carroms/screen.npz) in front of a kernel race of its
+            # top picks
+            "learned": part(
+                "carromlab.games.carroms.players:CarromsLearned",
+                takes_variant=False,
+                break_shot="search",
+                budget=ref("carromlab.analysis.learned:LEARNED_BUDGET"),
+            ),
+            "random": part(
+                "carromlab.analysis.policies:RandomLegal", takes_variant=False, takes_skill=False
+            ),
         },
-        driver=_driver,
+        driver=part("carromlab.games.carroms.driver:CarromsDriver"),
         # greedy with the searched break (docs/studies.md: the Carroms stronger player)
         strongest="greedy-break",
         default_grid=("-0.15:0.15:11", "30:150:61", "2.0"),

@@ -7,48 +7,7 @@ Out (:mod:`carromlab.analysis.crokinole`)."""
 
 from __future__ import annotations
 
-from carromlab.registry import Game, Option, register_game
-
-
-def _analysis(variant: str):
-    from carromlab.analysis.crokinole import outer_line_analysis
-    from carromlab.games.circle_scores.rules import CircleScoresRules
-
-    return outer_line_analysis(variant, CircleScoresRules(), hand_placed=True)
-
-
-def _config(variant: str, **options):
-    from carromlab.games.circle_scores.machine import CircleScoresConfig
-
-    return CircleScoresConfig(**options)
-
-
-def _player(policy: str):
-    def make(skill="club", variant=None):
-        from carromlab.analysis.crokinole import ring_out_player
-
-        return ring_out_player(policy, skill)
-
-    return make
-
-
-def _driver(config):
-    from carromlab.games.circle_scores.driver import CircleScoresDriver
-
-    return CircleScoresDriver(config)
-
-
-def _rules_class(variant: str):
-    from carromlab.games.circle_scores.rules import CircleScoresRules
-
-    return CircleScoresRules
-
-
-def _opening():
-    from carromlab.games.circle_scores.setups import circle_scores_opening
-
-    return circle_scores_opening()
-
+from carromlab.registry import Game, Option, part, register_game
 
 GAME = register_game(
     Game(
@@ -57,11 +16,17 @@ GAME = register_game(
         variants=("circle-scores",),
         family="crokinole",
         order=4,
-        positions={"circle-scores-opening": _opening},
+        positions={
+            "circle-scores-opening": part(
+                "carromlab.games.circle_scores.setups:circle_scores_opening"
+            )
+        },
         default_position={"circle-scores": "circle-scores-opening"},
-        analysis=_analysis,
-        rules_class=_rules_class,
-        config=_config,
+        analysis=part("carromlab.games.circle_scores.parts:analysis"),
+        rules_class=part("carromlab.games.circle_scores.rules:CircleScoresRules"),
+        config=part(
+            "carromlab.games.circle_scores.machine:CircleScoresConfig", takes_variant=False
+        ),
         options=(
             Option(
                 "shots",
@@ -72,8 +37,11 @@ GAME = register_game(
             ),
         ),
         # the ring-out players (analysis/crokinole.py), shared with Force Out
-        players={p: _player(p) for p in ("greedy", "greedy-race", "search", "random")},
-        driver=_driver,
+        players={
+            p: part("carromlab.analysis.crokinole:ring_out_player", p, takes_variant=False)
+            for p in ("greedy", "greedy-race", "search", "random")
+        },
+        driver=part("carromlab.games.circle_scores.driver:CircleScoresDriver"),
         # no stronger player measured in Circle Scores (greedy-race is Force Out's)
         strongest="greedy",
         default_grid=("-130:-50:9", "30:150:61", "2.0"),

@@ -7,54 +7,9 @@ shooting ring is played from is shared with the other crokinole-side games
 
 from __future__ import annotations
 
-from carromlab.registry import Game, Option, register_game
+from carromlab.registry import Game, Option, part, register_game
 
 VARIANTS = ("force-out", "force-out-fast")
-
-
-def _analysis(variant: str):
-    from carromlab.analysis.crokinole import outer_line_analysis
-    from carromlab.games.force_out.rules import ForceOutRules
-
-    # Fast Play's ring is played from where it lies, not placed by hand
-    return outer_line_analysis(variant, ForceOutRules(), hand_placed=variant != "force-out-fast")
-
-
-def _config(variant: str, **options):
-    from carromlab.games.force_out.machine import ForceOutConfig
-
-    return ForceOutConfig(fast=variant == "force-out-fast", **options)
-
-
-def _player(policy: str):
-    def make(skill="club", variant=None):
-        from carromlab.analysis.crokinole import ring_out_player
-
-        return ring_out_player(policy, skill)
-
-    return make
-
-
-def _driver(config):
-    from carromlab.games.force_out.driver import ForceOutDriver
-
-    return ForceOutDriver(config)
-
-
-def _rules_class(variant: str):
-    from carromlab.games.force_out.rules import ForceOutRules
-
-    return ForceOutRules
-
-
-def _setup(name: str, *args):
-    def make():
-        from carromlab.games.force_out import setups
-
-        return getattr(setups, name)(*args)
-
-    return make
-
 
 GAME = register_game(
     Game(
@@ -64,16 +19,18 @@ GAME = register_game(
         family="crokinole",
         order=3,
         positions={
-            "force-out-opening": _setup("force_out_opening"),
-            "force-out-fast-opening": _setup("force_out_opening", "force-out-fast"),
+            "force-out-opening": part("carromlab.games.force_out.setups:force_out_opening"),
+            "force-out-fast-opening": part(
+                "carromlab.games.force_out.setups:force_out_opening", "force-out-fast"
+            ),
         },
         default_position={
             "force-out": "force-out-opening",
             "force-out-fast": "force-out-fast-opening",
         },
-        analysis=_analysis,
-        rules_class=_rules_class,
-        config=_config,
+        analysis=part("carromlab.games.force_out.parts:analysis"),
+        rules_class=part("carromlab.games.force_out.rules:ForceOutRules"),
+        config=part("carromlab.games.force_out.parts:config"),
         options=(
             Option(
                 "rounds",
@@ -84,8 +41,11 @@ GAME = register_game(
             ),
         ),
         # the ring-out players (analysis/crokinole.py), shared with Circle Scores
-        players={p: _player(p) for p in ("greedy", "greedy-race", "search", "random")},
-        driver=_driver,
+        players={
+            p: part("carromlab.analysis.crokinole:ring_out_player", p, takes_variant=False)
+            for p in ("greedy", "greedy-race", "search", "random")
+        },
+        driver=part("carromlab.games.force_out.driver:ForceOutDriver"),
         # racing twice the candidates: fewer penalties a game (docs/studies.md)
         strongest="greedy-race",
         default_grid=("-130:-50:9", "30:150:61", "2.0"),

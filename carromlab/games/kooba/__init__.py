@@ -8,71 +8,7 @@ map), ``explore.py`` (its throws in the explorer), ``setups.py``."""
 from __future__ import annotations
 
 from carromlab.input_schema import SLIDE, STICKS
-from carromlab.registry import Game, Option, register_game
-
-
-def _config(variant: str, **options):
-    from carromlab.games.kooba.machine import KoobaConfig
-
-    return KoobaConfig(**options)
-
-
-def _greedy(skill="club", variant=None):
-    from carromlab.games.kooba.players import KoobaGreedy
-
-    return KoobaGreedy(skill=skill)
-
-
-def _search(skill="club", variant=None):
-    """The greedy player with each goal's aim refined from its own map (the best 8 cells, 9
-    points each, 2,000 throws a point: ``KoobaGreedy.refine``)."""
-    from carromlab.games.kooba.players import STRONG, KoobaGreedy
-
-    return KoobaGreedy(skill=skill, refine=STRONG.refine, refine_n=STRONG.refine_n)
-
-
-def _strong(skill="club", variant=None):
-    """The refined aims with the early, pressing attack: the balance studies' second
-    strength (``players.STRONG``), at ``skill``."""
-    from dataclasses import replace
-
-    from carromlab.games.kooba.players import STRONG
-
-    return replace(STRONG, skill=skill)
-
-
-def _driver(config):
-    from carromlab.games.kooba.driver import KoobaDriver
-
-    return KoobaDriver(config)
-
-
-def _estimate(**kw):
-    from carromlab.games.kooba.commands import estimate
-
-    return estimate(**kw)
-
-
-def _shotmap(**kw):
-    from carromlab.games.kooba.commands import shotmap
-
-    return shotmap(**kw)
-
-
-def _explorer():
-    from carromlab.games.kooba.explore import ThrowExplorer
-
-    return ThrowExplorer
-
-
-def _opening(n_players: int | None = None):
-    def make():
-        from carromlab.games.kooba.setups import kooba_opening
-
-        return kooba_opening() if n_players is None else kooba_opening(n_players=n_players)
-
-    return make
-
+from carromlab.registry import Game, Option, part, ref, register_game
 
 GAME = register_game(
     Game(
@@ -82,21 +18,34 @@ GAME = register_game(
         family="kooba",
         order=6,
         positions={
-            "kooba-opening": _opening(),
-            "kooba-opening-2p": _opening(2),
-            "kooba-opening-3p": _opening(3),
+            "kooba-opening": part("carromlab.games.kooba.setups:kooba_opening"),
+            "kooba-opening-2p": part("carromlab.games.kooba.setups:kooba_opening", n_players=2),
+            "kooba-opening-3p": part("carromlab.games.kooba.setups:kooba_opening", n_players=3),
         },
-        config=_config,
+        config=part("carromlab.games.kooba.machine:KoobaConfig", takes_variant=False),
         options=(
             Option("players", 2, "Players (2-4).", "n_players", minimum=2, maximum=4),
             Option("pro", False, "The Pro mod (5 sticks, inner eye, penalties)."),
             Option("deuces", False, "The Deuces mod (a KOOBA tag counts 2)."),
         ),
-        players={"greedy": _greedy, "search": _search, "strong": _strong},
+        players={
+            "greedy": part("carromlab.games.kooba.players:KoobaGreedy", takes_variant=False),
+            # each goal's aim refined from its own map (the best 8 cells, 9 points each, 2,000
+            # throws a point: KoobaGreedy.refine)
+            "search": part(
+                "carromlab.games.kooba.players:KoobaGreedy",
+                takes_variant=False,
+                refine=ref("carromlab.games.kooba.players:STRONG.refine"),
+                refine_n=ref("carromlab.games.kooba.players:STRONG.refine_n"),
+            ),
+            # the refined aims with the early, pressing attack: the balance studies' second
+            # strength (players.STRONG), at the skill asked
+            "strong": part("carromlab.games.kooba.parts:strong", takes_variant=False),
+        },
         # the refined aims and the early attack won 0.550 [0.501, 0.598] against greedy
         # (docs/studies.md, "The attack turn, its timing, and Pro")
         strongest="strong",
-        driver=_driver,
+        driver=part("carromlab.games.kooba.driver:KoobaDriver"),
         physics=False,  # the throw kernel (physics/throw.py) reads no Physics field
         shot_options=(
             Option("aim", "0,0", "The aim point X,Y (m; default 0,0, the KOOBA).", type=str),
@@ -127,7 +76,12 @@ GAME = register_game(
                 maximum=SLIDE.hi,
             ),
         ),
-        commands={"estimate": _estimate, "shotmap": _shotmap},
-        explorer=_explorer,  # throws aimed at a point, not a shooter's shot
+        commands={
+            "estimate": part("carromlab.games.kooba.commands:estimate"),
+            "shotmap": part("carromlab.games.kooba.commands:shotmap"),
+        },
+        explorer=part(
+            "carromlab.games.kooba.explore:ThrowExplorer"
+        ),  # throws aimed at a point, not a shooter's shot
     )
 )

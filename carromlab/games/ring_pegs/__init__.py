@@ -5,72 +5,7 @@ each peg)."""
 
 from __future__ import annotations
 
-from carromlab.registry import Game, Option, register_game
-
-
-def _analysis(variant: str):
-    from carromlab.analysis.variants import VariantAnalysis
-    from carromlab.calibration_presets import CROKINOLE_SKILLS
-    from carromlab.games.ring_pegs import rules as rp
-
-    return VariantAnalysis(
-        variant,
-        rp.RingPegsRules(),
-        "shooter",
-        rp.no_line,
-        rp.placement_intervals,
-        origin_of=rp.origin,
-        legal_origin_of=rp.legal_origin,
-        check_origin=rp.check_origin,
-        table_of=rp.table_position,
-        hand_placed=False,
-        skills=CROKINOLE_SKILLS,
-    )
-
-
-def _config(variant: str, **options):
-    from carromlab.games.ring_pegs.machine import RingPegsConfig
-
-    return RingPegsConfig(**options)
-
-
-def _greedy(skill="club", variant=None):
-    from carromlab.games.ring_pegs.players import RingPegsGreedy
-
-    return RingPegsGreedy(skill=skill)
-
-
-def _search(skill="club", variant=None):
-    from carromlab.analysis.policies import map_searching
-    from carromlab.games.ring_pegs.players import RingPegsGreedy
-
-    # the sweep's aims on the map search (refined between them)
-    return map_searching(RingPegsGreedy(skill=skill))
-
-
-def _random(skill="club", variant=None):
-    from carromlab.games.ring_pegs.players import RingPegsRandom
-
-    return RingPegsRandom()
-
-
-def _driver(config):
-    from carromlab.games.ring_pegs.driver import RingPegsDriver
-
-    return RingPegsDriver(config)
-
-
-def _rules_class(variant: str):
-    from carromlab.games.ring_pegs.rules import RingPegsRules
-
-    return RingPegsRules
-
-
-def _opening():
-    from carromlab.games.ring_pegs.setups import ring_pegs_opening
-
-    return ring_pegs_opening()
-
+from carromlab.registry import Game, Option, part, register_game
 
 GAME = register_game(
     Game(
@@ -79,18 +14,27 @@ GAME = register_game(
         variants=("ring-pegs",),
         family="crokinole",
         order=5,
-        positions={"ring-pegs-opening": _opening},
+        positions={"ring-pegs-opening": part("carromlab.games.ring_pegs.setups:ring_pegs_opening")},
         default_position={"ring-pegs": "ring-pegs-opening"},
-        analysis=_analysis,
-        rules_class=_rules_class,
-        config=_config,
+        analysis=part("carromlab.games.ring_pegs.parts:analysis"),
+        rules_class=part("carromlab.games.ring_pegs.rules:RingPegsRules"),
+        config=part("carromlab.games.ring_pegs.machine:RingPegsConfig", takes_variant=False),
         options=(
             Option(
                 "max-strokes", 300, "Strokes before a game ends unfinished (no winner).", minimum=1
             ),
         ),
-        players={"greedy": _greedy, "search": _search, "random": _random},
-        driver=_driver,
+        players={
+            "greedy": part("carromlab.games.ring_pegs.players:RingPegsGreedy", takes_variant=False),
+            # the sweep's aims on the map search (refined between them)
+            "search": part("carromlab.games.ring_pegs.parts:search", takes_variant=False),
+            "random": part(
+                "carromlab.games.ring_pegs.players:RingPegsRandom",
+                takes_variant=False,
+                takes_skill=False,
+            ),
+        },
+        driver=part("carromlab.games.ring_pegs.driver:RingPegsDriver"),
         strongest="greedy",  # its one searching player
         default_grid=("0", "85:95:41", "1.6,1.8,2.0,2.2"),  # one origin: the ring's start
         default_placement=-90.0,
