@@ -1,5 +1,8 @@
 """A new game needs no shared file: the toy game of tests/toy_game.py, registered from here,
-plays through `carromlab play` and `carromlab estimate` and the conformance checks."""
+plays through `carromlab play` and `carromlab estimate` and the conformance checks. Adding it
+edits no other file: its one module names its parts by dotted path (``registry.part``), and
+no list of the package (pyproject.toml's contracts and mypy list, tests/typecheck/contracts.py)
+names it (test_the_toy_game_is_in_no_shared_list)."""
 
 import json
 
@@ -23,6 +26,25 @@ def test_the_toy_game_is_found_by_name_and_variant(toy):
     assert get_game("pot-three") is toy and get_game("pot-three") is toy
     pos = standard_position("pot-three-opening").check()
     assert pos.variant == "pot-three" and len(pos.pieces) == 3
+
+
+def test_the_toy_game_is_in_no_shared_list(toy):
+    """Its parts are named by dotted path in its own module (or the shared layers'), they
+    resolve, and no shared list names the toy game: the registration alone adds it."""
+    from pathlib import Path
+
+    from carromlab.registry import parts
+
+    found = parts(toy)
+    assert {"config", "driver", "analysis", "rules_class", "players.greedy"} <= set(found)
+    for where, p in found.items():
+        module = p.path.partition(":")[0]
+        assert module == "toy_game" or not module.startswith("carromlab.games"), where
+        p.resolve()
+    root = Path(__file__).resolve().parents[1]
+    for shared in ("pyproject.toml", "tests/typecheck/contracts.py", "carromlab/registry.py"):
+        text = (root / shared).read_text()
+        assert "toy_game" not in text and "pot-three" not in text, shared
 
 
 def test_play_through_the_cli(toy, capsys, tmp_path):

@@ -5,15 +5,17 @@ lie in a row; players take turns (a pot keeps the turn), a coin down is a point,
 down costs a point, and the game ends when the coins are gone or after ``max_strokes``.
 
 It touches no file of the package: its rules, machine, player, driver, set-up and piece set
-live here, and :func:`register` adds it to the registry (tests/test_toy_game.py). It is
-written against the typed contract (the registry's ``Game``, ``rules/interfaces.py``'s
-``GameMachine``, the game loop's ``TurnedDriver``) and checked by mypy with the strict flags
-above (tests/test_typing.py)."""
+live here, its ``Game`` names them by dotted path (``registry.part``: this module's classes
+and functions, imported when first used), and :func:`register` adds it to the registry
+(tests/test_toy_game.py). A built-in game is the same declaration in its folder's
+``__init__.py``. It is written against the typed contract (the registry's ``Game``,
+``rules/interfaces.py``'s ``GameMachine``, the game loop's ``TurnedDriver``) and checked by
+mypy with the strict flags above (tests/test_typing.py); :func:`_parts` types the parts its
+dotted paths name."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -30,7 +32,7 @@ from carromlab.errors import CarromlabError
 from carromlab.play.drivers import Driver, TurnedDriver
 from carromlab.play.loop import GameInPlay, Row
 from carromlab.position import Piece, Position
-from carromlab.registry import Game, Option, register_game
+from carromlab.registry import Game, Option, part, ref, register_game
 from carromlab.rules.interfaces import GameConfig, GameMachine, StrokeOutcome
 from carromlab.rules.outcome import VariantRules, check_discs, outcome_field
 
@@ -205,47 +207,49 @@ class PotDriver(TurnedDriver):
         return {"potted": self._total(strokes, "potted")}
 
 
-# Any: each option is one of PotConfig's fields, of that field's own type
-def _config(variant: str, /, **options: Any) -> GameConfig:
-    return PotConfig(**options)
+def _parts() -> tuple[GameConfig, Driver, Player, Player, type[VariantRules]]:
+    """The parts the ``Game`` below names by dotted path, as their contracts type them:
+    checked by mypy through these annotations (the dotted paths are strings to it)."""
+    return PotConfig(), PotDriver(PotConfig()), RandomLegal(), PotGreedy(budget=BUDGET), PotRules
 
 
-def _driver(config: GameConfig) -> Driver:
-    if not isinstance(config, PotConfig):
-        raise CarromlabError(f"pot-three plays a PotConfig, not {type(config).__name__}")
-    return PotDriver(config)
-
-
-def _analysis(variant: str) -> VariantAnalysis:
+def analysis(variant: str) -> VariantAnalysis:
+    """The shot-analysis hooks (the one part that is not a class of this module called as the
+    registry calls it)."""
     return VariantAnalysis(variant, PotRules(), "striker", shot_y, intervals)
 
 
-def _rules_class(variant: str) -> type[VariantRules]:
-    return PotRules
+#: The greedy player's search: a few candidates (three coins).
+BUDGET = SearchBudget(max_candidates=8, random_extra=4)
 
-
-def _random(skill: str = "club", variant: str | None = None) -> Player:
-    return RandomLegal()
-
-
-def _greedy(skill: str = "club", variant: str | None = None) -> Player:
-    budget = SearchBudget(max_candidates=8, random_extra=4)
-    return PotGreedy(skill=skill, capacity=20, break_shot=None, budget=budget)
-
+#: This module by the name it was imported under (``toy_game`` from tests/): the parts'
+#: dotted paths start with it.
+HERE = __name__
 
 GAME = Game(
     name="pot-three",
     title="Pot Three (a toy)",
     variants=(VARIANT,),
     family="icf",
-    positions={"pot-three-opening": opening},
+    positions={"pot-three-opening": part(f"{HERE}:opening")},
     default_position={VARIANT: "pot-three-opening"},
-    analysis=_analysis,
-    rules_class=_rules_class,
-    config=_config,
+    analysis=part(f"{HERE}:analysis"),
+    rules_class=part(f"{HERE}:PotRules"),
+    config=part(f"{HERE}:PotConfig", takes_variant=False),
     options=(Option("max-strokes", 30, "pot-three: strokes before the game ends.", minimum=1),),
-    players={"random": _random, "greedy": _greedy},
-    driver=_driver,
+    players={
+        "random": part(
+            "carromlab.analysis.policies:RandomLegal", takes_variant=False, takes_skill=False
+        ),
+        "greedy": part(
+            f"{HERE}:PotGreedy",
+            takes_variant=False,
+            capacity=20,
+            break_shot=None,
+            budget=ref(f"{HERE}:BUDGET"),
+        ),
+    },
+    driver=part(f"{HERE}:PotDriver"),
     default_grid=("-0.2:0.2:5", "60:120:7", "2.0"),
     game_sets=(
         GameSet(
