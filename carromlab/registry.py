@@ -388,6 +388,32 @@ class Game:
       shared one of the games with shot analysis (a shooter placed, aimed and sped) does not
       fit (KOOBA: throws aimed at a point). None: the shared one, where the game has shot
       analysis; else the explorer does not open its positions.
+
+    **Parts by dotted path.** Each callable field (``config``, ``driver``, ``analysis``,
+    ``rules_class``, ``player_view``, ``player_for_rules``, ``shot_position``, ``shot_turn``,
+    ``explorer``) and each value of ``positions``, ``players``, ``commands`` and
+    ``bench_scenarios`` may be a callable, or a dotted path ``"package.module:attr"`` (or
+    ``"package.module:attr.attr"``), given as a string or as :func:`part` with fixed
+    arguments (typed code writes :func:`part`: a :class:`Part` is what each field's callable
+    type accepts). The path is imported on first use and kept; one that does not resolve is
+    one line (:class:`CarromlabError`) naming the game, the field and the path. A path names
+    what is called as the field is, with the fixed arguments after the caller's:
+
+    - ``config``: ``attr(variant, **options)``, or the configuration class itself with
+      ``takes_variant=False`` (``attr(**options)``);
+    - ``analysis``: ``attr(variant)``;
+    - ``rules_class`` and ``explorer``: the class itself (returned, not called);
+    - ``players``: ``attr(skill=..., variant=...)``; ``takes_variant=False`` leaves out the
+      variant (a player class), ``takes_skill=False`` the skill (a random player); fixed
+      keywords such as ``break_shot="search"``, and a :func:`ref` for a fixed value imported
+      on first use (``budget=ref("carromlab.analysis.policies:RACING")``);
+    - ``driver``: ``attr(config)`` (the driver class); ``positions`` and
+      ``bench_scenarios``: ``attr(*fixed)``; ``player_view``, ``player_for_rules``,
+      ``shot_position``, ``shot_turn`` and ``commands``: called with their own arguments.
+
+    A built-in game's ``__init__.py`` is its ``Game`` declaration alone; where no class or
+    function of its modules takes the call as it is, a small adapter lives in its folder's
+    ``parts.py`` (ICF's configuration of a variant, the shot-analysis hooks).
     """
 
     name: str
