@@ -38,9 +38,10 @@ def explore(
     pos = resolve(position)  # a bad name or file: one line, before anything starts
     if position not in _names() and Path(position).exists():
         position = str(Path(position).resolve())
-    from carromlab.shots import SKILLS, THROW_SKILLS
+    from carromlab.explore.model import model_class
 
-    check_name(skill, list(THROW_SKILLS if pos.variant == "kooba" else SKILLS), "skill")
+    # the skills of the position's game, as its explorer model names them
+    check_name(skill, model_class(pos.variant).skill_names(pos.variant), "skill")
     check(n=n, seed=seed, port=port)
     try:
         import anywidget  # noqa: F401
