@@ -6,17 +6,21 @@ print), registered on the one typer app of :mod:`carromlab.cli.app`:
 - ``app``: the app, :func:`main` (one ``error: ...`` line for bad input, exit 2), what every
   command shares (numeric options' check, output paths, exit codes, truncation lines,
   console, device) and ``version``;
-- ``checks``: the checks that need the registry (variant, position, a game's own options,
-  skill, policy, ``--value``); the others live beside their schemas
-  (``carromlab.input_schema``, ``carromlab.input_checks``, ``carromlab.position_schema``,
-  ``carromlab.sweeps.schema``);
+- ``checks``: the checks of registry names (variant, a game's own options, skill, policy,
+  ``--value``), calling the library's shot set-up (``carromlab.shot_setup``: the position a
+  shot is played in, its turn, estimate's shot, a map's grid); the others live beside their
+  schemas (``carromlab.input_schema``, ``carromlab.input_checks``,
+  ``carromlab.position_schema``, ``carromlab.sweeps.schema``); each command family's
+  options, their defaults and their numbers' check, are one typed object
+  (``carromlab.run_options``) that the command builds and hands to its report;
 - ``positions``: ``games``, ``positions list|show|write``, ``validate``, ``draw``,
   ``equipment``;
 - ``shots``: ``estimate``, ``shotmap`` (``run_shotmap``), ``best``, ``demo``; ``tables``:
   what they print; ``decide``: ``decide`` (a player's chosen stroke at a position);
-- ``play``: ``play``; ``bench``: ``bench``; ``sweep``: ``sweep``; ``cache``: ``cache info``,
-  ``cache clear``; ``warmup``: ``warmup``; ``train``: ``train`` (a learned screen);
-  ``spinner``: the compile spinner.
+- ``play``: ``play`` (over ``carromlab.reports.PlayReport``); ``summaries``: the tables
+  ``play`` and ``sweep`` end with; ``bench``: ``bench``; ``sweep``: ``sweep``; ``cache``:
+  ``cache info``, ``cache clear``; ``warmup``: ``warmup``; ``train``: ``train`` (a learned
+  screen); ``spinner``: the compile spinner.
 
 Importing this package registers every command; :func:`main` is the API (the tests call it
 in-process). The console script (:mod:`carromlab.entry`), ``python -m carromlab`` and

@@ -1,48 +1,30 @@
-"""The command line's checks that need the registry: a variant and its game, a position by
-name or file, a game's own options, the skill, the policy, the names of the values a shot
-command reports. All run before JAX is imported (tests/test_cli_units.py checks
-``sys.modules``); what needs a game's shot origins is checked once they are known
-(:mod:`carromlab.input_checks`), before anything is simulated.
+"""The command line's checks that need the registry: a variant and its game, a game's own
+options, the skill, the policy, the names of the values a shot command reports. All run
+before JAX is imported (tests/test_cli_units.py checks ``sys.modules``).
 
-The numbers' bounds are :mod:`carromlab.input_schema`'s, a position file's
+What a shot is played in (the position, by name or file, as the game's options leave it, and
+its turn) is the library's, :mod:`carromlab.shot_setup`, which :func:`prepare_shot` calls
+after the names; what needs a game's shot origins is checked there once they are known
+(:mod:`carromlab.input_checks`), before anything is simulated. The numbers' bounds are
+:mod:`carromlab.input_schema`'s (checked when a command's typed options,
+:mod:`carromlab.run_options`, are made), a position file's
 :mod:`carromlab.position_schema`'s, a sweep's :mod:`carromlab.sweeps.schema`'s.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from carromlab.errors import CarromlabError
 
-
-def resolve(source: str):
-    """A position from a JSON file path or a standard position's name."""
-    from carromlab.position import Position
-    from carromlab.registry import STANDARD, standard_position
-
-    if source in STANDARD:
-        return standard_position(source)
-    path = Path(source)
-    if path.suffix.lower() == ".json" or path.exists():
-        return check_turn(Position.load(path), str(path))
-    raise CarromlabError(
-        f"{source!r} is neither a position file nor a standard position "
-        f"(see `carromlab positions list`)"
-    )
-
-
-def check_turn(pos, label: str):
-    """``pos`` when its ``turn`` is one its game takes (the fields of the rules' turn type,
-    each of the right type and range; none on a game without a turn state, KOOBA); else one
-    line naming ``label`` (the file) and the field. No JAX: the game's rules class only."""
-    from carromlab.registry import position_turn
-
-    if pos.turn is not None:
-        try:
-            position_turn(pos)
-        except CarromlabError as e:
-            raise CarromlabError(f"{label}: {e}") from None
-    return pos
+# the position a shot is played in and its turn are the library's (re-exported for the
+# commands that read a position: positions, draw, explore)
+from carromlab.shot_setup import (  # noqa: F401
+    ShotSetup,
+    check_turn,
+    setup_shot,
+    shot_position,
+    shot_turn,
+)
+from carromlab.shot_setup import resolve_position as resolve  # noqa: F401
 
 
 def variant_game(variant: str):
@@ -198,76 +180,22 @@ def game_option_help(kind: str) -> str:
 # ---------------------------------------------------------------------- the shot commands
 
 
-def shot_position(position: str | None, variant: str, options: dict | None = None):
-    """The position a shot command plays in: ``position`` (a name or file; default the
-    variant's) as the game's shot options leave it (Carrooka: the striker's spot). Needs no
-    JAX: a bad name or file is refused before anything loads."""
-    from carromlab.position_schema import check_variant
-    from carromlab.registry import GAMES, get_game
-
-    game = get_game(variant)
-    if position is None:
-        if variant not in game.default_position:
-            have = [v for g in GAMES.values() if g.analysis is not None for v in g.variants]
-            raise CarromlabError(
-                f"shot analysis is available for {', '.join(have)}, not {variant!r}"
-            )
-        position = game.default_position[variant]
-    pos = resolve(position)
-    check_variant(pos.variant, variant, pos.name or position)
-    if game.shot_position is not None:
-        pos = game.shot_position(pos, options or {})
-    return pos
-
-
-def no_position(position: str | None, variant: str, command: str) -> None:
-    """Refuse ``--position`` for a game whose own ``command`` plays no position (KOOBA aims
-    throws at points of the empty board), rather than ignoring it."""
-    if position is not None:
-        raise CarromlabError(
-            f"--position does not apply to {command} --variant {variant}: its throws are aimed "
-            f"at points of the board (see `carromlab {command} --help`), not played from a "
-            f"position; drop --position"
-        )
-
-
-def shot_turn(game, options: dict, pos=None):
-    """The rules' turn state a shot command values its shots under: the position's (its
-    ``turn`` fields; the rules' default turn without them), with the fields the game's own
-    options set changed (Carrooka's ``--nominate``: the piece on; the position's free counter
-    stays). An option given on the command line wins over the position's turn for the field it
-    sets (docs/decisions.md). None for a game without a turn state."""
-    from carromlab.registry import position_turn
-
-    turn = position_turn(pos) if pos is not None else None
-    if game.shot_turn is None:
-        return turn
-    given = game.shot_turn(options, turn)
-    return turn if given is None else given
-
-
-def prepare_shot(args: list[str], command: str, position, variant: str, skill: str, value=None):
+def prepare_shot(args: list[str], command: str, options) -> ShotSetup:
     """The checks of a shot command (estimate, shotmap, best) that need no JAX, before
-    anything loads: the variant, the skill, the game's own options (``args``; board points on
-    the board), the position (a name or a file, of the variant) with its turn, and the
-    value's name. Returns (game, options, position, turn); position and turn are None for a
-    game with its own ``command`` (KOOBA)."""
-    from carromlab.input_checks import check_points
-
-    game = variant_game(variant)
-    check_skill(skill)
-    options = shot_options(game, args, command)
-    check_points(game, options)
-    if command in game.commands:
-        no_position(position, variant, command)
-        return game, options, None, None
-    if game.analysis is None:
-        raise CarromlabError(f"{command} needs a game with shot analysis, not {variant!r}")
-    pos = shot_position(position, variant, options)
-    turn = shot_turn(game, options, pos)
-    if value is not None:
-        check_value(value, variant, pos, command)
-    return game, options, pos, turn
+    anything loads: the variant, the skill, the game's own options (``args``), then the
+    library's shot set-up (:func:`carromlab.shot_setup.setup_shot`: board points on the
+    board, the position, a name or a file of the variant, with its turn), and the value's
+    name where the command has one. ``options``: the command's typed options
+    (:mod:`carromlab.run_options`). The set-up's position and turn are None for a game with
+    its own ``command`` (KOOBA)."""
+    game = variant_game(options.variant)
+    check_skill(options.skill)
+    given = shot_options(game, args, command)
+    setup = setup_shot(command, options.variant, options.position, given)
+    value = getattr(options, "value", None)
+    if value is not None and setup.position is not None:
+        check_value(value, options.variant, setup.position, command)
+    return setup
 
 
 # ---------------------------------------------------------------------- --value

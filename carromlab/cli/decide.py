@@ -11,9 +11,10 @@ import sys
 
 import typer
 
-from carromlab.cli.app import STRICT_HELP, app, check, report_truncation
-from carromlab.cli.checks import check_skill, resolve, shot_position, variant_game
+from carromlab.cli.app import STRICT_HELP, app, report_truncation
+from carromlab.cli.checks import check_skill, variant_game
 from carromlab.errors import CarromlabError
+from carromlab.run_options import DecideOptions
 
 POLICY_HELP = (
     "A player of the game (`carromlab games`, `carromlab play --help`), or strongest: the top "
@@ -25,17 +26,23 @@ POLICY_HELP = (
 @app.command()
 def decide(
     position: str = typer.Option(
-        None, help="Standard position name or JSON file (default: the variant's)."
+        DecideOptions.position,
+        help="Standard position name or JSON file (default: the variant's).",
     ),
-    policy: str = typer.Option("greedy", help=POLICY_HELP),
+    policy: str = typer.Option(DecideOptions.policy, help=POLICY_HELP),
     variant: str = typer.Option(
-        None, help="Game variant (default: the position's; icf without a position)."
+        DecideOptions.variant,
+        help="Game variant (default: the position's; icf without a position).",
     ),
     skill: str = typer.Option(
-        "club", help="The player's skill: its search's noise and the re-estimate's."
+        DecideOptions.skill, help="The player's skill: its search's noise and the re-estimate's."
     ),
-    seed: int = typer.Option(0, help="The stroke's seed (the re-estimate draws its own from it)."),
-    n: int = typer.Option(20_000, help="Executions of the chosen stroke in the re-estimate."),
+    seed: int = typer.Option(
+        DecideOptions.seed, help="The stroke's seed (the re-estimate draws its own from it)."
+    ),
+    n: int = typer.Option(
+        DecideOptions.n, help="Executions of the chosen stroke in the re-estimate."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
     strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
 ) -> None:
@@ -44,9 +51,13 @@ def decide(
     aim, speed), the player's own estimate of it, and an independent re-estimate with its
     95 % intervals (expected points, foul, continue and pot chances) from n fresh executions
     at the player's skill."""
-    check(seed=seed, n=n)
+    options = DecideOptions(  # its numbers checked
+        position=position, policy=policy, variant=variant, skill=skill, seed=seed, n=n
+    )
+    from carromlab.shot_setup import resolve_position, shot_position
+
     if variant is None:  # the position's own (a name or a file, read without JAX)
-        variant = "icf" if position is None else resolve(position).variant
+        variant = "icf" if position is None else resolve_position(position).variant
     game = variant_game(variant)
     from carromlab.registry import STRONGEST, check_decides
 
@@ -59,9 +70,7 @@ def decide(
         typer.echo(f"deciding: {who} at {skill} in {pos.name or variant} ...", err=True)
     from carromlab.analysis.decide import decide as run_decide
 
-    result = run_decide(
-        pos, policy, skill=skill, seed=seed, n=n, variant=variant, progress=not as_json
-    )
+    result = run_decide(pos, variant=variant, progress=not as_json, **options.keywords())
     from carromlab.analysis.truncation import Truncation
 
     cut = Truncation(result.truncated, result.n) if result.estimate is not None else None

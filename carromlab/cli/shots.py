@@ -1,8 +1,10 @@
 """The shot commands: ``estimate`` (one shot), ``shotmap`` (a grid of shots, written and
 drawn by :func:`run_shotmap`), ``best`` (the best shots under noise) and ``demo`` (the
-mid-game shot map and every standard set-up drawn). Each parses and checks everything it can
-before JAX loads (:mod:`carromlab.cli.checks`), the placements and aims once the game's shot
-origins are known (:mod:`carromlab.input_checks`), then calls the library and prints."""
+mid-game shot map and every standard set-up drawn). Each builds its typed options
+(:mod:`carromlab.run_options`: their defaults are the signatures', their numbers checked
+when made), checks the names before JAX loads (:mod:`carromlab.cli.checks`), has the library
+work out the shot's position, turn, shot or grid (:mod:`carromlab.shot_setup`: the
+placements and aims once the game's shot origins are known), runs the report and prints."""
 
 from __future__ import annotations
 
@@ -18,21 +20,13 @@ from carromlab.cli.app import (
     STRICT_HELP,
     VARIANT_HELP,
     app,
-    check,
     check_out,
     out_path,
     report_truncation,
     unit_option,
     warn,
 )
-from carromlab.cli.checks import (
-    game_option_help,
-    prepare_shot,
-    refuse_value,
-    shot_options,
-    shot_position,
-    shot_turn,
-)
+from carromlab.cli.checks import game_option_help, prepare_shot, refuse_value
 from carromlab.cli.positions import draw_to
 from carromlab.cli.tables import (
     map_size_line,
@@ -41,7 +35,8 @@ from carromlab.cli.tables import (
     print_summary,
     with_origin,
 )
-from carromlab.input_checks import check_forward, check_placements, line_origin
+from carromlab.input_checks import line_origin
+from carromlab.run_options import BestOptions, EstimateOptions, ShotMapOptions
 
 PLACEMENT_HELP = (
     "Where the shot starts (the placement): on a line board (ICF, Carroms) the shooter's x on "
@@ -57,32 +52,42 @@ HAND_SET_HELP = (
     "Metres the pieces of an opening set by hand move per shot (default 0.0003; 0: off; "
     "docs/physics.md)."
 )
+POSITION_HELP = "Standard position name or JSON file."
+SKILL_HELP = "novice, club, expert, pro or exact."
+#: ``demo``'s shot map: the mid-game position, on its game's default grid.
+DEMO_POSITION, DEMO_VARIANT = "icf-midgame", "icf"
 
 
-def grid(spec: str, what: str) -> list[float]:
-    """'A:B:K' (K values from A to B) or 'a,b,c'."""
-    from carromlab.registry import parse_grid
+def _grid_help(axis: int, what: str) -> str:
+    """An axis' help, with ICF's default grid read from the registry."""
+    from carromlab.registry import get_game
 
-    return parse_grid(spec, what)
+    spec = (get_game("icf").default_grid or ("", "", ""))[axis]
+    return f"{what}; default the game's grid (icf {spec})."
 
 
 @app.command(context_settings=GAME_OPTIONS, epilog=game_option_help("shot_options"))
 def estimate(
     ctx: typer.Context,
-    position: str = typer.Option(None, help="Standard position name or JSON file."),
-    variant: str = typer.Option("icf", help=VARIANT_HELP),
+    position: str = typer.Option(EstimateOptions.position, help=POSITION_HELP),
+    variant: str = typer.Option(EstimateOptions.variant, help=VARIANT_HELP),
     placement: float = typer.Option(
-        None, help=PLACEMENT_HELP, parser=unit_option("placement"), metavar="PLACEMENT"
+        EstimateOptions.placement,
+        help=PLACEMENT_HELP,
+        parser=unit_option("placement"),
+        metavar="PLACEMENT",
     ),
     angle: float = typer.Option(
-        90.0, help=ANGLE_HELP, parser=unit_option("angle"), metavar="ANGLE"
+        EstimateOptions.angle, help=ANGLE_HELP, parser=unit_option("angle"), metavar="ANGLE"
     ),
-    speed: float = typer.Option(2.0, help="Striker speed (m/s)."),
-    skill: str = typer.Option("club", help="novice, club, expert, pro or exact."),
-    n: int = typer.Option(10_000, help="Noisy executions."),
-    seed: int = typer.Option(0, help="Root PRNG seed."),
-    chunk: int = typer.Option(4096, help="Shots per kernel batch (results do not depend on it)."),
-    hand_set: float = typer.Option(None, "--hand-set", help=HAND_SET_HELP),
+    speed: float = typer.Option(EstimateOptions.speed, help="Striker speed (m/s)."),
+    skill: str = typer.Option(EstimateOptions.skill, help=SKILL_HELP),
+    n: int = typer.Option(EstimateOptions.n, help="Noisy executions."),
+    seed: int = typer.Option(EstimateOptions.seed, help="Root PRNG seed."),
+    chunk: int = typer.Option(
+        EstimateOptions.chunk, help="Shots per kernel batch (results do not depend on it)."
+    ),
+    hand_set: float = typer.Option(EstimateOptions.hand_set, "--hand-set", help=HAND_SET_HELP),
     show_all: bool = typer.Option(
         False, "--all", help="Print every quantity (default: pot rate, foul risk, points)."
     ),
@@ -96,59 +101,24 @@ def estimate(
     (--all: every capture, foul and rule quantity). KOOBA: one aim point's tag probabilities
     (Eye, Inner Eye, KOOBA, ring, penalty, ...).
     Each game's own options follow the shared ones (see below)."""
-    import math
-
-    check(
-        placement=placement,
-        angle=angle,
-        speed=speed,
-        n=n,
-        seed=seed,
-        chunk=chunk,
-        hand_set=hand_set,
-    )
-    if out is not None:
-        check_out(out)
-    game, options, pos, turn = prepare_shot(ctx.args, "estimate", position, variant, skill)
-    from carromlab.reports import EstimateReport
-
-    if pos is None:  # the game's own command (KOOBA)
-        df = game.commands["estimate"](skill=skill, n=n, seed=seed, options=options)
-        write_and_print(EstimateReport.from_table(df), out, as_json, strict, show_all)
-        return
-    from carromlab.input_schema import radians_warning
-
-    written = getattr(angle, "text", repr(angle))
-    if getattr(angle, "plain", True):
-        warning = radians_warning(written, "angle", [angle])
-        if warning:
-            warn(warning)
-
-    from carromlab.analysis.variants import analysis_for
-    from carromlab.shots import Shot
-
-    va = analysis_for(pos.variant)
-    if placement is not None:
-        text = getattr(placement, "text", repr(placement))
-        kind = getattr(placement, "kind", None)
-        check_placements("placement", text, [placement], kind, va, pos, game, warn)
-    else:  # mid-line, or the point of a circle straight below the centre
-        placement = game.default_placement
-    check_forward("angle", written, [angle], va, pos)
-    xs, ys = va.origin(pos, [float(placement)])
-    shot = Shot(float(xs[0]), float(ys[0]), math.radians(angle), speed)
-    va.check_shot(pos, shot)  # the game's own word on the shot (ICF: law 130), now
-    report = EstimateReport.run(
-        pos,
-        shot,
+    options = EstimateOptions(  # its numbers checked
+        variant=variant,
+        position=position,
         skill=skill,
         n=n,
         seed=seed,
         chunk=chunk,
-        progress=not as_json,
-        turn=turn,
         hand_set=hand_set,
+        placement=placement,
+        angle=angle,
+        speed=speed,
     )
+    if out is not None:
+        check_out(out)
+    setup = prepare_shot(ctx.args, "estimate", options)
+    from carromlab.reports import EstimateReport
+
+    report = EstimateReport.from_options(options, setup=setup, warn=warn, progress=not as_json)
     write_and_print(report, out, as_json, strict, show_all)
 
 
@@ -170,33 +140,34 @@ def write_and_print(
 @app.command(context_settings=GAME_OPTIONS, epilog=game_option_help("shot_options"))
 def shotmap(
     ctx: typer.Context,
-    position: str = typer.Option(None, help="Standard position name or JSON file."),
-    variant: str = typer.Option("icf", help=VARIANT_HELP),
+    position: str = typer.Option(ShotMapOptions.position, help=POSITION_HELP),
+    variant: str = typer.Option(ShotMapOptions.variant, help=VARIANT_HELP),
     placements: str = typer.Option(
-        None,
-        help="START:STOP:COUNT or a list of placements (see estimate --placement); default "
-        "the game's grid (icf -0.18:0.18:13).",
+        ShotMapOptions.placements,
+        help=_grid_help(0, "START:STOP:COUNT or a list of placements (see estimate --placement)"),
     ),
     angles: str = typer.Option(
-        None, help="START:STOP:COUNT or a list (degrees; default the game's, icf 30:150:61)."
+        ShotMapOptions.angles, help=_grid_help(1, "START:STOP:COUNT or a list (degrees)")
     ),
     speeds: str = typer.Option(
-        None, help="START:STOP:COUNT or a list (m/s; default the game's, icf 2.0)."
+        ShotMapOptions.speeds, help=_grid_help(2, "START:STOP:COUNT or a list (m/s)")
     ),
-    skill: str = typer.Option("club", help="novice, club, expert, pro or exact."),
-    n: int = typer.Option(200, help="Noisy executions per cell."),
-    seed: int = typer.Option(0, help="Root PRNG seed."),
-    chunk: int = typer.Option(4096, help="Shots per kernel batch."),
-    value: str = typer.Option("points", help="Column to draw (points, p_continues, p_foul, ...)."),
+    skill: str = typer.Option(ShotMapOptions.skill, help=SKILL_HELP),
+    n: int = typer.Option(ShotMapOptions.n, help="Noisy executions per cell."),
+    seed: int = typer.Option(ShotMapOptions.seed, help="Root PRNG seed."),
+    chunk: int = typer.Option(ShotMapOptions.chunk, help="Shots per kernel batch."),
+    value: str = typer.Option(
+        ShotMapOptions.value, help="Column to draw (points, p_continues, p_foul, ...)."
+    ),
     out: Path = typer.Option(
         Path("out/shotmap"),
         help="Folder for shotmap.parquet and PNGs.",
         parser=out_path(),
         metavar="PATH",
     ),
-    hand_set: float = typer.Option(None, "--hand-set", help=HAND_SET_HELP),
+    hand_set: float = typer.Option(ShotMapOptions.hand_set, "--hand-set", help=HAND_SET_HELP),
     story: bool = typer.Option(
-        True,
+        ShotMapOptions.story,
         "--story/--no-story",
         help="Tell the best cell's story (what it does, its typical path on the board "
         "panel): at least 2,000 more executions of that cell and one recorded replay.",
@@ -212,7 +183,10 @@ def shotmap(
     130) the same command resumes, computing only the missing cells.
     Each game's own options follow the shared ones (see below)."""
     check_out(out)
-    check(
+    options = ShotMapOptions(  # its numbers checked
+        variant=variant,
+        position=position,
+        skill=skill,
         n=n,
         seed=seed,
         chunk=chunk,
@@ -220,90 +194,50 @@ def shotmap(
         placements=placements,
         angles=angles,
         speeds=speeds,
-    )
-    game, options, pos, _ = prepare_shot(ctx.args, "shotmap", position, variant, skill, value)
-    from carromlab.analysis.truncation import summary_truncation
-
-    if pos is None:  # the game's own command (KOOBA)
-        result = game.commands["shotmap"](
-            skill=skill, n=n, seed=seed, value=value, out=out, options=options
-        )
-        print_summary(result, as_json)
-        report_truncation(summary_truncation(result), strict)
-        return
-    from carromlab.analysis.shotmap import FALLBACK_GRID
-    from carromlab.analysis.variants import analysis_for
-    from carromlab.input_schema import check_cells, check_run, parse_grid_spec, radians_warning
-
-    defaults = game.default_grid or FALLBACK_GRID  # best starts from the same grid
-    spots = parse_grid_spec(placements or defaults[0], "placements")
-    aims = parse_grid_spec(angles or defaults[1], "angles")
-    grid_speeds = grid(speeds or defaults[2], "speeds")
-    cells = len(spots.values) * len(aims.values) * len(grid_speeds)
-    check_cells(cells, "shotmap")
-    check_run(cells, n, "shotmap")
-    va = analysis_for(variant)
-    if angles is not None and aims.plain:
-        warning = radians_warning(angles, "angles", aims.values)
-        if warning:
-            warn(warning)
-    if placements is not None:
-        check_placements("placements", placements, spots.values, spots.kind, va, pos, game, warn)
-    check_forward("angles", aims.text, aims.values, va, pos)
-    size = map_size_line(cells, n)
-    if size:
-        warn(size)
-    result = run_shotmap(
-        position,
-        variant,
-        spots.values,
-        aims.values,
-        grid_speeds,
-        skill,
-        n,
-        seed,
-        chunk,
-        value,
-        out,
-        options=options,
-        hand_set=hand_set,
+        value=value,
         story=story,
     )
-    result = with_origin(result, va, pos)  # (the report's summary has it already)
-    print_summary(result, as_json, "m" if line_origin(va) else "deg")
-    report_truncation(summary_truncation(result), strict)
+    setup = prepare_shot(ctx.args, "shotmap", options)
+    if setup.own_command:  # the game's own command (KOOBA)
+        result = setup.game.commands["shotmap"](
+            skill=skill, n=n, seed=seed, value=value, out=out, options=dict(setup.options)
+        )
+        return print_map(result, as_json, strict)
+    from carromlab.analysis.variants import analysis_for
+    from carromlab.shot_setup import map_grid
+
+    grid = map_grid(options, setup, warn)
+    size = map_size_line(grid.cells, n)
+    if size:
+        warn(size)
+    result = run_shotmap(setup, options, *grid.axes(), out)
+    va = analysis_for(variant)
+    result = with_origin(result, va, setup.position)  # (the report's summary has it already)
+    print_map(result, as_json, strict, "m" if line_origin(va) else "deg")
 
 
-def run_shotmap(
-    position,
-    variant,
-    placements,
-    angles,
-    speeds,
-    skill,
-    n,
-    seed,
-    chunk,
-    value,
-    out,
-    options=None,
-    hand_set=None,
-    story=True,
-):
-    """Compute, write and draw a shot map (a :class:`~carromlab.reports.ShotMapReport`: its
-    files in ``out``, the warnings its figure raised on stderr); its summary. The finished
-    cells are kept in OUT/shotmap.partial/ until the map is written: after Ctrl-C the same
-    command resumes."""
+def print_map(summary: dict, as_json: bool, strict: bool, placement_unit: str | None = None):
+    """A map's summary printed (JSON, or a short table), then its truncated shots."""
+    from carromlab.analysis.truncation import summary_truncation
+
+    print_summary(summary, as_json, placement_unit)
+    report_truncation(summary_truncation(summary), strict)
+
+
+def run_shotmap(setup, options, placements, angles, speeds, out: Path) -> dict:
+    """Compute, write and draw the shot map of ``options`` (a
+    :class:`~carromlab.run_options.ShotMapOptions`) over the grid ``placements x angles x
+    speeds`` in ``setup``'s position and turn (a
+    :class:`~carromlab.shot_setup.ShotSetup`): a :class:`~carromlab.reports.ShotMapReport`,
+    its files in ``out``, the warnings its figure raised on stderr; its summary. The
+    finished cells are kept in OUT/shotmap.partial/ until the map is written: after Ctrl-C
+    the same command resumes."""
     import matplotlib
 
     matplotlib.use("Agg")
     from carromlab.analysis.shotmap import PARTIAL, ShotMapInterrupted
-    from carromlab.registry import get_game
     from carromlab.reports import ShotMapReport
 
-    game = get_game(variant)
-    options = shot_options(game, [], "shotmap") if options is None else options
-    pos = shot_position(position, variant, options)
     partial = out / PARTIAL  # the finished cells, kept until the map is written
 
     def resuming(kept: int, total: int) -> None:
@@ -314,22 +248,13 @@ def run_shotmap(
         f"interrupted: finished cells are kept in {partial}; rerun the same command to resume"
     )
     try:
-        report = ShotMapReport.run(
-            pos,
-            placements,
-            angles,
-            speeds,
-            skill=skill,
-            n=n,
-            seed=seed,
-            chunk=chunk,
-            value=value,
-            turn=shot_turn(game, options, pos),
-            hand_set=hand_set,
+        report = ShotMapReport.from_options(
+            options,
+            setup=setup,
+            grid=(placements, angles, speeds),
             store=partial,
             on_resume=resuming,
             progress=True,
-            story=story,
         )
     except ShotMapInterrupted as stop:
         interrupt.say(
@@ -337,8 +262,8 @@ def run_shotmap(
             "rerun the same command to resume"
         )
         raise typer.Exit(INTERRUPTED_EXIT) from None
-    if value not in report.table.columns:  # where the rules were not found before the run
-        refuse_value(value, report.values(), "shotmap", variant)
+    if options.value not in report.table.columns:  # where the rules were not found before
+        refuse_value(options.value, report.values(), "shotmap", options.variant)
     report.save(out)
     for line in report.warnings:  # the best cell on the grid's edge: one line each
         warn(f"warning: {line}")
@@ -348,25 +273,25 @@ def run_shotmap(
 @app.command(context_settings=GAME_OPTIONS, epilog=game_option_help("shot_options"))
 def best(
     ctx: typer.Context,
-    position: str = typer.Option(None, help="Standard position name or JSON file."),
-    variant: str = typer.Option("icf", help=VARIANT_HELP),
-    skill: str = typer.Option("club", help="novice, club, expert, pro or exact."),
+    position: str = typer.Option(BestOptions.position, help=POSITION_HELP),
+    variant: str = typer.Option(BestOptions.variant, help=VARIANT_HELP),
+    skill: str = typer.Option(BestOptions.skill, help=SKILL_HELP),
     value: str = typer.Option(
-        "points", help="What to maximise: points, p_continues, p_capture:ID."
+        BestOptions.value, help="What to maximise: points, p_continues, p_capture:ID."
     ),
     speeds: str = typer.Option(
-        "1.0,2.0,3.5",
+        BestOptions.speeds,
         help="Speeds of the search's own grid (m/s); the default shot map's grid is searched too.",
     ),
-    n_grid: int = typer.Option(32, help="Shots per grid cell."),
-    iterations: int = typer.Option(3, help="Cross-entropy iterations."),
-    population: int = typer.Option(48, help="Candidates per iteration."),
-    n_cem: int = typer.Option(64, help="Shots per candidate."),
-    top: int = typer.Option(5, help="How many best shots to report."),
-    n: int = typer.Option(2000, help="Fresh shots for each reported shot."),
-    seed: int = typer.Option(0, help="Root PRNG seed."),
-    chunk: int = typer.Option(4096, help="Shots per kernel batch."),
-    hand_set: float = typer.Option(None, "--hand-set", help=HAND_SET_HELP),
+    n_grid: int = typer.Option(BestOptions.n_grid, help="Shots per grid cell."),
+    iterations: int = typer.Option(BestOptions.iterations, help="Cross-entropy iterations."),
+    population: int = typer.Option(BestOptions.population, help="Candidates per iteration."),
+    n_cem: int = typer.Option(BestOptions.n_cem, help="Shots per candidate."),
+    top: int = typer.Option(BestOptions.top, help="How many best shots to report."),
+    n: int = typer.Option(BestOptions.n, help="Fresh shots for each reported shot."),
+    seed: int = typer.Option(BestOptions.seed, help="Root PRNG seed."),
+    chunk: int = typer.Option(BestOptions.chunk, help="Shots per kernel batch."),
+    hand_set: float = typer.Option(BestOptions.hand_set, "--hand-set", help=HAND_SET_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     out: Path = typer.Option(
         None, help="Folder for best.parquet.", parser=out_path(), metavar="PATH"
@@ -381,38 +306,30 @@ def best(
     Each game's own options follow the shared ones (see below)."""
     if out is not None:
         check_out(out)
-    check(
+    options = BestOptions(  # its numbers checked
+        variant=variant,
+        position=position,
+        skill=skill,
+        n=n,
+        seed=seed,
+        chunk=chunk,
+        hand_set=hand_set,
+        value=value,
         speeds=speeds,
         n_grid=n_grid,
         iterations=iterations,
         population=population,
         n_cem=n_cem,
         top=top,
-        n=n,
-        seed=seed,
-        chunk=chunk,
-        hand_set=hand_set,
     )
-    _, _, pos, turn = prepare_shot(ctx.args, "best", position, variant, skill, value)
+    setup = prepare_shot(ctx.args, "best", options)
     from carromlab.analysis.variants import analysis_for
     from carromlab.reports import BestShotsReport
 
-    report = BestShotsReport.run(
-        pos,
-        turn=turn,
-        skill=skill,
-        value=value,
-        speeds=grid(speeds, "speeds"),
-        n_grid=n_grid,
-        iterations=iterations,
-        population=population,
-        n_cem=n_cem,
-        top=top,
-        n=n,
-        seed=seed,
-        chunk=chunk,
+    report = BestShotsReport.from_options(
+        options,
+        setup=setup,
         progress=not as_json,
-        hand_set=hand_set,
         story_paths=False,  # the stories' sentences; no figure is drawn, so no path replayed
     )
     if out is not None:
@@ -423,7 +340,7 @@ def best(
         doc = {"config": report.config, "rows": summary["rows"], "truncated": summary["truncated"]}
         typer.echo(json.dumps(doc, default=str))
     else:
-        print_best(report.rows, value, analysis_for(variant), pos, report.turn_text)
+        print_best(report.rows, value, analysis_for(variant), setup.position, report.turn_text)
         typer.echo(f"truncated: {reported.counts()} reported; {search.counts()} in the search")
     report_truncation(report.truncation, strict)
 
@@ -436,12 +353,12 @@ def demo(
         parser=out_path(),
         metavar="PATH",
     ),
-    n: int = typer.Option(200, help="Noisy executions per shot-map cell."),
+    n: int = typer.Option(ShotMapOptions.n, help="Noisy executions per shot-map cell."),
     strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
 ) -> None:
     """The main job: a shot map of the mid-game position (parquet + PNG), and every standard
     set-up drawn."""
-    check(n=n)
+    options = ShotMapOptions(position=DEMO_POSITION, variant=DEMO_VARIANT, n=n)  # n checked
     check_out(out)
     import time
 
@@ -456,21 +373,12 @@ def demo(
             err=True,
         )
     from carromlab.analysis.truncation import summary_truncation
+    from carromlab.shot_setup import map_grid, setup_shot
 
-    summary = run_shotmap(
-        "icf-midgame",
-        "icf",
-        grid("-0.18:0.18:13", "placements"),
-        grid("30:150:61", "angles"),
-        [2.0],
-        "club",
-        n,
-        0,
-        4096,
-        "points",
-        out,
-    )
-    print_summary(summary, placement_unit="m", title="shot map of icf-midgame")
+    setup = setup_shot("shotmap", DEMO_VARIANT, DEMO_POSITION)
+    grid = map_grid(options, setup, warn)  # the game's default grid
+    summary = run_shotmap(setup, options, *grid.axes(), out)
+    print_summary(summary, placement_unit="m", title=f"shot map of {DEMO_POSITION}")
     from tqdm import tqdm
 
     from carromlab.registry import STANDARD

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from carromlab.errors import CarromlabError
 from carromlab.reports.base import Report
+from carromlab.run_options import BestOptions
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from carromlab.analysis.story import ShotStory
     from carromlab.analysis.truncation import Truncation
     from carromlab.position import Position
+    from carromlab.shot_setup import ShotSetup
 
 #: A best shot's story in the table (:meth:`~carromlab.analysis.story.ShotStory.row`): what
 #: ``carromlab best`` prints under each shot.
@@ -58,19 +60,19 @@ class BestShotsReport(Report):
         cls,
         position: Position,
         *,
-        skill="club",
-        value: str = "points",
-        speeds=(1.0, 2.0, 3.5),
-        n_grid: int = 32,
-        iterations: int = 3,
-        population: int = 48,
-        n_cem: int = 64,
-        top: int = 5,
-        n: int = 2000,
-        seed: int = 0,
-        chunk: int = 4096,
+        skill=BestOptions.skill,
+        value: str = BestOptions.value,
+        speeds=None,
+        n_grid: int = BestOptions.n_grid,
+        iterations: int = BestOptions.iterations,
+        population: int = BestOptions.population,
+        n_cem: int = BestOptions.n_cem,
+        top: int = BestOptions.top,
+        n: int = BestOptions.n,
+        seed: int = BestOptions.seed,
+        chunk: int = BestOptions.chunk,
         turn=None,
-        hand_set: float | None = None,
+        hand_set: float | None = BestOptions.hand_set,
         progress: bool = False,
         story: bool = True,
         **options,
@@ -81,8 +83,12 @@ class BestShotsReport(Report):
         ``n_cem`` shots, the finalists estimated again with ``n`` fresh shots each
         (:func:`~carromlab.analysis.best_shots`; ``options``: its other keywords). ``story``:
         each reported shot's story, told from its final executions (:attr:`stories`, and
-        the table's story columns)."""
+        the table's story columns). ``speeds`` None: the command's
+        (:class:`~carromlab.run_options.BestOptions`, 1, 2 and 3.5 m/s)."""
         from carromlab.analysis import best_shots
+
+        if speeds is None:
+            speeds = BestOptions().speed_values
 
         stories: list[ShotStory] = []
         df = best_shots(
@@ -106,6 +112,27 @@ class BestShotsReport(Report):
             **options,
         )
         return cls(df, position, value, stories)
+
+    @classmethod
+    def from_options(
+        cls,
+        options: BestOptions,
+        *,
+        setup: ShotSetup | None = None,
+        progress: bool = False,
+        **more,
+    ) -> BestShotsReport:
+        """What ``carromlab best`` computes for its ``options``, in the position and turn of
+        ``setup`` (default: :func:`~carromlab.shot_setup.setup_shot` of the options' variant
+        and position, the game's own options at their defaults); ``more``: the search's
+        other keywords (:meth:`run`)."""
+        from carromlab.shot_setup import setup_shot
+
+        if setup is None:
+            setup = setup_shot("best", options.variant, options.position)
+        return cls.run(
+            setup.position, turn=setup.turn, progress=progress, **options.keywords(), **more
+        )
 
     @classmethod
     def from_table(

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from carromlab.reports.base import Report
+from carromlab.run_options import EstimateOptions
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from carromlab.analysis.truncation import Truncation
     from carromlab.plot.boards import LegendEntry
     from carromlab.position import Position
+    from carromlab.shot_setup import ShotSetup, Warn
     from carromlab.shots import Shot
 
 #: An estimate's first rows: the pot rate, the foul risk and the points, each the first of
@@ -54,18 +56,19 @@ class EstimateReport(Report):
         position: Position,
         shot: Shot,
         *,
-        skill="club",
-        n: int = 10_000,
-        seed: int = 0,
-        chunk: int = 4096,
+        skill=EstimateOptions.skill,
+        n: int = EstimateOptions.n,
+        seed: int = EstimateOptions.seed,
+        chunk: int = EstimateOptions.chunk,
         turn=None,
-        hand_set: float | None = None,
+        hand_set: float | None = EstimateOptions.hand_set,
         progress: bool = False,
         **options,
     ) -> EstimateReport:
         """Play ``shot`` from ``position`` ``n`` times with a ``skill`` player's noise
         (``options``: :func:`~carromlab.analysis.estimate`'s other keywords: ``runner``,
-        ``physics``, ``confidence``)."""
+        ``physics``, ``confidence``; the defaults are ``carromlab estimate``'s,
+        :class:`~carromlab.run_options.EstimateOptions`)."""
         from carromlab.analysis import estimate
 
         df = estimate(
@@ -81,6 +84,39 @@ class EstimateReport(Report):
             **options,
         )
         return cls(df, position)
+
+    @classmethod
+    def from_options(
+        cls,
+        options: EstimateOptions,
+        *,
+        setup: ShotSetup | None = None,
+        shot: Shot | None = None,
+        warn: Warn | None = None,
+        progress: bool = False,
+        **more,
+    ) -> EstimateReport:
+        """What ``carromlab estimate`` computes for its ``options``: the shot they describe
+        (:func:`~carromlab.shot_setup.estimate_shot`, unless ``shot`` is given) played in
+        the position and turn of ``setup`` (default: :func:`~carromlab.shot_setup.setup_shot`
+        of the options' variant and position, the game's own options at their defaults); a
+        game with its own estimate (KOOBA's throws) makes it its own way, without a
+        position. ``warn`` receives the warning lines (default: stderr); ``more``: the
+        analysis' other keywords (:meth:`run`)."""
+        from carromlab.shot_setup import estimate_shot, setup_shot
+
+        if setup is None:
+            setup = setup_shot("estimate", options.variant, options.position)
+        if setup.own_command:  # the game's own estimate (KOOBA)
+            make = setup.game.commands["estimate"]
+            return cls.from_table(
+                make(skill=options.skill, n=options.n, seed=options.seed, options=setup.options)
+            )
+        if shot is None:
+            shot = estimate_shot(options, setup, warn)
+        return cls.run(
+            setup.position, shot, turn=setup.turn, progress=progress, **options.keywords(), **more
+        )
 
     @classmethod
     def from_table(cls, table: pd.DataFrame, position: Position | None = None) -> EstimateReport:

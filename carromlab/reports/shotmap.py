@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from carromlab.errors import CarromlabError
 from carromlab.reports.base import Report
+from carromlab.run_options import ShotMapOptions
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from carromlab.analysis.story import ShotStory
     from carromlab.analysis.truncation import Truncation
     from carromlab.position import Position
+    from carromlab.shot_setup import MapGrid, ShotSetup, Warn
 
 #: A shot map's grid columns.
 AXES = ("placement", "angle", "speed")
@@ -69,17 +71,17 @@ class ShotMapReport(Report):
         angles,
         speeds,
         *,
-        skill="club",
-        n: int = 200,
-        seed: int = 0,
-        chunk: int = 4096,
-        value: str = "points",
+        skill=ShotMapOptions.skill,
+        n: int = ShotMapOptions.n,
+        seed: int = ShotMapOptions.seed,
+        chunk: int = ShotMapOptions.chunk,
+        value: str = ShotMapOptions.value,
         turn=None,
-        hand_set: float | None = None,
+        hand_set: float | None = ShotMapOptions.hand_set,
         store=None,
         on_resume=None,
         progress: bool = False,
-        story: bool = True,
+        story: bool = ShotMapOptions.story,
         **options,
     ) -> ShotMapReport:
         """Estimate the grid ``placements x angles x speeds`` (degrees, m/s) from
@@ -89,7 +91,8 @@ class ShotMapReport(Report):
         (``on_resume(kept, total)`` is called when it holds cells already); ``options`` go to
         :func:`~carromlab.analysis.shot_map` (``runner``, ``physics``, ``scoring``,
         ``confidence``). The grid's size, the skill and the speeds are checked before any
-        shot. ``story``: tell the best cell's story once the map is made (:meth:`tell`)."""
+        shot. ``story``: tell the best cell's story once the map is made (:meth:`tell`). The
+        defaults are ``carromlab shotmap``'s (:class:`~carromlab.run_options.ShotMapOptions`)."""
         from carromlab.analysis import shot_map
 
         df = shot_map(
@@ -119,6 +122,44 @@ class ShotMapReport(Report):
                 hand_set=hand_set,
             )
         return report
+
+    @classmethod
+    def from_options(
+        cls,
+        options: ShotMapOptions,
+        *,
+        setup: ShotSetup | None = None,
+        grid: MapGrid | tuple | None = None,
+        warn: Warn | None = None,
+        store=None,
+        on_resume=None,
+        progress: bool = False,
+        **more,
+    ) -> ShotMapReport:
+        """What ``carromlab shotmap`` computes for its ``options``: the grid they describe
+        (:func:`~carromlab.shot_setup.map_grid`: the game's where an axis is not given;
+        unless ``grid`` is given, a MapGrid or its placements, angles and speeds) in the position and turn of ``setup`` (default:
+        :func:`~carromlab.shot_setup.setup_shot` of the options' variant and position, the
+        game's own options at their defaults). ``warn`` receives the warning lines (default:
+        stderr); ``store``, ``on_resume``, ``progress`` and ``more`` as in :meth:`run`. A
+        game with its own shot map (KOOBA's throws) is refused: it makes no such report."""
+        from carromlab.shot_setup import map_grid, setup_shot
+
+        if setup is None:
+            setup = setup_shot("shotmap", options.variant, options.position)
+        if grid is None:
+            grid = map_grid(options, setup, warn)
+        axes = grid.axes() if hasattr(grid, "axes") else tuple(grid)
+        return cls.run(
+            setup.position,
+            *axes,
+            turn=setup.turn,
+            store=store,
+            on_resume=on_resume,
+            progress=progress,
+            **options.keywords(),
+            **more,
+        )
 
     def tell(
         self, skill=None, n: int | None = None, runner=None, physics=None, hand_set=None
