@@ -16,7 +16,8 @@ name that needs it). Layers (data flows one way): equipment -> physics -> rules 
 docs/ARCHITECTURE.md. ``cl.ShotMapReport.run(...)`` (and ``BestShotsReport``,
 ``EstimateReport``) gives an analysis with its summary, figures and files, as the command
 line writes them; ``cl.run_study(cl.load_study("studies/icf-due.toml"), "out/due")`` and
-``cl.StudyReport.from_folder("out/due")`` a rule-balance study from its file.
+``cl.StudyReport.from_folder("out/due")`` a rule-balance study from its file, and
+``cl.PlayReport.from_folder("out/play")`` the results of a ``carromlab play`` folder.
 """
 
 from __future__ import annotations
@@ -85,6 +86,7 @@ _API = {
     "BestShotsReport": "carromlab.reports",
     "EstimateReport": "carromlab.reports",
     "StudyReport": "carromlab.reports",
+    "PlayReport": "carromlab.reports",
     # rule-balance studies as files
     "load_study": "carromlab.studies",
     "run_study": "carromlab.studies.run",
