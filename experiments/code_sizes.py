@@ -2,6 +2,12 @@
 
     python experiments/code_sizes.py .            # this tree
     git worktree add /tmp/old 97610fc && python experiments/code_sizes.py /tmp/old
+    python experiments/code_sizes.py --write      # the "Sizes today" table of ARCHITECTURE.md
+    python experiments/code_sizes.py --check      # exit 1 if that table is not this tree's
+
+The "Sizes today" table sits between two markers in docs/ARCHITECTURE.md; a test
+(tests/test_architecture.py) keeps it in step with the tree, so the sizes the page states are
+the tree's.
 
 Files and lines of the package, the largest files and functions, how many functions run over
 80 lines, ``Any`` in the registry and the rules' interfaces, and the kernel's largest module
@@ -50,5 +56,73 @@ def sizes(root: Path) -> dict:
     }
 
 
+START = "<!-- sizes today: written by experiments/code_sizes.py --write -->"
+END = "<!-- end of sizes today -->"
+#: Module and function sizes above which the package's code is listed (docs/ARCHITECTURE.md).
+MODULE_LINES, FUNCTION_LINES = 600, 80
+
+
+def over(root: Path) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """The package's modules over :data:`MODULE_LINES` lines and functions over
+    :data:`FUNCTION_LINES`, largest first."""
+    mods, funcs = [], []
+    for f in sorted((root / "carromlab").rglob("*.py")):
+        text = f.read_text()
+        name = str(f.relative_to(root / "carromlab"))
+        if len(text.splitlines()) > MODULE_LINES:
+            mods.append((len(text.splitlines()), name))
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                size = node.end_lineno - node.lineno + 1
+                if size > FUNCTION_LINES:
+                    funcs.append((size, f"{name}:{node.name}"))
+    return sorted(mods, reverse=True), sorted(funcs, reverse=True)
+
+
+def table(root: Path) -> str:
+    """The "Sizes today" table (Markdown, lines within 100 columns). Sizes are rounded (lines
+    to the thousand, a module or function to ten) and the lists give names, so that the table
+    changes when the code's shape does, not with every line."""
+    s = sizes(root)
+    mods, funcs = over(root)
+    k_mod, k_fun = s["kernel_largest_module"], s["kernel_largest_function"]
+
+    def tens(n: int) -> str:
+        return f"about {round(n, -1)}"
+
+    rows = [
+        ("package", f"{s['files']} files, about {round(s['lines'], -3):,} lines"),
+        (f"modules over {MODULE_LINES} lines", f"{len(mods)}"),
+        (f"functions over {FUNCTION_LINES} lines", f"{len(funcs)}"),
+        ("the kernel's largest module", f"`{k_mod[1].split('carromlab/')[-1]}`, {tens(k_mod[0])}"),
+        ("the kernel's largest function",
+         f"`{k_fun[1].split('carromlab/')[-1]}`, {tens(k_fun[0])}"),
+    ]  # fmt: skip
+    out = ["| | today |", "|---|---|"] + [f"| {a} | {b} |" for a, b in rows]
+    out += ["", f"Modules over {MODULE_LINES} lines, largest first:", ""]
+    out += [f"- `{name}`" for _, name in mods] or ["- none"]
+    out += ["", f"Functions over {FUNCTION_LINES} lines, longest first:", ""]
+    out += [f"- `{name}`" for _, name in funcs] or ["- none"]
+    return "\n".join(out) + "\n"
+
+
+def page_with(page: str, body: str) -> str:
+    a, b = page.index(START) + len(START), page.index(END)
+    return page[:a] + "\n\n" + body + "\n" + page[b:]
+
+
 if __name__ == "__main__":
-    print(json.dumps(sizes(Path(sys.argv[1] if len(sys.argv) > 1 else ".")), indent=1))
+    root = Path(__file__).resolve().parents[1]
+    arch = root / "docs" / "ARCHITECTURE.md"
+    if sys.argv[1:] in (["--write"], ["--check"]):
+        page = arch.read_text()
+        new = page_with(page, table(root))
+        if sys.argv[1] == "--check":
+            print(
+                "docs/ARCHITECTURE.md's sizes are " + ("current" if new == page else "out of date")
+            )
+            sys.exit(0 if new == page else 1)
+        arch.write_text(new)
+        print("wrote docs/ARCHITECTURE.md's sizes")
+    else:
+        print(json.dumps(sizes(Path(sys.argv[1] if len(sys.argv) > 1 else ".")), indent=1))

@@ -192,3 +192,15 @@ def test_no_module_imports_a_carromlab_module_by_name():
     ]
     assert stray == [], "imports by name that the layer contracts cannot see: " + ", ".join(stray)
     assert set(ALLOWED_DYNAMIC_IMPORTS) <= used, set(ALLOWED_DYNAMIC_IMPORTS) - used
+
+
+def test_the_architecture_page_states_the_trees_sizes():
+    """docs/ARCHITECTURE.md's "Sizes today" is the tree's (experiments/code_sizes.py --write):
+    a module grown past 600 lines or a function past 80 shows on the page."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, str(root / "experiments" / "code_sizes.py"),
+                           "--check"], capture_output=True, text=True, cwd=root)  # fmt: skip
+    assert done.returncode == 0, "run: python experiments/code_sizes.py --write"
