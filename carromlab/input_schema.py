@@ -206,7 +206,6 @@ PHYSICS = {
     "stick_speed": Limit(0.0, MAX_SPEED, "m/s"),
     "mu_contact": Limit(0.0, 2.0),
     "rail_graze": Limit(0.0, 1.0),
-    "striker_friction": Limit(0.0, 20.0),
 }
 
 #: The command line's numeric options by parameter name (the flag: ``--`` + ``-`` for ``_``).

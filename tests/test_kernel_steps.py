@@ -236,7 +236,7 @@ def test_the_time_to_a_resting_disc_is_the_closed_form(v):
     dist = 0.25
     rows = [(0.0, -dist, 0.0, v, STRIKER), (0.0, 0.0, 0.0, 0.0, COIN)]
     sp, c, s = setup(rows)
-    a = float(c.a0)  # the coins' deceleration (the striker's too: striker_friction 1)
+    a = float(c.a)
     path = dist - (R_S + R_C)
     t = (v - math.sqrt(v * v - 2 * a * path)) / a if v * v > 2 * a * path else math.inf
     rows_t = detect.pair_rows(

@@ -89,15 +89,14 @@ def path_inside_rail(px: F, py: F, ux: F, uy: F, radius: F, rail: F) -> F:
     return jnp.maximum(-b + jnp.sqrt(jnp.maximum(b * b - c, 0.0)), 0.0)
 
 
-def path_to_capture(px: F, py: F, ux: F, uy: F, v: F, a: F, cap: F, k: F | float = 1.0) -> F:
+def path_to_capture(px: F, py: F, ux: F, uy: F, v: F, a: F, cap: F) -> F:
     """Path length until the disc's centre is inside a capture circle (x, y, r, skip) at a
-    speed at most ``skip``; inf if it never is. The disc decelerates at ``k * a`` (``k``: its
-    friction as a multiple of ``a``'s: the stopping paths at ``a`` over ``k``)."""
+    speed at most ``skip``; inf if it never is."""
     s1, s2 = first_circle_entry(px, py, ux, uy, cap[0], cap[1], cap[2])
     skip = cap[3]
-    s_slow = jnp.maximum(0.0, (v * v - skip * skip) / (2.0 * a)) / k  # skip = inf -> 0
+    s_slow = jnp.maximum(0.0, (v * v - skip * skip) / (2.0 * a))  # skip = inf -> 0
     s = jnp.maximum(jnp.maximum(s1, 0.0), s_slow)
-    ok = (s2 >= 0) & (s <= s2) & (k * s <= stop_path(v, a))
+    ok = (s2 >= 0) & (s <= s2) & (s <= stop_path(v, a))
     return jnp.where(ok, s, INF)
 
 

@@ -7,11 +7,8 @@ and reasoning are in docs/equipment.md and docs/calibration.md) and can be chang
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import jax
-import jax.numpy as jnp
-import numpy as np
 
 #: Materials of pieces that play the striker's part (harder, heavier): contacts with them use
 #: ``e_striker``.
@@ -67,24 +64,9 @@ class Physics:
     the kinetic energy at the shallowest incidences). A numerical decision, not a
     measurement; 0 turns it off. Straight cushions and pegs are not affected."""
 
-    striker_friction: float = field(default=1.0)
-    """The striker's sliding friction as a multiple of ``mu`` (the pieces of the striker's
-    material, ``STRIKER_MATERIALS``; the coins keep ``mu``): 1, the default, slides every
-    disc alike. Estimate: an ICF striker is plastic or ivorine and a coin wood
-    (docs/equipment.md), so on the same powder their friction may differ, but nothing
-    measured is published; the option is there to ask how much it matters (docs/physics.md,
-    "Per-piece sliding friction")."""
-
     @property
     def deceleration(self) -> float:
-        """The coins' sliding deceleration, ``mu * g`` (m/s^2)."""
         return self.mu * self.g
-
-    def decelerations(self, striker: Any) -> Any:
-        """Each disc's sliding deceleration (m/s^2): ``mu * g``, times ``striker_friction``
-        where ``striker`` (one bool a disc: the striker's material) is set."""
-        xp = jnp if isinstance(striker, jax.Array) else np
-        return self.mu * self.g * xp.where(striker, self.striker_friction, 1.0)
 
     def pair_restitution(self, material_a: str, material_b: str) -> float:
         if material_a in STRIKER_MATERIALS or material_b in STRIKER_MATERIALS:

@@ -1,9 +1,9 @@
 """How a disc slides between events: the one formula the kernel, the recorded traces and the
 drawings share.
 
-A disc sliding freely at speed ``v`` decelerates at ``a`` (Coulomb friction, ``mu g``: every
-disc its own where the striker's material differs, ``Physics.striker_friction``) until it
-stops at ``v / a``, and rests there. Written once for any array module: the kernel passes
+A disc sliding freely at speed ``v`` decelerates at ``a`` (Coulomb friction, ``mu g``; an
+array where discs slide differently, as a drawing may ask) until it stops at ``v / a``, and
+rests there. Written once for any array module: the kernel passes
 ``jax.numpy``, the traces and drawings NumPy.
 """
 

@@ -221,10 +221,9 @@ class Constants:
         dtype: the discs' float dtype (float32, or float64 under ``jax_enable_x64``).
         tol: () the contact tolerance (m; :data:`CONTACT_TOL`): discs whose gap is at most
             this touch.
-        a: (N,) each disc's sliding deceleration, ``a0 * k`` (m/s^2).
-        a0: () the coins' sliding deceleration ``mu * g`` (m/s^2).
-        k: (N,) each disc's sliding friction as a multiple of the coins' (1; the striker's
-            material ``Physics.striker_friction``).
+        a: () the sliding deceleration ``mu * g`` (m/s^2).
+        recheck: () ``sqrt(tol / 2a)``: how soon a touching, slowly parting pair is looked
+            at again (:func:`~carromlab.physics.kernel.detect.pair_rows`).
         wall_geom: (W, 4) the spec's walls in the discs' dtype; ``seg_geom``, ``rail_geom``,
             ``post_geom`` its rows of each kind.
         wall_kind: (W,) int32.
@@ -238,8 +237,7 @@ class Constants:
     dtype: jnp.dtype
     tol: jax.Array
     a: jax.Array
-    a0: jax.Array
-    k: jax.Array
+    recheck: jax.Array
     wall_geom: jax.Array
     wall_kind: jax.Array
     e_wall: jax.Array
@@ -254,9 +252,7 @@ def bind(spec: KernelSpec, d: Discs, physics: Physics) -> Constants:
     """The :class:`Constants` of one shot with discs ``d`` under ``physics``."""
     dt_ = d.x.dtype
     tol = jnp.asarray(CONTACT_TOL[jnp.dtype(dt_).itemsize], dt_)
-    a0 = jnp.asarray(physics.mu * physics.g, dt_)
-    # each disc's friction as a multiple of the coins': the striker's material its own
-    k = jnp.asarray(jnp.where(d.hard, physics.striker_friction, 1.0), dt_)
+    a = jnp.asarray(physics.mu * physics.g, dt_)
     wall_geom = jnp.asarray(spec.wall_geom, dt_)
     n_seg, n_rail = spec.n_seg, spec.n_rail
     return Constants(
@@ -264,9 +260,8 @@ def bind(spec: KernelSpec, d: Discs, physics: Physics) -> Constants:
         physics=physics,
         dtype=dt_,
         tol=tol,
-        a=a0 * k,
-        a0=a0,
-        k=k,
+        a=a,
+        recheck=jnp.sqrt(tol / (2 * a)),
         wall_geom=wall_geom,
         wall_kind=jnp.asarray(spec.wall_kind),
         e_wall=jnp.where(jnp.asarray(spec.wall_cushion), physics.e_cushion, physics.e_post),
