@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,10 +69,13 @@ def page(folders: list[Path]) -> str:
         rep = StudyReport.from_folder(folder)
         s = rep.study
         rel = folder.relative_to(ROOT)
-        parts.append(
-            f"\n## `{s.name}` ({s.game})\n\n`studies/{folder.name}.toml`; report "
-            f"`{rel}/report/report.html`. {played(rep)}.\n\n{rep.markdown()}"
+        intro = textwrap.fill(
+            f"`studies/{folder.name}.toml`; report `{rel}/report/report.html`. {played(rep)}.",
+            width=100,
+            break_on_hyphens=False,
+            break_long_words=False,
         )
+        parts.append(f"\n## `{s.name}` ({s.game})\n\n{intro}\n\n{rep.markdown()}")
     return "".join(parts)
 
 

@@ -32,6 +32,7 @@ import base64
 import io
 import json
 import math
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -390,7 +391,8 @@ class StudyReport(Report):
                 f"({', '.join(a.name for a in self.study.arms)}).\n"
             )
         cols = [c for c in v.columns if c != "verdict"]
-        lines = [self.judged_line(), "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+        head = textwrap.fill(self.judged_line(), width=100, break_on_hyphens=False)
+        lines = [head, "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
         for r in v.to_dict("records"):
             cells = [str(r[c]).replace("|", "/") for c in cols]
             lines.append("| " + " | ".join(cells) + " |")
