@@ -85,6 +85,10 @@ def _head(j: Judgement, arm: str, what: str, reference: str | None) -> str:
     return f"{arm}: inconclusive on {what} (margin {m})"
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
 def prior_cell(ref: Judgement, ends: dict[str, Judgement]) -> str:
     """The physics priors' cell of a verdict: :func:`~carromlab.studies.verdicts.across` for
     ``ref``, the verdict at the top strength, against ``ends``, the same comparison at each
@@ -360,7 +364,7 @@ class StudyReport(Report):
         lo, hi = min(levels), max(levels)
         span = f"{100 * lo:.4g} %" if lo == hi else f"from {100 * hi:.4g} % to {100 * lo:.4g} %"
         return (
-            f"{self.judged:,} cells judged together (Holm's adjustment: the chance of any false "
+            f"{_count(self.judged, 'cell')} judged together (Holm's adjustment: the chance of any false "
             f"'differs' in the file is at most {100 * (1 - s.confidence):.3g} %); each interval "
             f"shown at its cell's level ({span}). A cell differs where its interval is clear of "
             "zero, shows no difference beyond the margin where it lies inside ±margin, and is "
