@@ -21,9 +21,10 @@ if TYPE_CHECKING:
 def study_page(rep: StudyReport, images: dict[str, str]) -> str:
     """The page of ``rep`` (``images``: each question's figure as base64 PNG by question,
     and ``"strength"``: the strength figure's)."""
+    from carromlab.reports.study import _count
+
     s = rep.study
     e = html.escape
-    images = images or {}
     parts = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>{e(s.name)}: carromlab study</title>",
@@ -101,10 +102,6 @@ def _provenance(rep: StudyReport) -> list[str]:
         "<h3>The study file</h3>",
         f"<pre>{html.escape(rep.info.get('text') or _toml(s.document))}</pre>",
     ]
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _toml(doc: dict[str, Any], prefix: str = "") -> str:
