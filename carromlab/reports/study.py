@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from carromlab.reports.base import DPI, Report
+from carromlab.reports.study_page import count_words
 from carromlab.studies.questions import (
     Comparison,
     Difference,
@@ -83,10 +84,6 @@ def _head(j: Judgement, arm: str, what: str, reference: str | None) -> str:
     if j.verdict == "0":
         return f"{arm}: no difference in {what} beyond {m}"
     return f"{arm}: inconclusive on {what} (margin {m})"
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 def prior_cell(ref: Judgement, ends: dict[str, Judgement]) -> str:
@@ -364,7 +361,7 @@ class StudyReport(Report):
         lo, hi = min(levels), max(levels)
         span = f"{100 * lo:.4g} %" if lo == hi else f"from {100 * hi:.4g} % to {100 * lo:.4g} %"
         return (
-            f"{_count(self.judged, 'cell')} judged together (Holm's adjustment: the chance of any false "
+            f"{count_words(self.judged, 'cell')} judged together (Holm's adjustment: the chance of any false "
             f"'differs' in the file is at most {100 * (1 - s.confidence):.3g} %); each interval "
             f"shown at its cell's level ({span}). A cell differs where its interval is clear of "
             "zero, shows no difference beyond the margin where it lies inside ±margin, and is "

@@ -21,8 +21,6 @@ if TYPE_CHECKING:
 def study_page(rep: StudyReport, images: dict[str, str]) -> str:
     """The page of ``rep`` (``images``: each question's figure as base64 PNG by question,
     and ``"strength"``: the strength figure's)."""
-    from carromlab.reports.study import _count
-
     s = rep.study
     e = html.escape
     parts = [
@@ -35,7 +33,7 @@ def study_page(rep: StudyReport, images: dict[str, str]) -> str:
         "pre{background:#f7f7f7;padding:0.8em;overflow:auto;font-size:0.8em}"
         "img{max-width:100%}</style></head><body>",
         f"<h1>{e(s.name)}</h1>",
-        f"<p>{e(s.game)}; {_count(len(s.base_arms), 'arm')}"
+        f"<p>{e(s.game)}; {count_words(len(s.base_arms), 'arm')}"
         + (f" ({len(s.arms)} with their copies)" if len(s.arms) > len(s.base_arms) else "")
         + f", baseline <b>{e(s.baseline)}</b>; seed {s.seed}; "
         f"{round(100 * s.confidence)} % intervals.</p>",
@@ -104,6 +102,11 @@ def _provenance(rep: StudyReport) -> list[str]:
     ]
 
 
+def count_words(n: int, word: str) -> str:
+    """``n`` ``word``s, the word in the singular for one (``1 cell``, ``1,102 boards``)."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
 def _toml(doc: dict[str, Any], prefix: str = "") -> str:
     """The study's document in TOML's words (plain values, tables and arrays of tables)."""
     lines, tables = [], []
@@ -124,4 +127,4 @@ def _toml(doc: dict[str, Any], prefix: str = "") -> str:
     return "\n".join(line for line in lines).strip("\n")
 
 
-__all__ = ["study_page"]
+__all__ = ["count_words", "study_page"]
