@@ -206,6 +206,7 @@ PHYSICS = {
     "stick_speed": Limit(0.0, MAX_SPEED, "m/s"),
     "mu_contact": Limit(0.0, 2.0),
     "rail_graze": Limit(0.0, 1.0),
+    "striker_friction": Limit(0.0, 20.0),
 }
 
 #: The command line's numeric options by parameter name (the flag: ``--`` + ``-`` for ``_``).
@@ -463,6 +464,13 @@ def split_unit(text: str, what: str) -> Quantity:
     raise CarromlabError(f"{flag(what)} {show(text)}: unknown unit {unit!r}; {unit_hint(what)}")
 
 
+def as_given(q: Quantity) -> str:
+    """A plain number for a message: its value (``99.0``), or the text as written where the
+    value is not what was written (``1e400`` overflows to infinity)."""
+    value = float(q)
+    return repr(value) if math.isfinite(value) or not q.text else q.text
+
+
 def _out_of_range(q: Quantity, limit: Limit) -> str | None:
     """Why ``q`` is out of ``limit`` (with its value in the kind's own unit when a unit was
     written), or None."""
@@ -490,7 +498,7 @@ def parse_value(text: Any, what: str) -> Quantity:
             ) from None
     why = limit.problem(float(q))
     if why is not None:
-        shown = show(float(q)) if q.plain else f"{q.text} ({number(float(q))} {BASE[q.kind]})"
+        shown = as_given(q) if q.plain else f"{q.text} ({number(float(q))} {BASE[q.kind]})"
         raise CarromlabError(f"{flag(what)} {shown}: {why}")
     return q
 
@@ -626,7 +634,7 @@ def parse_grid_spec(text: str, what: str, limit: Limit | None = None) -> Grid:
     for q in ends:
         why = _out_of_range(q, limit)
         if why is not None:
-            shown = repr(float(q)) if q.plain else q.text
+            shown = as_given(q) if q.plain else q.text
             raise CarromlabError(f"{where}: {shown} {why}")
     kind = kinds.pop() if kinds else None
     if ":" not in text:
@@ -651,6 +659,6 @@ def parse_pair(text: str, what: str, limit: Limit = POINT) -> tuple[float, float
     for v in (x, y):
         why = _out_of_range(v, limit)
         if why is not None:
-            shown = repr(float(v)) if v.plain else v.text
+            shown = as_given(v) if v.plain else v.text
             raise CarromlabError(f"--{what} {show(text)}: {shown} {why}")
     return float(x), float(y)

@@ -57,6 +57,11 @@ def resolve_position(source: str | Position) -> Position:
         return source
     if source in STANDARD:
         return standard_position(source)
+    if not source.strip():  # Path("") is the current folder
+        raise CarromlabError(
+            f"the position is empty ({source!r}): give a standard position's name "
+            "(`carromlab positions list`) or a JSON file"
+        )
     path = Path(source)
     if path.suffix.lower() == ".json" or path.exists():
         return check_turn(Position.load(path), str(path))

@@ -447,7 +447,7 @@ def test_numbers_take_ascii_digits_only(capsys, tmp_path, args, flag, digit):
 def test_the_typed_options_refuse_other_digits_too(capsys):
     for flag in ("--speed", "--n", "--seed", "--hand-set"):
         code, _, err = run(capsys, "estimate", flag, "２")
-        assert code == 2 and f"'{flag}'" in one_line(err), err
+        assert code == 2 and flag in one_line(err), err
 
 
 def test_a_games_own_number_options_refuse_other_digits_for_library_callers_too():

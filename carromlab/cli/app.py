@@ -176,8 +176,24 @@ def select_device(device: str) -> None:
 EXPLAIN = {"on": False}
 
 
+def _print_version(value: bool) -> None:
+    """``--version``: ``carromlab <version>`` (carromlab/_version.py, the one place), exit 0."""
+    if value:
+        from carromlab import _version
+
+        typer.echo(f"carromlab {_version.__version__}")
+        raise typer.Exit(0)
+
+
 @app.callback()
 def _options(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        callback=_print_version,
+        is_eager=True,
+        help="Print carromlab's version and exit.",
+    ),
     explain: bool = typer.Option(
         False,
         "--explain",
@@ -224,8 +240,12 @@ def main(argv: list[str] | None = None) -> None:
     try:
         try:
             code = app(args=argv, prog_name="carromlab", standalone_mode=False)
-        finally:
-            print_explain()
+        except (usage_error, CarromlabError, Refused):
+            raise  # refused: the error's line alone, no --explain lines before it
+        except BaseException:
+            print_explain()  # Ctrl-C, a crash: what was compiled so far
+            raise
+        print_explain()
     except usage_error as e:
         where = e.ctx.command_path if e.ctx is not None else "carromlab"
         message = " ".join(e.format_message().split())

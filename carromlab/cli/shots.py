@@ -80,14 +80,18 @@ def estimate(
     angle: float = typer.Option(
         EstimateOptions.angle, help=ANGLE_HELP, parser=unit_option("angle"), metavar="ANGLE"
     ),
-    speed: float = typer.Option(EstimateOptions.speed, help="Striker speed (m/s)."),
+    speed: float = typer.Option(
+        EstimateOptions.speed, help="Striker speed (m/s).", parser=unit_option("speed")
+    ),
     skill: str = typer.Option(EstimateOptions.skill, help=SKILL_HELP),
     n: int = typer.Option(EstimateOptions.n, help="Noisy executions."),
     seed: int = typer.Option(EstimateOptions.seed, help="Root PRNG seed."),
     chunk: int = typer.Option(
         EstimateOptions.chunk, help="Shots per kernel batch (results do not depend on it)."
     ),
-    hand_set: float = typer.Option(EstimateOptions.hand_set, "--hand-set", help=HAND_SET_HELP),
+    hand_set: float = typer.Option(
+        EstimateOptions.hand_set, "--hand-set", help=HAND_SET_HELP, parser=unit_option("hand_set")
+    ),
     show_all: bool = typer.Option(
         False, "--all", help="Print every quantity (default: pot rate, foul risk, points)."
     ),
@@ -165,7 +169,9 @@ def shotmap(
         parser=out_path(),
         metavar="PATH",
     ),
-    hand_set: float = typer.Option(ShotMapOptions.hand_set, "--hand-set", help=HAND_SET_HELP),
+    hand_set: float = typer.Option(
+        ShotMapOptions.hand_set, "--hand-set", help=HAND_SET_HELP, parser=unit_option("hand_set")
+    ),
     story: bool = typer.Option(
         ShotMapOptions.story,
         "--story/--no-story",
@@ -291,7 +297,9 @@ def best(
     n: int = typer.Option(BestOptions.n, help="Fresh shots for each reported shot."),
     seed: int = typer.Option(BestOptions.seed, help="Root PRNG seed."),
     chunk: int = typer.Option(BestOptions.chunk, help="Shots per kernel batch."),
-    hand_set: float = typer.Option(BestOptions.hand_set, "--hand-set", help=HAND_SET_HELP),
+    hand_set: float = typer.Option(
+        BestOptions.hand_set, "--hand-set", help=HAND_SET_HELP, parser=unit_option("hand_set")
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     out: Path = typer.Option(
         None, help="Folder for best.parquet.", parser=out_path(), metavar="PATH"
