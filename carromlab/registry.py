@@ -16,7 +16,9 @@ anywhere else (a notebook, a test) becomes usable everywhere with :func:`registe
 from __future__ import annotations
 
 import importlib
+import inspect
 import math
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -227,6 +229,15 @@ def parts(game: Game) -> dict[str, Part]:
     return out
 
 
+def first_sentence(text: str) -> str:
+    """The first sentence of ``text``'s first paragraph, on one line, as plain text (a
+    cross-reference ``:class:`~a.B``` as ``B``, ````literal```` as ``literal``)."""
+    paragraph = " ".join(text.strip().split("\n\n")[0].split())
+    paragraph = re.sub(r":[a-z]+:`~?(?:[\w.]+\.)?([^`.]+)`", r"\1", paragraph).replace("``", "")
+    head, dot, _ = paragraph.partition(". ")
+    return head + "." if dot else paragraph
+
+
 def _bind(value: object, game: str, field_name: str) -> object:
     """A field's value with its dotted paths as bound :class:`Part` (a plain string is one)."""
     if isinstance(value, str):
@@ -357,7 +368,13 @@ class Game:
       ladder, the policy ``strongest`` names (:meth:`policy_name`; None: ``greedy``);
       ``player_view``: what its player sees at a position taken as given (None: the position
       itself under its turn state, as the sliding-disc games' players see it; Carrooka: a
-      game state holding the position), for :func:`~carromlab.analysis.decide.decide`.
+      game state holding the position), for :func:`~carromlab.analysis.decide.decide`;
+      ``player_notes``: what each player plays, one line by policy name (the command line's
+      ``--policy`` help, :meth:`player_note`; a player without one is described by the first
+      sentence of its factory's docstring, imported then); ``player_aliases``: the class
+      names its players' reprs were logged under before they were renamed, old -> current
+      (Circle Scores' ``ForceOutGreedy`` -> ``CircleScoresGreedy``): a rerun of a folder
+      logged under an old name is accepted (:func:`carromlab.play.log.same_settings`).
     - ``player_for_rules(player, config)``: the player made to value the rule configuration
       ``config`` (ICF: its scoring weights from the queen's worth and the due rule), for
       studies that change the rules (None: players value every configuration alike).
@@ -432,6 +449,8 @@ class Game:
     #: the top of the game's strength ladder (docs/decisions.md, "decide"): one line to
     #: change when a stronger player is measured
     strongest: str | None = None
+    player_notes: Mapping[str, str] = field(default_factory=dict)
+    player_aliases: Mapping[str, str] = field(default_factory=dict)
     player_view: PlayerView | None = None
     player_for_rules: Callable[[Player, GameConfig], Player] | None = None
     default_grid: tuple[str, str, str] | None = None
@@ -469,6 +488,12 @@ class Game:
         for v in self.points_notes:
             if v not in self.variants:
                 raise CarromlabError(f"game {self.name!r}: points note for {v!r}, not a variant")
+        for policy in self.player_notes:
+            if policy not in self.players:
+                raise CarromlabError(
+                    f"game {self.name!r}: a note for {policy!r}, not one of its players "
+                    f"({', '.join(self.players)})"
+                )
         if self.strongest is not None and self.strongest not in self.players:
             raise CarromlabError(
                 f"game {self.name!r}: its strongest player {self.strongest!r} is not one of its "
@@ -489,6 +514,18 @@ class Game:
                 f"unknown policy {policy!r} for {self.name}; use {', '.join(self.players)}"
             )
         return self.players[policy](skill=skill, variant=self.check_variant(variant))
+
+    def player_note(self, policy: str) -> str:
+        """What the player ``policy`` plays, in one line: its note (:attr:`player_notes`),
+        else the first sentence of its factory's docstring (the factory imported), else ""."""
+        if policy not in self.players:
+            raise CarromlabError(f"{policy!r} is not a player of {self.name}")
+        note = self.player_notes.get(policy)
+        if note:
+            return note
+        factory = self.players[policy]
+        target = factory.resolve() if isinstance(factory, Part) else factory
+        return first_sentence(inspect.getdoc(target) or "")
 
     def policy_name(self, policy: str) -> str:
         """``policy``, with :data:`STRONGEST` read as the game's strongest player
@@ -760,6 +797,7 @@ __all__ = [
     "builtin_modules",
     "check_decides",
     "decide_variants",
+    "first_sentence",
     "game_names",
     "get_game",
     "part",

@@ -23,7 +23,7 @@ from carromlab.games.circle_scores.machine import (
     apply_stroke,
     new_game,
 )
-from carromlab.games.circle_scores.players import ForceOutRandom
+from carromlab.games.circle_scores.players import CircleScoresRandom
 from carromlab.games.circle_scores.rules import (
     CircleScoresScoring,
     evaluate_circle_scores,
@@ -206,7 +206,7 @@ def test_random_games_finish_with_the_shots_taken():
         assert all(p.kind == "ring" for p in state.position.pieces)
 
     cfg = CircleScoresConfig(shots=3)
-    recs = play_games([ForceOutRandom()] * 2, cfg, "club", seed=1, games=2, on_stroke=check)
+    recs = play_games([CircleScoresRandom()] * 2, cfg, "club", seed=1, games=2, on_stroke=check)
     for rec in recs:
         st = rec.state
         assert st.over and st.taken == (3, 3) and len(rec.strokes) == 6

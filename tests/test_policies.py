@@ -75,10 +75,10 @@ def test_every_greedy_player_keeps_the_repr_its_logged_runs_were_claimed_with():
     """A logged run resumes only when its players' reprs match (play/log.py): the greedy
     players written over one search budget show the fields they always showed, in order; a
     budget field a player never showed appears only when it is changed."""
-    from carromlab.analysis.crokinole import ForceOutGreedy
     from carromlab.analysis.policies import RACING
     from carromlab.games.carroms.players import CarromsGreedy
     from carromlab.games.carrooka.players import CarrookaGreedy
+    from carromlab.games.force_out.players import ForceOutGreedy
     from carromlab.games.icf.players import icf_lookahead
     from carromlab.games.ring_pegs.players import RingPegsGreedy
 

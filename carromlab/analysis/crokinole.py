@@ -3,15 +3,18 @@
 :mod:`carromlab.rules.crokinole`): the shot-analysis hooks (:func:`outer_line_analysis`), and
 the players that knock rings out of the scoring circle.
 
-:class:`ForceOutGreedy` is the greedy player (:class:`~carromlab.analysis.policies.GreedyPlayer`)
+:class:`RingOutGreedy` is the greedy player (:class:`~carromlab.analysis.policies.GreedyBase`)
 over ghost-ball hits that drive each of the opponent's rings in the circle out of it (every
 ring, in Circle Scores: object rings belong to nobody) - straight out from the centre and
 30 deg either side, to 4 cm beyond the line, past the pegs - from points of the South arc
 every 7.5 deg (or from where the Fast Play ring lies), with random shots added. It plays the
 best by the stroke's value (``points``: Force Out's +5 an opponent's ring out, -5 an own ring
 out or a ring given back; Circle Scores' 5 for the shooting ring in the circle, 10 a ring
-out). One player for the three games: its name is the one their logged runs were played
-under. :class:`ForceOutRandom` shoots once at random towards the centre (property tests).
+out). :class:`RingOutRandom` shoots once at random towards the centre (property tests).
+
+Each game names its own players after itself, thin subclasses in its folder's ``players.py``
+(Force Out's ``ForceOutGreedy``, Circle Scores' ``CircleScoresGreedy``) made by
+:func:`ring_out_player`: a player's repr, stored with its logged runs, names its game.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import numpy as np
 
 from carromlab.analysis.aims import ghost_aims, piece_arrays
 from carromlab.analysis.players import Decision
-from carromlab.analysis.policies import RACING, GreedyPlayer, map_searching
+from carromlab.analysis.policies import RACING, GreedyBase, map_searching
 from carromlab.analysis.search import BUDGET_FIELDS, Candidates, SearchBudget
 from carromlab.analysis.variants import VariantAnalysis
 from carromlab.errors import CarromlabError
@@ -118,9 +121,10 @@ RING_OUT_BUDGET = SearchBudget(max_candidates=40)
 
 
 @dataclass(frozen=True, repr=False)
-class ForceOutGreedy(GreedyPlayer):
-    """The default player of Force Out, Fast Play and Circle Scores (see the module's
-    docstring); ``step_deg``: the spacing of its origins on the arc."""
+class RingOutGreedy(GreedyBase):
+    """The greedy ring-out player of Force Out, Fast Play and Circle Scores (see the
+    module's docstring), which each subclass under their own names; ``step_deg``: the spacing
+    of its origins on the arc."""
 
     budget: SearchBudget = RING_OUT_BUDGET
     step_deg: float = 7.5
@@ -142,7 +146,7 @@ class ForceOutGreedy(GreedyPlayer):
 
 
 @dataclass(frozen=True)
-class ForceOutRandom:
+class RingOutRandom:
     """One random shot towards the centre from a random legal origin (for property tests)."""
 
     def plan(self, view, turn, seed: int = 0):
@@ -152,27 +156,31 @@ class ForceOutRandom:
         yield  # a plan is a generator
 
 
-def ring_out_player(policy: str, skill: str = "club"):
-    """A ring-out player by its policy name: ``greedy`` (:class:`ForceOutGreedy`),
-    ``greedy-race`` (the same racing twice the candidates: the ICF greedy-race's budget,
+def ring_out_player(
+    policy: str,
+    skill: str = "club",
+    greedy: type[RingOutGreedy] = RingOutGreedy,
+    random: type[RingOutRandom] = RingOutRandom,
+):
+    """A ring-out player by its policy name, of the classes a game gives (its own subclasses
+    of :class:`RingOutGreedy` and :class:`RingOutRandom`): ``greedy``, ``greedy-race`` (the
+    same racing twice the candidates: the ICF greedy-race's budget,
     :data:`~carromlab.analysis.policies.RACING`), ``search`` (the greedy player's aims, four
     times as many, on the map search: :func:`~carromlab.analysis.policies.map_searching`) or
-    ``random`` (:class:`ForceOutRandom`)."""
+    ``random``."""
     if policy == "random":
-        return ForceOutRandom()
+        return random()
     if policy == "search":
-        return map_searching(ForceOutGreedy(skill=skill))
+        return map_searching(greedy(skill=skill))
     if policy not in ("greedy", "greedy-race"):
         raise CarromlabError(f"unknown ring-out policy {policy!r}")
-    return ForceOutGreedy(
-        skill=skill, budget=RACING if policy == "greedy-race" else RING_OUT_BUDGET
-    )
+    return greedy(skill=skill, budget=RACING if policy == "greedy-race" else RING_OUT_BUDGET)
 
 
 __all__ = [
     "RING_OUT_BUDGET",
-    "ForceOutGreedy",
-    "ForceOutRandom",
+    "RingOutGreedy",
+    "RingOutRandom",
     "outer_line_analysis",
     "random_shots",
     "ring_out_aims",

@@ -6,15 +6,16 @@ plan on its own; whole-game play runs the plans of many games together, so the k
 one batch spanning all of them (``play/loop.py``).
 
 - :class:`RandomLegal`: a uniformly random legal placement (not on a coin), aim and speed.
-- :class:`GreedyPlayer`: the greedy player of every sliding-disc game, written once: a game
-  supplies its candidate shots (and the value of the position a stroke leaves, where it has
-  one); the search, screen then re-estimate or a race in rounds, spends a typed
+- :class:`GreedyBase`: the base of every sliding-disc game's greedy player, written once
+  and played by none as it is: a game supplies its candidate shots (and the value of the
+  position a stroke leaves, where it has one); the search, screen then re-estimate or a race in rounds, spends a typed
   :class:`~carromlab.analysis.search.SearchBudget`. Noise-aware: the same candidate scores
   differently at different skills. Each game's greedy player is a thin configuration of it
   (``games/<game>/players.py``).
-- :class:`Greedy`: the greedy player of the line boards (ICF; Carroms aims it at its own
-  targets): the candidate shots of :func:`~carromlab.analysis.candidates.candidate_arrays`
-  on the shooter's own coins (and the queen once an own coin is down) plus a few random
+- :class:`Greedy`: the one concrete greedy player here, the line boards' pocketing player
+  (ICF's ``greedy``; Carroms aims it at its own targets; its name is the one its logged runs
+  were claimed under, so it keeps it): the candidate shots of
+  :func:`~carromlab.analysis.candidates.candidate_arrays` on the shooter's own coins (and the queen once an own coin is down) plus a few random
   legal shots, valued under the turn's state.
 
 Whole-game code rotates the board so that the player on strike always shoots from South.
@@ -130,8 +131,9 @@ RACING = SearchBudget(max_candidates=96, random_extra=16, rounds=((16, 8), (6, 2
 
 
 @dataclass(frozen=True, repr=False)
-class GreedyPlayer:
-    """The greedy player, written once: the best expected value over a game's candidate
+class GreedyBase:
+    """The base of the greedy players, written once (a game plays a subclass: the line
+    boards' :class:`Greedy`, ``CarrookaGreedy``...): the best expected value over a game's candidate
     shots, found by the search its :class:`~carromlab.analysis.search.SearchBudget`
     describes (screen every candidate, re-estimate the best few, play the best; or race them
     in rounds).
@@ -232,8 +234,9 @@ class GreedyPlayer:
 
 
 @dataclass(frozen=True, repr=False)
-class Greedy(GreedyPlayer):
-    """The pocketing player of the line boards (ICF, Carroms): the candidates of
+class Greedy(GreedyBase):
+    """The pocketing player of the line boards (ICF, Carroms), a :class:`GreedyBase` with
+    its candidates: the candidates of
     :func:`~carromlab.analysis.candidates.candidate_arrays` (direct cuts and one-cushion
     banks) on the shooter's targets from every ``placement_step`` of the shooting line,
     padded with random legal shots, searched at ``skill`` under the turn's state."""
@@ -332,8 +335,8 @@ MAP_BUDGET = SearchBudget(shots=16384)
 MAP_WIDEN = 4
 
 
-def map_searching(player: GreedyPlayer, shots: int | None = None, widen: int = MAP_WIDEN):
-    """``player`` (any game's :class:`GreedyPlayer`) as a search-based player: its own
+def map_searching(player: GreedyBase, shots: int | None = None, widen: int = MAP_WIDEN):
+    """``player`` (any game's :class:`GreedyBase`) as a search-based player: its own
     candidates, ``widen`` times as many (placements, aims, pots and random shots), searched
     by the map search (:func:`~carromlab.analysis.search.map_search`: screened on common
     random numbers, narrowed, refined within half a step of the best, the finalists

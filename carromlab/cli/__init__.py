@@ -19,8 +19,11 @@ print), registered on the one typer app of :mod:`carromlab.cli.app`:
   what they print; ``decide``: ``decide`` (a player's chosen stroke at a position);
 - ``play``: ``play`` (over ``carromlab.reports.PlayReport``); ``summaries``: the tables
   ``play`` and ``sweep`` end with; ``bench``: ``bench``; ``sweep``: ``sweep``; ``cache``:
-  ``cache info``, ``cache clear``; ``warmup``: ``warmup``; ``train``: ``train`` (a learned
-  screen); ``spinner``: the compile spinner.
+  ``cache info``, ``cache clear``; ``warmup``: ``warmup``; ``explore``: ``explore`` (the
+  explorer served in the browser); ``study``: ``study run|check|report`` (a rule-balance
+  study from its file: its arms played, its plan checked, its report); ``train``: ``train``
+  (a learned screen); ``spinner``: the compile spinner; ``policy_help``: the help of
+  ``--policy`` (``play``, ``decide``), written from the registry's players.
 
 Importing this package registers every command; :func:`main` is the API (the tests call it
 in-process). The console script (:mod:`carromlab.entry`), ``python -m carromlab`` and

@@ -13,13 +13,15 @@ import typer
 
 from carromlab.cli.app import STRICT_HELP, app, report_truncation
 from carromlab.cli.checks import check_skill, variant_game
+from carromlab.cli.policy_help import policy_help
 from carromlab.errors import CarromlabError
 from carromlab.run_options import DecideOptions
 
-POLICY_HELP = (
-    "A player of the game (`carromlab games`, `carromlab play --help`), or strongest: the top "
-    "of the game's strength ladder (ICF greedy-race; Carroms and Carrooka greedy-break; Force "
-    "Out greedy-race; the others greedy)."
+#: ``--policy``'s help: the players of every game whose strokes ``decide`` decides, from the
+#: registry (``registry.decide_variants``)
+POLICY_HELP = policy_help(
+    "A player of the game (`carromlab games`), or strongest.",
+    lambda g: bool(g.players) and g.analysis is not None and g.config is not None,
 )
 
 

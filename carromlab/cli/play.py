@@ -25,17 +25,14 @@ from carromlab.cli.checks import (
     play_options,
     variant_game,
 )
+from carromlab.cli.policy_help import policy_help
 from carromlab.errors import CarromlabError
 from carromlab.run_options import PlayOptions
 
-POLICY_HELP = (
-    "A player of the game, or strongest (the top of its strength ladder): greedy "
-    "or search for every game (the greedy player's candidates on best's search, 16,384 "
-    "kernel shots a decision; KOOBA: its aims refined from its own map); every game but "
-    "KOOBA also random; KOOBA also strong (refined aims, the early attack); ICF, Carroms "
-    "and Carrooka also greedy-break (the searched break); ICF, Force Out and Circle "
-    "Scores also greedy-race (racing twice the candidates); ICF also lookahead and "
-    "lookahead-race (the lookahead on that racing search)."
+#: ``--policy``'s help: the players of every game that plays whole games, from the registry
+POLICY_HELP = policy_help(
+    "A player of the game, or strongest.",
+    lambda g: bool(g.players) and g.driver is not None,
 )
 
 

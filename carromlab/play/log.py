@@ -170,7 +170,8 @@ class GameLog:
 
     **Claiming.** Opening a folder claims it for ``config`` (stored in the database and in
     ``config.json``). A folder claimed by another configuration (ignoring the software
-    versions, :data:`VERSION_KEYS`) is refused, naming the keys that differ; so is a folder
+    versions, :data:`VERSION_KEYS`; its players' reprs read with the game's old names,
+    :func:`same_settings`) is refused, naming the keys that differ; so is a folder
     holding anything that is not the log's own: ``log.sqlite`` (and its ``-journal``,
     ``-wal``, ``-shm``), ``config.json``, ``boards.csv``, ``games.csv``, ``boards.parquet``,
     ``games.parquet``, the temporary ``<one of those>.tmp`` names they are written under
@@ -222,7 +223,7 @@ class GameLog:
                 f"{self.folder} holds game rows (games.csv/boards.csv) but no config.json, so "
                 "its run's configuration is unknown; use a new folder or delete them"
             )
-        if held is not None and _settings(held) != _settings(self.config):
+        if held is not None and not same_settings(held, self.config):
             raise CarromlabError(
                 f"{self.folder} holds a run with another configuration "
                 f"({differences(self.config, held)}); use a new folder or delete it"
@@ -585,8 +586,52 @@ def read_log(folder: str | os.PathLike[str]) -> tuple[pd.DataFrame, pd.DataFrame
 VERSION_KEYS = ("carromlab", "jax", "numpy", "pandas", "device")
 
 
+#: The keys of run metadata that hold players' reprs (a study's arm: one a seat; a play run).
+REPR_KEYS = ("policies", "policy")
+
+
 def _settings(config: Config) -> dict[str, object]:
-    return {k: v for k, v in config.items() if k not in VERSION_KEYS}
+    """A run's settings as compared: without the versions, its players' reprs under their
+    current class names (:func:`current_repr`)."""
+    out = {k: v for k, v in config.items() if k not in VERSION_KEYS}
+    aliases = _player_aliases(config)
+    for key in REPR_KEYS:
+        value = out.get(key)
+        if aliases and isinstance(value, str):
+            out[key] = current_repr(value, aliases)
+        elif aliases and isinstance(value, list):
+            out[key] = [current_repr(v, aliases) if isinstance(v, str) else v for v in value]
+    return out
+
+
+def _player_aliases(config: Config) -> Mapping[str, str]:
+    """The old class names of the players of the run's game (its ``game``, else its
+    ``variant``; :attr:`~carromlab.registry.Game.player_aliases`), {} when it names none or
+    no game is registered under it."""
+    from carromlab.registry import get_game
+
+    name = config.get("game") or config.get("variant")
+    if not isinstance(name, str):
+        return {}
+    try:
+        return get_game(name).player_aliases
+    except CarromlabError:
+        return {}
+
+
+def current_repr(text: str, aliases: Mapping[str, str]) -> str:
+    """A player's repr with its class name as it is now: ``ForceOutGreedy(skill=...)`` with
+    ``{"ForceOutGreedy": "CircleScoresGreedy"}`` is ``CircleScoresGreedy(skill=...)``."""
+    name, paren, rest = text.partition("(")
+    return f"{aliases[name]}{paren}{rest}" if paren and name in aliases else text
+
+
+def same_settings(held: Config, config: Config) -> bool:
+    """Whether a folder claimed for ``held`` takes a run of ``config``: the same settings but
+    for the software versions (:data:`VERSION_KEYS`), the players' reprs compared under their
+    current class names (a game's players renamed since, with the old names it declares:
+    :attr:`~carromlab.registry.Game.player_aliases`)."""
+    return _settings(held) == _settings(config)
 
 
 _ABSENT = object()

@@ -50,6 +50,13 @@ GAME = register_game(
                 "carromlab.analysis.policies:RandomLegal", takes_variant=False, takes_skill=False
             ),
         },
+        player_notes={
+            "greedy": "the best of its candidate shots, screened then re-estimated",
+            "greedy-break": "greedy with the searched break",
+            "search": "greedy's candidates and the shot map's cells on the map search, with the searched break",
+            "learned": "a learned screen in front of a kernel race of its top picks, with the searched break",
+            "random": "a random legal shot",
+        },
         driver=part("carromlab.games.carroms.driver:CarromsDriver"),
         # greedy with the searched break (docs/studies.md: the Carroms stronger player)
         strongest="greedy-break",

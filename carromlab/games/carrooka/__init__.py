@@ -63,6 +63,13 @@ GAME = register_game(
                 takes_skill=False,
             ),
         },
+        player_notes={
+            "greedy": "the best of its candidate shots, screened then re-estimated",
+            "greedy-break": "greedy with the searched break",
+            "search": "greedy's candidates on the map search, with the searched break",
+            "learned": "a learned screen in front of a kernel race of its top picks, with the searched break",
+            "random": "a random legal shot",
+        },
         driver=part("carromlab.games.carrooka.driver:CarrookaDriver"),
         # greedy with the searched break: the first player's clear edge (docs/studies.md)
         strongest="greedy-break",

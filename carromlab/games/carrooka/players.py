@@ -6,7 +6,7 @@ colour to nominate), the shot, and - when a foul left it "Carrooka'd" - one of t
 options. Players are plans, like the ICF ones: generators that yield asks (here often a list
 of asks, one per nomination) and return their decision, so many games share kernel batches.
 
-:class:`CarrookaGreedy` is the greedy player (:class:`~carromlab.analysis.policies.GreedyPlayer`)
+:class:`CarrookaGreedy` is the greedy player (:class:`~carromlab.analysis.policies.GreedyBase`)
 over direct pots (ghost-ball aims from where the striker lies, or from break-line points when
 it is in hand) and random shots, for every target open to it: it screens them with its
 budget's ``n_screen`` noisy shots, re-estimates the best ``keep`` with ``n_eval`` and plays
@@ -39,7 +39,7 @@ from carromlab.analysis.learned import (
     at_rank_speeds,
 )
 from carromlab.analysis.players import Decision
-from carromlab.analysis.policies import GreedyPlayer
+from carromlab.analysis.policies import GreedyBase
 from carromlab.analysis.search import BUDGET_FIELDS, Candidates
 from carromlab.analysis.variants import analysis_for
 from carromlab.equipment.carrooka import COLOURS
@@ -164,7 +164,7 @@ def _next_mask(table, turn: CarrookaTurn) -> np.ndarray:
 
 
 @dataclass(frozen=True, repr=False)
-class CarrookaGreedy(GreedyPlayer):
+class CarrookaGreedy(GreedyBase):
     """The default Carrooka player (see the module's docstring): the greedy player over
     every open target's candidates (:meth:`candidate_groups`), its finalists valued with the
     leave (:meth:`leave_value`); Carrooka'd, it weighs the options (:meth:`plan`)."""

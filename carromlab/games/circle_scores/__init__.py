@@ -36,10 +36,23 @@ GAME = register_game(
                 variants=("circle-scores",),
             ),
         ),
-        # the ring-out players (analysis/crokinole.py), shared with Force Out
+        # the ring-out players (analysis/crokinole.py, shared with Force Out) under its names
         players={
-            p: part("carromlab.analysis.crokinole:ring_out_player", p, takes_variant=False)
+            p: part(
+                "carromlab.games.circle_scores.players:circle_scores_player", p, takes_variant=False
+            )
             for p in ("greedy", "greedy-race", "search", "random")
+        },
+        player_notes={
+            "greedy": "the best of its candidate shots, screened then re-estimated",
+            "greedy-race": "greedy racing twice the candidates",
+            "search": "greedy's candidates on the map search",
+            "random": "a random legal shot",
+        },
+        # its runs were logged under the Force Out players' names before it had its own
+        player_aliases={
+            "ForceOutGreedy": "CircleScoresGreedy",
+            "ForceOutRandom": "CircleScoresRandom",
         },
         driver=part("carromlab.games.circle_scores.driver:CircleScoresDriver"),
         # no stronger player measured in Circle Scores (greedy-race is Force Out's)

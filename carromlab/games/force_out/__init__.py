@@ -40,10 +40,16 @@ GAME = register_game(
                 variants=("force-out", "force-out-fast"),
             ),
         ),
-        # the ring-out players (analysis/crokinole.py), shared with Circle Scores
+        # the ring-out players (analysis/crokinole.py, shared with Circle Scores) under its names
         players={
-            p: part("carromlab.analysis.crokinole:ring_out_player", p, takes_variant=False)
+            p: part("carromlab.games.force_out.players:force_out_player", p, takes_variant=False)
             for p in ("greedy", "greedy-race", "search", "random")
+        },
+        player_notes={
+            "greedy": "the best of its candidate shots, screened then re-estimated",
+            "greedy-race": "greedy racing twice the candidates",
+            "search": "greedy's candidates on the map search",
+            "random": "a random legal shot",
         },
         driver=part("carromlab.games.force_out.driver:ForceOutDriver"),
         # racing twice the candidates: fewer penalties a game (docs/studies.md)

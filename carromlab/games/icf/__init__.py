@@ -75,6 +75,18 @@ GAME = register_game(
                 "carromlab.analysis.policies:RandomLegal", takes_variant=False, takes_skill=False
             ),
         },
+        player_notes={
+            "greedy": "the best of its candidate shots, screened then re-estimated",
+            "greedy-break": "greedy with the searched break",
+            "greedy-race": "greedy racing twice the candidates, with the searched break",
+            "search": "greedy's candidates and the shot map's cells on the map search, with the searched break",
+            "learned": "a learned screen in front of a kernel race of its top picks, with the searched break",
+            "search-lookahead": "the search with the depth-2 lookahead on its finalists at every stroke",
+            "search-safety": "the search with the lookahead when no pot is worth it (safety play)",
+            "lookahead": "the depth-2 lookahead (the opponent's reply valued), with the searched break",
+            "lookahead-race": "the lookahead on the racing search",
+            "random": "a random legal shot",
+        },
         driver=part("carromlab.games.icf.driver:IcfDriver"),
         player_for_rules=part("carromlab.games.icf.parts:player_for_rules"),
         # the top of the strength ladder: the search-based player, 0.678 [0.631, 0.722] of 401

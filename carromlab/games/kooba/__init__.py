@@ -42,6 +42,11 @@ GAME = register_game(
             # strength (players.STRONG), at the skill asked
             "strong": part("carromlab.games.kooba.parts:strong", takes_variant=False),
         },
+        player_notes={
+            "greedy": "each goal's aim from a coarse map",
+            "search": "each goal's aim refined from its own map",
+            "strong": "the refined aims with the early, pressing attack",
+        },
         # the refined aims and the early attack won 0.550 [0.501, 0.598] against greedy
         # (docs/studies.md, "The attack turn, its timing, and Pro")
         strongest="strong",

@@ -34,6 +34,11 @@ GAME = register_game(
                 takes_skill=False,
             ),
         },
+        player_notes={
+            "greedy": "the best aim of the stage's sweep",
+            "search": "the sweep's aims on the map search",
+            "random": "a random legal shot",
+        },
         driver=part("carromlab.games.ring_pegs.driver:RingPegsDriver"),
         strongest="greedy",  # its one searching player
         default_grid=("0", "85:95:41", "1.6,1.8,2.0,2.2"),  # one origin: the ring's start

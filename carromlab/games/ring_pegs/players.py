@@ -1,7 +1,7 @@
 """Ring Pegs' players (the driver, ``driver.py``, plays them on the game loop, the view turned
 so that the player on turn starts South).
 
-:class:`RingPegsGreedy` is the greedy player (:class:`~carromlab.analysis.policies.GreedyPlayer`)
+:class:`RingPegsGreedy` is the greedy player (:class:`~carromlab.analysis.policies.GreedyBase`)
 over aims swept from where its ring lies - stage 1 (the pass): every ``step_deg`` across +-30 deg of straight
 up, at speeds that stop the ring between the far side of the pegged circle and the far frame;
 stage 2 (the finish): +-10 deg round the line to the hole, at speeds that reach the hole slowly
@@ -20,7 +20,7 @@ from typing import ClassVar
 import numpy as np
 
 from carromlab.analysis.players import Decision
-from carromlab.analysis.policies import GreedyPlayer
+from carromlab.analysis.policies import GreedyBase
 from carromlab.analysis.search import Candidates
 from carromlab.games.ring_pegs.rules import active_spot
 from carromlab.physics import Physics
@@ -51,7 +51,7 @@ def sweep(view, turn, step_deg: float = 1.0, physics: Physics | None = None) -> 
 
 
 @dataclass(frozen=True, repr=False)
-class RingPegsGreedy(GreedyPlayer):
+class RingPegsGreedy(GreedyBase):
     """The default Ring Pegs player (see the module's docstring); ``step_deg``: the sweep's
     spacing of aims (its budget's candidate counts do not apply: every aim is screened)."""
 
