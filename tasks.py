@@ -4,8 +4,11 @@
     python3 tasks.py demo   # create .venv, install carromlab, run the main job
     python3 tasks.py test   # create .venv, install carromlab[dev], lint and run the tests
     python3 tasks.py heavy  # the heavy group: cases that repeat others at more cost (CI)
+    python3 tasks.py docs   # the documentation site into build/site/ (warnings are errors)
+    python3 tasks.py wheel  # sdist and wheel into build/dist/, the wheel tried in a fresh
+                            # environment away from the repository (demo and API)
 
-Both create ``.venv`` beside this file the first time (and refresh the install when
+Each creates ``.venv`` beside this file the first time (and refresh the install when
 pyproject.toml changes), so they work on a fresh machine.
 """
 
@@ -13,8 +16,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+import time
 import venv
 from pathlib import Path
 
@@ -24,9 +30,9 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / "python"
 
 
-def run(*args: str | Path) -> None:
+def run(*args: str | Path, cwd: Path = ROOT, env: dict[str, str] | None = None) -> None:
     print("+", " ".join(str(a) for a in args), flush=True)
-    subprocess.run([str(a) for a in args], cwd=ROOT, check=True)
+    subprocess.run([str(a) for a in args], cwd=cwd, check=True, env=env)
 
 
 def ensure_env(extras: str) -> None:
@@ -109,8 +115,99 @@ def heavy() -> None:
     _pytest("-m", "heavy", "tests", "notebooks", "--nbmake")
 
 
+SITE = ROOT / "build" / "site"
+
+#: What the installed wheel must do, run by its own Python from a folder away from the
+#: repository: the curated API, a position, an estimate of a few shots, and the package's data
+#: (searched breaks, learned screens, the explorer's page, the studies' ratings and costs).
+WHEEL_CHECK = """
+import importlib.resources as res, pathlib, sys
+import carromlab as cl
+here = pathlib.Path(cl.__file__).resolve()
+assert "site-packages" in here.parts, here
+pos = cl.standard_position("icf-midgame")
+assert not pos.validate(), pos.validate()
+shot = cl.Shot(x=-0.05, y=-0.2526, angle=1.15, speed=2.0)
+table = cl.estimate(pos, shot, skill="club", n=64, seed=1)
+assert len(table), table
+games = res.files("carromlab.games")
+for game in ("icf", "carroms", "carrooka"):
+    for name in ("breaks.json", "screen.npz", "screen.json"):
+        assert games.joinpath(game, name).is_file(), (game, name)
+from carromlab.analysis.breaks import read_breaks
+from carromlab.analysis.learned import screen_for
+assert read_breaks("icf"), "no searched breaks"
+net, spec, provenance = screen_for("icf")
+assert provenance["game"] == "icf", provenance
+from carromlab.explore.frontend import bundle
+static = pathlib.Path(res.files("carromlab.explore").joinpath("static"))
+assert "export" in bundle(static) and (static / "explorer.css").is_file()
+for name in ("ratings.json", "costs.json"):
+    assert res.files("carromlab.studies").joinpath(name).is_file(), name
+from carromlab.position_schema import json_schema
+assert json_schema()["type"] == "object"
+print("the wheel's API and data: ok", cl.__version__, here.parent)
+"""
+
+
+def docs() -> None:
+    """The documentation site into build/site/: the docs' pages, the notebooks executed (a
+    notebook runs again only when its code changed: the cache is build/nb-cache), the API
+    and command-line references written from the package, the gallery and the study
+    reports. Every warning is an error (a broken link or reference, a notebook's failing
+    cell); all of them are reported before it fails (docs/decisions.md, "The documentation
+    site")."""
+    ensure_env("docs")
+    os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", str(ROOT / ".cache" / "jax"))
+    os.environ.setdefault("CARROMLAB_CORES", "1")  # one device a kernel (tasks.py test)
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    start = time.monotonic()
+    run(
+        BIN / "sphinx-build", "-b", "html", "-W", "--keep-going", "-n", "-q",
+        "-c", "docs", "-d", ROOT / "build" / "site-doctrees", "docs", SITE, *sys.argv[2:],
+    )  # fmt: skip
+    print(f"site built in {time.monotonic() - start:.0f} s: {SITE / 'index.html'}", flush=True)
+
+
+def wheel() -> None:
+    """Build the sdist and, from it, the wheel (``python -m build``) into build/dist/; then
+    install the wheel into a fresh environment in a temporary folder and, from there, run
+    ``carromlab demo`` and the curated API on the package's own data (WHEEL_CHECK)."""
+    ensure_env("")
+    dist = ROOT / "build" / "dist"
+    shutil.rmtree(dist, ignore_errors=True)
+    _install_into(PY, "build")
+    run(PY, "-m", "build", "--outdir", dist)
+    (wheel_file,) = dist.glob("carromlab-*.whl")
+    with tempfile.TemporaryDirectory(prefix="carromlab-wheel-") as tmp:
+        env_dir = Path(tmp) / "env"
+        venv.EnvBuilder(with_pip=True).create(env_dir)
+        py = env_dir / BIN.name / PY.name
+        _install_into(py, wheel_file)
+        # away from the repository: nothing of the source tree on the path
+        clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+        run(env_dir / BIN.name / "carromlab", "version", cwd=Path(tmp), env=clean)
+        run(
+            env_dir / BIN.name / "carromlab", "demo", "--out", Path(tmp) / "demo",
+            cwd=Path(tmp), env=clean,
+        )  # fmt: skip
+        made = sorted(p.name for p in (Path(tmp) / "demo").iterdir())
+        print("demo wrote:", ", ".join(made), flush=True)
+        run(py, "-c", WHEEL_CHECK, cwd=Path(tmp), env=clean)
+
+
+def _install_into(python: Path, target: str | Path) -> None:
+    """``target`` into the environment of ``python``: with uv when it can (fast, cached),
+    else with pip."""
+    try:
+        run(BIN / "uv", "pip", "install", "--quiet", "--python", python, target)
+    except (subprocess.CalledProcessError, OSError):
+        print("uv could not install it; pip does", flush=True)
+        run(python, "-m", "pip", "install", "--quiet", target)
+
+
 if __name__ == "__main__":
-    commands = {"demo": demo, "test": test, "heavy": heavy}
+    commands = {"demo": demo, "test": test, "heavy": heavy, "docs": docs, "wheel": wheel}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         sys.exit(f"usage: python3 tasks.py {{{'|'.join(commands)}}}")
     try:
