@@ -469,6 +469,10 @@ class Game:
     bench_scenarios: Mapping[str, Callable[[], ShotScenario]] = field(default_factory=dict)
     game_sets: tuple[GameSet, ...] = ()
     explorer: Callable[[], type] | None = None
+    #: the shot-analysis hooks built so far, by variant (:meth:`analysis_of`)
+    _analyses: dict[str, VariantAnalysis] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         if not self.variants:
@@ -499,6 +503,29 @@ class Game:
                 f"game {self.name!r}: its strongest player {self.strongest!r} is not one of its "
                 f"players ({', '.join(self.players)})"
             )
+
+    @property
+    def decides(self) -> bool:
+        """Whether :func:`~carromlab.analysis.decide.decide` decides its strokes: it has shot
+        analysis, players and a rule configuration (not KOOBA: its throws are aimed at
+        points)."""
+        return self.analysis is not None and bool(self.players) and self.config is not None
+
+    def analysis_of(self, variant: str | None = None) -> VariantAnalysis:
+        """The shot-analysis hooks of ``variant`` (default: the first;
+        :class:`~carromlab.analysis.variants.VariantAnalysis`), built on first use and kept:
+        one object per variant, which a command resolves once and passes down. One line
+        (:class:`CarromlabError`) for a game without shot analysis."""
+        variant = self.check_variant(variant)
+        if variant not in self._analyses:
+            if self.analysis is None:
+                have = [v for g in GAMES.values() if g.analysis is not None for v in g.variants]
+                raise CarromlabError(
+                    f"shot analysis for variant {variant!r} is not available "
+                    f"(available: {', '.join(have)})"
+                )
+            self._analyses[variant] = self.analysis(variant)
+        return self._analyses[variant]
 
     def make_config(self, variant: str | None = None, **options: object) -> GameConfig:
         """The rule configuration of ``variant`` (default: the first) with ``options``."""
@@ -708,36 +735,31 @@ def standard_position(name: str) -> Position:
 
 def shot_analysis(variant: str) -> VariantAnalysis:
     """The shot-analysis hooks of ``variant``
-    (:class:`~carromlab.analysis.variants.VariantAnalysis`)."""
-    game = get_game(variant)
-    if game.analysis is None:
-        have = [v for g in GAMES.values() if g.analysis is not None for v in g.variants]
-        raise CarromlabError(
-            f"shot analysis for variant {variant!r} is not available (available: {', '.join(have)})"
-        )
-    return game.analysis(game.check_variant(variant))
+    (:class:`~carromlab.analysis.variants.VariantAnalysis`), looked up by name: its game's
+    :meth:`Game.analysis_of` (a caller holding the game asks it, or takes the object it was
+    handed)."""
+    return get_game(variant).analysis_of(variant)
 
 
 def decide_variants() -> list[str]:
     """The variants whose strokes :func:`~carromlab.analysis.decide.decide` decides: every
     game's with shot analysis, players and a rule configuration (not KOOBA's: its throws are
     aimed at points, not played from a position)."""
-    return [
-        v
-        for g in GAMES.values()
-        if g.analysis is not None and g.players and g.config is not None
-        for v in g.variants
-    ]
+    return [v for g in GAMES.values() if g.decides for v in g.variants]
 
 
-def check_decides(variant: str) -> None:
-    """Refuse a variant :func:`decide_variants` leaves out, in one line naming those it
-    holds."""
-    have = decide_variants()
-    if variant not in have:
+def check_decides(variant: str, game: Game | None = None) -> Game:
+    """The game of ``variant`` (``game``, when the caller holds it); a variant
+    :func:`decide_variants` leaves out refused in one line naming those it holds."""
+    _load_builtin()
+    if game is None and variant in _VARIANTS:
+        game = get_game(variant)
+    if game is None or not game.decides or variant not in game.variants:
+        have = decide_variants()
         raise CarromlabError(
             f"decide is not available for {variant!r}: it decides the strokes of {', '.join(have)}"
         )
+    return game
 
 
 def rules_class(variant: str) -> type[VariantRules] | None:

@@ -23,7 +23,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from carromlab.analysis.runner import _trim
-from carromlab.analysis.variants import analysis_for
+from carromlab.analysis.variants import VariantAnalysis, analysis_for
 from carromlab.errors import CarromlabError
 from carromlab.physics import Physics
 from carromlab.physics.devices import compute_devices, map_chunks
@@ -63,10 +63,12 @@ class Answer:
     cell: np.ndarray
     index: np.ndarray
     outcome: dict
+    #: the position's variant's shot-analysis hooks, as the evaluator held them
+    analysis: VariantAnalysis | None = None
 
     def evaluate(self) -> dict[str, np.ndarray]:
         """The rules' per-shot quantities (see the variant's ``rules.evaluate``)."""
-        va = analysis_for(self.ask.position.variant)
+        va = self.analysis or analysis_for(self.ask.position.variant)
         turn = self.ask.turn if self.ask.turn is not None else va.default_turn()
         return va.rules.evaluate(self.ask.position, self.outcome, turn, self.ask.scoring)
 
@@ -85,10 +87,11 @@ class Answer:
             return np.where(self.legal, sums / counts, np.nan)
 
 
-def legal_shots(position, shots: Shot) -> np.ndarray:
+def legal_shots(position, shots: Shot, analysis: VariantAnalysis | None = None) -> np.ndarray:
     """Which base shots have a legal placement for the shooter (on its line, in a legal
-    interval, not on a piece)."""
-    return analysis_for(position.variant).legal_origin(position, shots.x, shots.y)
+    interval, not on a piece); ``analysis``: the variant's hooks (None: looked up)."""
+    va = analysis or analysis_for(position.variant)
+    return va.legal_origin(position, shots.x, shots.y)
 
 
 class Evaluator:
@@ -106,7 +109,9 @@ class Evaluator:
     with refilling lanes a long shot holds up no other, and a real stroke should not be cut
     short. ``hand_set``: how far the
     pieces of a position set by hand (an opening) move per shot (m; ``None``:
-    :data:`~carromlab.shots.HAND_SET`; 0: off), drawn from each shot's key."""
+    :data:`~carromlab.shots.HAND_SET`; 0: off), drawn from each shot's key. ``analysis``:
+    the shot-analysis hooks of the variant it mostly answers for, handed down by the caller
+    that resolved them (a position of another variant has its own looked up)."""
 
     def __init__(
         self,
@@ -117,8 +122,10 @@ class Evaluator:
         max_events: int = 4096,
         physics: Physics | None = None,
         hand_set: float | None = None,
+        analysis: VariantAnalysis | None = None,
     ):
         self.layout = layout
+        self.analysis = analysis
         #: The hand-set size for positions set by hand (None: HAND_SET; 0: off).
         self.hand_set = None if hand_set is None else check_hand_set(hand_set)
         self.capacity = disc_bucket(int(capacity))
@@ -129,6 +136,13 @@ class Evaluator:
         self._sim = lane_simulator_for(layout, self.capacity, self.max_events, self.lanes)
         self.devices = compute_devices()
         self.shots_run = 0
+
+    def analysis_of(self, position) -> VariantAnalysis:
+        """The shot-analysis hooks of ``position``'s variant: the evaluator's own, else
+        looked up."""
+        if self.analysis is not None and self.analysis.variant == position.variant:
+            return self.analysis
+        return analysis_for(position.variant)
 
     def answer(self, asks: list[Ask]) -> list[Answer]:
         """One answer per ask, in order."""
@@ -149,14 +163,16 @@ class Evaluator:
         return answers
 
     def _answer_group(self, noise, asks: list[Ask]) -> list[Answer]:
-        templates, n_real, legal = [], [], []
+        templates, n_real, legal, analyses = [], [], [], []
         t_idx, seeds, rank, keyed, index, base = [], [], [], [], [], []
         for k, a in enumerate(asks):
-            tmpl, nr = _template(a.position, self.capacity, self.hand_set)
+            va = self.analysis_of(a.position)
+            analyses.append(va)
+            tmpl, nr = _template(a.position, self.capacity, self.hand_set, va)
             templates.append(tmpl)
             n_real.append(nr)
             shots = _as_arrays(a.shots)
-            ok = legal_shots(a.position, shots)
+            ok = legal_shots(a.position, shots, va)
             legal.append(ok)
             cells = np.flatnonzero(ok)
             n = int(a.n)
@@ -212,6 +228,7 @@ class Evaluator:
                     cell=cells[rank[rows]],
                     index=index[rows],
                     outcome={f: _trim(v[rows], n_real[k]) for f, v in flat.items()},
+                    analysis=analyses[k],
                 )
             )
         return answers
@@ -221,11 +238,13 @@ SHOT_FIELDS = ("x", "y", "angle", "speed")
 
 
 @functools.lru_cache(maxsize=1024)
-def _template(position, capacity: int, hand_set: float | None = None) -> tuple[dict, int]:
+def _template(
+    position, capacity: int, hand_set: float | None = None, analysis=None
+) -> tuple[dict, int]:
     """The position's discs (shooter first) as numpy arrays padded to ``capacity``, with its
     hand-set plan (:func:`~carromlab.shots.hand_set_plan_for`); cached, since a stroke asks
-    about one position several times."""
-    va = analysis_for(position.variant)
+    about one position several times. ``analysis``: the variant's hooks (None: looked up)."""
+    va = analysis or analysis_for(position.variant)
     pieces = Pieces.from_position(
         va.table_position(position), shooter=(va.shooter_kind, None, 0.0, 0.0)
     )

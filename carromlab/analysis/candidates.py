@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from carromlab.analysis.variants import MAX_SPEED, analysis_for
+from carromlab.analysis.variants import MAX_SPEED, VariantAnalysis, analysis_for
 from carromlab.equipment.geometry import segment_clear, unit
 from carromlab.physics import Physics
 
@@ -60,12 +60,14 @@ def candidate_arrays(
     banks: bool = True,
     physics: Physics | None = None,
     max_speed: float = MAX_SPEED,
+    analysis: VariantAnalysis | None = None,
 ) -> dict:
     """:func:`candidate_shots` as numpy arrays (no table: cheap for a policy to call every
     stroke): ``placement``, ``angle``, ``speed``, ``cut`` and the indices ``piece``,
-    ``pocket``, ``kind`` into the lists of ``names``."""
+    ``pocket``, ``kind`` into the lists of ``names`` (``analysis``: the variant's hooks,
+    where the caller holds them; None: looked up)."""
     physics = physics or Physics()
-    va = analysis_for(position.variant)
+    va = analysis or analysis_for(position.variant)
     board = position.board
     specs = board.piece_specs()
     r_s = specs[va.shooter_kind].radius

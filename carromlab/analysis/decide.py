@@ -32,7 +32,7 @@ import pandas as pd
 from carromlab.analysis.asks import SHOT_FIELDS, Evaluator
 from carromlab.analysis.players import Decision
 from carromlab.analysis.policies import drive_plan
-from carromlab.analysis.variants import analysis_for
+from carromlab.analysis.variants import VariantAnalysis, analysis_for
 from carromlab.errors import CarromlabError
 from carromlab.rules.turns import describe_turn
 from carromlab.shots import Shot
@@ -104,6 +104,8 @@ class Decided:
     estimate_seed: int
     shots: dict[str, int] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
+    #: the variant's shot-analysis hooks the decision was made with (None: looked up)
+    analysis: VariantAnalysis | None = field(default=None, repr=False, compare=False)
 
     def stroke(self) -> dict[str, Any] | None:
         """The stroke in the command line's units: ``placement`` (metres on a line board, or
@@ -112,7 +114,7 @@ class Decided:
         where it lies), ``angle`` (degrees, counter-clockwise from +x) and ``speed`` (m/s)."""
         if self.shot is None:
             return None
-        va = analysis_for(self.variant)
+        va = self.analysis if self.analysis is not None else analysis_for(self.variant)
         s = self.shot
         line = va.origin_of is None
         xs, ys = va.origin(self.position, [-1.0, 1.0])
@@ -228,14 +230,16 @@ def _plain(v: Any) -> Any:
     return str(v)
 
 
-def plan_evaluator(game, variant: str, position, table) -> Evaluator:
+def plan_evaluator(
+    game, variant: str, position, table, analysis: VariantAnalysis | None = None
+) -> Evaluator:
     """The kernel's evaluator for the plan: the position's board, at the game's driver's
     capacity (the programs ``play`` and ``warmup`` compile), or more where the position
-    holds more discs."""
+    holds more discs; ``analysis``: the variant's hooks, handed to the evaluator."""
     capacity = 0
     if game.driver is not None and game.config is not None:
         capacity = int(getattr(game.driver(game.config(variant)), "capacity", 0) or 0)
-    return Evaluator(position.board.layout, max(capacity, len(table.pieces) + 1))
+    return Evaluator(position.board.layout, max(capacity, len(table.pieces) + 1), analysis=analysis)
 
 
 def decide(
@@ -256,30 +260,32 @@ def decide(
     variant of a player the registry does not name; ``policy`` is then only its label).
     The re-estimate's keys depend on ``seed`` alone, so the strokes of several players
     decided at one position with one seed are valued on common keys (a paired
-    comparison)."""
+    comparison).
+
+    The game and the variant's analysis are looked up here, once, and handed down (to the
+    evaluator, the re-estimate and the result)."""
     from carromlab.analysis.estimate import estimate
     from carromlab.position_schema import check_variant
-    from carromlab.registry import check_decides, get_game, standard_position
+    from carromlab.registry import check_decides, standard_position
 
     if isinstance(position, str):
         position = standard_position(position)
     variant = variant or position.variant
     check_variant(position.variant, variant, position.name or "position")
-    check_decides(variant)
+    game = check_decides(variant)  # the game, looked up once
     if int(n) <= 0:
         raise CarromlabError(f"n must be a positive number of shots, not {n}")
-    game = get_game(variant)
+    va = game.analysis_of(variant)
     name = game.policy_name(policy)
     if player is None:
         player = game.make_player(name, skill=skill, variant=variant)
     position.check()
-    va = analysis_for(variant)
     turn = va.turn_of(position)
     view, context = position, turn
     if game.player_view is not None:
         config = game.make_config(variant)
         view, context = game.player_view(position, turn, config)
-    evaluator = plan_evaluator(game, variant, position, va.table_position(position))
+    evaluator = plan_evaluator(game, variant, position, va.table_position(position), va)
     t0 = time.perf_counter()
     decision = drive_plan(player.plan(view, context, seed=int(seed)), evaluator)
     t_plan = time.perf_counter() - t0
@@ -290,7 +296,14 @@ def decide(
     t1 = time.perf_counter()
     if shot is not None:
         table = estimate(
-            position, shot, skill=skill, n=int(n), seed=e_seed, turn=played_turn, progress=progress
+            position,
+            shot,
+            skill=skill,
+            n=int(n),
+            seed=e_seed,
+            turn=played_turn,
+            progress=progress,
+            analysis=va,
         )
     t_est = time.perf_counter() - t1
     return Decided(
@@ -311,6 +324,7 @@ def decide(
         estimate_seed=e_seed,
         shots={"plan": int(evaluator.shots_run), "estimate": int(n) if shot is not None else 0},
         seconds={"plan": t_plan, "estimate": t_est},
+        analysis=va,
     )
 
 

@@ -15,7 +15,7 @@ import pandas as pd
 from carromlab.analysis.intervals import mean_interval, wilson
 from carromlab.analysis.runner import ShotRunner
 from carromlab.analysis.tally import Tally
-from carromlab.analysis.variants import analysis_for
+from carromlab.analysis.variants import VariantAnalysis, analysis_for
 from carromlab.errors import CarromlabError
 from carromlab.shots import Shot, Skill
 from carromlab.shots import skill as skill_named
@@ -25,14 +25,19 @@ def _skill(skill) -> Skill:
     return skill if isinstance(skill, Skill) else skill_named(skill)
 
 
-def prepare(position, n, skill, turn):
+def prepare(position, n, skill, turn, analysis: VariantAnalysis | None = None):
     """Check the common inputs of a run; (skill, variant analysis, turn). ``turn``: the rules'
     turn state to value the shots under; None: the position's own (its ``turn`` fields,
     ``VariantAnalysis.turn_of``), else the variant's default. An explicit turn wins over the
-    position's."""
+    position's. ``analysis``: the variant's hooks, where the caller holds them (None: looked
+    up by the position's variant)."""
     if int(n) <= 0:
         raise CarromlabError(f"n must be a positive number of shots, not {n}")
-    va = analysis_for(position.variant)
+    va = analysis if analysis is not None else analysis_for(position.variant)
+    if va.variant != position.variant:
+        raise CarromlabError(
+            f"the analysis of {va.variant!r} given for a {position.variant} position"
+        )
     sk = va.preset(_skill(skill))  # the variant's preset of that name (recorded as used)
     position.check()
     return sk, va, (turn if turn is not None else va.turn_of(position))
@@ -118,11 +123,13 @@ def estimate(
     progress: bool = False,
     runner: ShotRunner | None = None,
     hand_set: float | None = None,
+    analysis: VariantAnalysis | None = None,
 ) -> pd.DataFrame:
     """Estimate what ``n`` noisy executions of ``shot`` from ``position`` do. ``hand_set``:
     how far the pieces of a position set by hand move per shot (m; ``None``: the default
-    :data:`~carromlab.shots.HAND_SET`; 0: off)."""
-    sk, va, turn = prepare(position, n, skill, turn)
+    :data:`~carromlab.shots.HAND_SET`; 0: off). ``analysis``: the variant's hooks where the
+    caller holds them (None: looked up by the position's variant)."""
+    sk, va, turn = prepare(position, n, skill, turn, analysis)
     va.check_shot(position, shot)
     runner = runner or ShotRunner(
         va.table_position(position),

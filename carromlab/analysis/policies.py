@@ -33,7 +33,7 @@ from carromlab.analysis.asks import Answer, Evaluator
 from carromlab.analysis.candidates import candidate_arrays
 from carromlab.analysis.players import Decision, decided
 from carromlab.analysis.search import BUDGET_FIELDS, Candidates, SearchBudget
-from carromlab.analysis.variants import analysis_for
+from carromlab.analysis.variants import VariantAnalysis, analysis_for
 from carromlab.errors import CarromlabError
 from carromlab.shots import Shot
 from carromlab.shots import skill as skill_named
@@ -87,12 +87,17 @@ class RandomLegal:
 
 
 def random_legal_shots(
-    position, k: int, rng: np.random.Generator, angle_deg=(15.0, 165.0), speed=(0.5, 5.0)
+    position,
+    k: int,
+    rng: np.random.Generator,
+    angle_deg=(15.0, 165.0),
+    speed=(0.5, 5.0),
+    analysis: VariantAnalysis | None = None,
 ) -> np.ndarray:
     """``k`` random legal shots as rows (placement m, angle deg, speed m/s): placements
     uniform over the legal intervals of the shooting line and not on a piece, aims and speeds
-    uniform in their ranges."""
-    va = analysis_for(position.variant)
+    uniform in their ranges (``analysis``: the variant's hooks; None: looked up)."""
+    va = analysis or analysis_for(position.variant)
     board = position.board
     spans = np.array(va.placement_intervals(board), float)
     widths = spans[:, 1] - spans[:, 0]
@@ -110,10 +115,12 @@ def random_legal_shots(
     return np.column_stack([xs[:k], angles, speeds])
 
 
-def line_placements(position, step: float) -> np.ndarray:
+def line_placements(position, step: float, analysis: VariantAnalysis | None = None) -> np.ndarray:
     """Placements along ``position``'s shooting line about ``step`` apart (m): each legal
-    interval from end to end, at least its two ends."""
-    spans = analysis_for(position.variant).placement_intervals(position.board)
+    interval from end to end, at least its two ends (``analysis``: the variant's hooks;
+    None: looked up)."""
+    va = analysis or analysis_for(position.variant)
+    spans = va.placement_intervals(position.board)
     return np.concatenate(
         [np.linspace(lo, hi, max(2, round((hi - lo) / step) + 1)) for lo, hi in spans]
     )
@@ -204,10 +211,11 @@ class GreedyBase:
         when no candidate was legal)."""
         return Decision(shot)
 
-    def group(self, view, shots: Shot, turn) -> Candidates:
+    def group(self, view, shots: Shot, turn, analysis: VariantAnalysis | None = None) -> Candidates:
         """Candidate ``shots`` from ``view`` under ``turn``, executed with this player's
-        noise and valued with its ``scoring``."""
-        noise = analysis_for(view.variant).noise(skill_named(self.skill))
+        noise and valued with its ``scoring`` (``analysis``: the variant's hooks, where the
+        caller holds them; None: looked up)."""
+        noise = (analysis or analysis_for(view.variant)).noise(skill_named(self.skill))
         return Candidates(view, shots, turn, noise, self.scoring)
 
     def _final_value(self, groups: list[Candidates]):
@@ -275,21 +283,23 @@ class Greedy(GreedyBase):
     def candidates(self, position, turn, seed: int) -> list[tuple[float, float, float]]:
         """Candidate shots on the shooter's coins (and the queen once an own coin is down),
         padded with random legal shots to ``max_candidates + random_extra``."""
+        va = analysis_for(position.variant)  # once for the stroke's candidates
         own = self.targets(position, turn)
-        placements = line_placements(position, self.placement_step)
-        cand = candidate_arrays(position, pieces=own, placements=placements)
+        placements = line_placements(position, self.placement_step, va)
+        cand = candidate_arrays(position, pieces=own, placements=placements, analysis=va)
         best = np.lexsort((cand["speed"], cand["cut"]))[: self.budget.max_candidates]  # stable
         cells = list(zip(cand["placement"][best], cand["angle"][best], cand["speed"][best]))
         # random legal shots fill up to a fixed count (the same work every stroke)
         need = self.budget.max_candidates + self.budget.random_extra - len(cells)
         if need > 0:
             rng = np.random.default_rng(np.random.SeedSequence([seed, 11]))
-            cells += [tuple(row) for row in random_legal_shots(position, need, rng)]
+            cells += [tuple(row) for row in random_legal_shots(position, need, rng, analysis=va)]
         return cells
 
     def candidate_groups(self, position, turn, seed: int) -> list[Candidates]:
         cells = np.array(self.candidates(position, turn, seed), float)
-        return [self.group(position, _cell_shots(cells, _shot_y(position)), turn)]
+        va = analysis_for(position.variant)
+        return [self.group(position, _cell_shots(cells, va.shot_y(position.board)), turn, va)]
 
     def targets(self, position, turn) -> list[str]:
         """The pieces worth pocketing: the shooter's coins, and the queen once one is down."""

@@ -63,7 +63,7 @@ def decide(
     game = variant_game(variant)
     from carromlab.registry import STRONGEST, check_decides
 
-    check_decides(variant)
+    check_decides(variant, game)
     check_decide_policy(game, variant, policy, STRONGEST)
     check_skill(skill)
     pos = shot_position(position, variant)

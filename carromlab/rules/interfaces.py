@@ -1,6 +1,9 @@
 """The contracts every game's rules keep: one typed stroke outcome, one machine signature.
 
-A game machine (``carromlab/games/<game>/machine.py``) is a module, or any object, with
+A game machine (``carromlab/games/<game>/machine.py``) is the rules' state machine over a
+whole game (turns, scores, the end), one stroke's outcome at a time; it is not the kernel's
+loop over one shot (:mod:`carromlab.physics.kernel`), which moves the discs and knows no
+rules. It is a module, or any object, with
 
 - ``new_game(config)``: the state of a new game under the rule configuration ``config``;
 - ``apply(state, outcome, config, rng=None)``: the state after one stroke whose result is
@@ -130,8 +133,8 @@ def _scalar(value: ArrayLike) -> int:
 
 @runtime_checkable
 class GameMachine(Protocol[ConfigT, StateT]):
-    """A game's rules as a state machine (see the module's docstring): a module or an object
-    with ``new_game`` and ``apply``. ``GameMachine[CarromsConfig | None, CarromsState]``, for
+    """A game's rules as a state machine over whole games (see the module's docstring; not
+    the kernel's loop over one shot): a module or an object with ``new_game`` and ``apply``. ``GameMachine[CarromsConfig | None, CarromsState]``, for
     instance, is what the Carroms machine module is."""
 
     def new_game(self, config: ConfigT) -> StateT: ...
