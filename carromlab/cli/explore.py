@@ -32,7 +32,14 @@ def explore(
     the shot's odds with intervals, a few executions' paths and the best shot. Prints the
     page's address; Ctrl-C stops the server."""
     from carromlab.cli.checks import resolve
-    from carromlab.explore.serve import free_port, port_free, voila_command, write_notebook
+    from carromlab.explore.serve import (
+        bind_address,
+        check_port,
+        free_port,
+        url,
+        voila_command,
+        write_notebook,
+    )
     from carromlab.input_schema import check_name
 
     pos = resolve(position)  # a bad name or file: one line, before anything starts
@@ -43,6 +50,7 @@ def explore(
     # the skills of the position's game, as its explorer model names them
     check_name(skill, model_class(pos.variant).skill_names(pos.variant), "skill")
     check(n=n, seed=seed, port=port)
+    bind_address(host)  # an empty, unknown or foreign host: one line, before anything starts
     try:
         import anywidget  # noqa: F401
         import voila  # noqa: F401
@@ -52,11 +60,11 @@ def explore(
         ) from None
     if port is None:
         port = free_port(host)
-    elif not port_free(host, int(port)):
-        raise CarromlabError(f"--port {port} is in use on {host}; choose another or leave it out")
+    else:
+        check_port(host, int(port))
     folder = Path(tempfile.mkdtemp(prefix="carromlab-explore-"))
     notebook = write_notebook(folder, position, skill, n, seed)
-    url = f"http://{host}:{port}/"
+    address = url(host, int(port))
     log = folder / "server.log"  # the server's own messages (a pipe nobody reads would fill)
     with open(log, "w", encoding="utf-8") as sink:
         # its own session: the terminal's Ctrl-C reaches this process only, which stops the
@@ -72,9 +80,9 @@ def explore(
         if not _wait_for(host, int(port), proc):
             err = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
             raise CarromlabError("the page server did not start" + (f": {err[-1]}" if err else ""))
-        typer.echo(f"carromlab explorer on {pos.name or position}: {url}  (Ctrl-C stops it)")
+        typer.echo(f"carromlab explorer on {pos.name or position}: {address}  (Ctrl-C stops it)")
         if not no_browser:
-            webbrowser.open(url)
+            webbrowser.open(address)
         proc.wait()
     finally:
         signal.signal(signal.SIGTERM, previous)
@@ -107,9 +115,9 @@ def _wait_for(host: str, port: int, proc, timeout: float = 120.0) -> bool:
     while time.monotonic() - t0 < timeout:
         if proc.poll() is not None:
             return False
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-            s.settimeout(0.5)
-            if s.connect_ex((host, port)) == 0:
+        try:
+            with socket.create_connection((host, port), timeout=0.5):
                 return True
-        time.sleep(0.2)
+        except OSError:
+            time.sleep(0.2)
     return False

@@ -9,10 +9,13 @@ page says why (the browser test fails on it).
 
 from __future__ import annotations
 
+import errno
 import json
 import socket
 import sys
 from pathlib import Path
+
+from carromlab.errors import CarromlabError
 
 #: The first port tried when none is given (Voila's own default).
 DEFAULT_PORT = 8866
@@ -49,21 +52,75 @@ def write_notebook(folder: Path, position: str, skill: str, n: int, seed: int) -
     return path
 
 
-def port_free(host: str, port: int) -> bool:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+def bind_address(host: str) -> tuple[socket.AddressFamily, str]:
+    """The address family and the address ``host`` (a name or an address, IPv4 or IPv6)
+    binds to; one line (:class:`CarromlabError`) naming ``--host`` when it is empty, cannot
+    be resolved, or is not an address of this machine (checked by binding a free port)."""
+    if not host.strip():
+        raise CarromlabError(
+            f"--host {host!r}: give an address to bind (127.0.0.1: this machine only; "
+            "0.0.0.0: every interface)"
+        )
+    try:
+        infos = socket.getaddrinfo(host, 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as e:
+        why = getattr(e, "strerror", None) or str(e)
+        raise CarromlabError(f"--host {host!r}: cannot resolve it ({why})") from None
+    family, address = infos[0][0], str(infos[0][4][0])
+    why = bind_problem(family, address, 0)
+    if why is not None:
+        raise CarromlabError(f"--host {host!r}: cannot bind to it ({why})")
+    return family, address
+
+
+def bind_problem(family: socket.AddressFamily, address: str, port: int) -> str | None:
+    """Why ``address:port`` cannot be bound (the system's words), or None."""
+    with socket.socket(family, socket.SOCK_STREAM) as s:
         try:
-            s.bind((host, port))
-        except OSError:
-            return False
-    return True
+            s.bind((address, port))
+        except OSError as e:
+            return e.strerror or str(e)
+    return None
+
+
+def port_free(host: str, port: int) -> bool:
+    family, address = bind_address(host)
+    return bind_problem(family, address, port) is None
+
+
+def check_port(host: str, port: int) -> None:
+    """Refuse a ``--port`` that ``host`` cannot serve on, saying why: in use, or the system's
+    reason (a port below 1024 without the right to it)."""
+    family, address = bind_address(host)
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        try:
+            s.bind((address, port))
+        except OSError as e:
+            if e.errno == errno.EADDRINUSE:
+                raise CarromlabError(
+                    f"--port {port} is in use on {host}; choose another or leave it out"
+                ) from None
+            raise CarromlabError(
+                f"--port {port} on {host}: cannot bind to it ({e.strerror or e}); choose another "
+                "or leave it out"
+            ) from None
 
 
 def free_port(host: str, first: int = DEFAULT_PORT, tries: int = 50) -> int:
-    """The first free port from ``first`` on."""
+    """The first free port from ``first`` on (``host`` checked first: :func:`bind_address`);
+    one line when ``tries`` ports in a row are taken."""
+    family, address = bind_address(host)
     for port in range(first, first + tries):
-        if port_free(host, port):
+        if bind_problem(family, address, port) is None:
             return port
-    raise OSError(f"no free port in {first}-{first + tries - 1} on {host}")
+    raise CarromlabError(
+        f"no free port in {first}-{first + tries - 1} on {host}; give one with --port"
+    )
+
+
+def url(host: str, port: int) -> str:
+    """The page's address (an IPv6 address in brackets)."""
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
 def voila_command(notebook: Path, host: str, port: int) -> list[str]:
