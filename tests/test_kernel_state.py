@@ -1,5 +1,5 @@
 """The kernel's typed loop state (``KernelState``) and its loop in pieces (``EventLoop``:
-``init``, ``running``, ``apply``, ``finish`` from ``make_machine``).
+``init``, ``running``, ``apply``, ``finish`` from ``make_shot_loop``).
 
 Driving the pieces by hand, one jitted ``apply`` per event, must give the outcome and trace
 of ``make_simulator`` (one ``while_loop``): the counts, codes and flags exactly, the floats
@@ -26,7 +26,7 @@ from carromlab.physics.kernel import (
     ShotOutcome,
     Stages,
     Trace,
-    make_machine,
+    make_shot_loop,
     make_simulator,
 )
 
@@ -60,8 +60,8 @@ def test_every_state_field_is_documented():
 def test_event_loop_pieces_and_state():
     table = Table.from_layout(ICF.layout)
     d = shot()
-    machine = make_machine(table, 3, MAX_EVENTS)
-    loop = machine(d, PHYS)
+    shot_loop = make_shot_loop(table, 3, MAX_EVENTS)
+    loop = shot_loop(d, PHYS)
     assert isinstance(loop, EventLoop)
     assert loop._fields == ("init", "running", "apply", "finish", "stages")
     assert isinstance(loop.stages, Stages)
@@ -75,11 +75,11 @@ def test_event_loop_pieces_and_state():
 def test_event_loop_driven_by_hand_matches_the_simulator():
     table = Table.from_layout(ICF.layout)
     d = shot()
-    machine = make_machine(table, 3, MAX_EVENTS, record=True)
-    init = jax.jit(lambda d, p: machine(d, p).init())
-    running = jax.jit(lambda d, p, s: machine(d, p).running(s))
-    apply = jax.jit(lambda d, p, s: machine(d, p).apply(s))
-    finish = jax.jit(lambda d, p, s: machine(d, p).finish(s))
+    shot_loop = make_shot_loop(table, 3, MAX_EVENTS, record=True)
+    init = jax.jit(lambda d, p: shot_loop(d, p).init())
+    running = jax.jit(lambda d, p, s: shot_loop(d, p).running(s))
+    apply = jax.jit(lambda d, p, s: shot_loop(d, p).apply(s))
+    finish = jax.jit(lambda d, p, s: shot_loop(d, p).finish(s))
 
     s = init(d, PHYS)
     assert int(s.trace.n) == 1 and float(s.t) == 0.0
@@ -111,7 +111,7 @@ def test_init_solves_only_the_moving_rows_with_the_full_rows_numbers():
     meet); its cached times must equal ``event_times``' full rows, bit for bit: the striker
     first or last in the listing, one to five discs moving, some in the same pass."""
     rng = np.random.default_rng(3)
-    machine = make_machine(Table.from_layout(ICF.layout), 9, MAX_EVENTS)
+    shot_loop = make_shot_loop(Table.from_layout(ICF.layout), 9, MAX_EVENTS)
     contacts = 0
     for case in range(12):
         n = 9
@@ -124,9 +124,9 @@ def test_init_solves_only_the_moving_rows_with_the_full_rows_numbers():
             angle = float(rng.uniform(0, 2 * np.pi))
             rows.append((x, y, speed * np.cos(angle), speed * np.sin(angle), spec))
         discs = Discs.from_pieces(make_pieces(rows))
-        got = jax.jit(lambda d: machine(d, PHYS).init())(discs)
+        got = jax.jit(lambda d: shot_loop(d, PHYS).init())(discs)
         want = jax.jit(
-            lambda d: machine(d, PHYS).stages.event_times(d.x, d.y, d.vx, d.vy, d.alive)
+            lambda d: shot_loop(d, PHYS).stages.event_times(d.x, d.y, d.vx, d.vy, d.alive)
         )(discs)
         np.testing.assert_array_equal(np.asarray(got.pair_t), np.asarray(want[0]))
         np.testing.assert_array_equal(np.asarray(got.disc_t), np.asarray(want[1]))
@@ -138,7 +138,7 @@ def test_pair_rows_padding_changes_no_time():
     """The pair rows are computed with the discs padded to a multiple of ``PAIR_WIDTH`` (whole
     vectors on a CPU): the times must be those of the unpadded rows (width 1), on a full
     board of 20 discs with many moving (both-moving quartics, touching pairs, dead discs)."""
-    from carromlab.physics.kernel import PAIR_WIDTH, machine_for, make_spec
+    from carromlab.physics.kernel import PAIR_WIDTH, make_spec, shot_loop_for
 
     rng = np.random.default_rng(11)
     n = 20
@@ -161,9 +161,9 @@ def test_pair_rows_padding_changes_no_time():
 
     def times(width):
         spec = make_spec(Table.from_layout(ICF.layout), n, MAX_EVENTS, pair_width=width)
-        machine = machine_for(spec)
+        shot_loop = shot_loop_for(spec)
         run = jax.jit(
-            lambda d: machine(d, PHYS).stages.event_times(d.x, d.y, d.vx, d.vy, d.alive)[0]
+            lambda d: shot_loop(d, PHYS).stages.event_times(d.x, d.y, d.vx, d.vy, d.alive)[0]
         )
         return [np.asarray(run(d)) for d in cases]
 

@@ -48,6 +48,7 @@ from carromlab.equipment import CrokinoleBoard, IcfBoard
 from carromlab.errors import CarromlabError
 from carromlab.physics import Physics
 from carromlab.physics.kernel import Discs, batch_simulator_for, make_simulator
+from carromlab.physics.params import TRACED_FIELDS
 from carromlab.physics.programs import kernel_program
 from carromlab.physics.table import Pieces, Table
 from carromlab.position import Position
@@ -193,10 +194,10 @@ def liveliness_runs(mu, e_cushion, v0, board: IcfBoard | None = None, physics=No
     def padded(a, fill):
         return np.concatenate([a, np.full(pad, fill)]).astype(np.float32)
 
-    fields = {f.name: np.full(size, getattr(base, f.name)) for f in dataclasses.fields(base)}
+    fields = {f: np.full(size, getattr(base, f)) for f in TRACED_FIELDS}
     fields["mu"] = padded(mu, base.mu)
     fields["e_cushion"] = padded(e, base.e_cushion)
-    phys = Physics(**{k: jnp.asarray(a, jnp.float32) for k, a in fields.items()})
+    phys = dataclasses.replace(base, **{k: jnp.asarray(a, jnp.float32) for k, a in fields.items()})
     pieces = Pieces.from_position(
         Position("icf", (), board), shooter=("striker", None, 0.0, ln.y0), speed=1.0, angle=0.0
     )

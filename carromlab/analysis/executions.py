@@ -84,10 +84,13 @@ def record_executions(
             }
         )
         decel = np.asarray(runner.physics.mu * runner.physics.g) if runner.prior is None else None
+        # each disc's own friction where the striker's differs (Physics.striker_friction)
+        used = runner.physics if runner.prior is None else physics
+        factor = np.where(np.asarray(discs.hard)[0], used.striker_friction, 1.0)
         for k in range(keep):
             one = jax.tree_util.tree_map(lambda a, k=k: np.asarray(a)[k], trace)
             a = float(decel) if decel is not None else float(physics.mu[k] * physics.g[k])
-            xs, ys = sample_paths(one, a, points)
+            xs, ys = sample_paths(one, a * factor, points)
             paths.append({pid: (xs[:, j], ys[:, j]) for j, pid in enumerate(runner.ids)})
     outcome = {k: np.concatenate([o[k] for o in outcomes]) for k in outcomes[0]}
     return outcome, paths

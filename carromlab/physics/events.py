@@ -89,14 +89,19 @@ def path_inside_rail(px: F, py: F, ux: F, uy: F, radius: F, rail: F) -> F:
     return jnp.maximum(-b + jnp.sqrt(jnp.maximum(b * b - c, 0.0)), 0.0)
 
 
-def path_to_capture(px: F, py: F, ux: F, uy: F, v: F, a: F, cap: F) -> F:
+def path_to_capture(px: F, py: F, ux: F, uy: F, v: F, a: F, cap: F, k: F | None = None) -> F:
     """Path length until the disc's centre is inside a capture circle (x, y, r, skip) at a
-    speed at most ``skip``; inf if it never is."""
+    speed at most ``skip``; inf if it never is. With ``k`` the disc decelerates at ``k * a``
+    (sliding at ``k a`` is sliding at ``a`` along ``k`` times the path)."""
     s1, s2 = first_circle_entry(px, py, ux, uy, cap[0], cap[1], cap[2])
     skip = cap[3]
     s_slow = jnp.maximum(0.0, (v * v - skip * skip) / (2.0 * a))  # skip = inf -> 0
-    s = jnp.maximum(jnp.maximum(s1, 0.0), s_slow)
-    ok = (s2 >= 0) & (s <= s2) & (s <= stop_path(v, a))
+    if k is None:
+        s = jnp.maximum(jnp.maximum(s1, 0.0), s_slow)
+        ok = (s2 >= 0) & (s <= s2) & (s <= stop_path(v, a))
+    else:
+        s = jnp.maximum(jnp.maximum(s1, 0.0), s_slow / k)
+        ok = (s2 >= 0) & (s <= s2) & (k * s <= stop_path(v, a))
     return jnp.where(ok, s, INF)
 
 

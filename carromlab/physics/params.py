@@ -6,9 +6,12 @@ and reasoning are in docs/equipment.md and docs/calibration.md) and can be chang
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from typing import Any
 
 import jax
+import numpy as np
 
 #: Materials of pieces that play the striker's part (harder, heavier): contacts with them use
 #: ``e_striker``.
@@ -64,9 +67,26 @@ class Physics:
     the kinetic energy at the shallowest incidences). A numerical decision, not a
     measurement; 0 turns it off. Straight cushions and pegs are not affected."""
 
+    striker_friction: float = field(default=1.0, metadata={"static": True})
+    """The striker's sliding friction as a multiple of ``mu`` (pieces of the striker's
+    material, ``STRIKER_MATERIALS``; the coins keep ``mu``): 1, the default, slides every disc
+    alike. Estimate: an ICF striker is plastic or ivorine and a coin wood (docs/equipment.md),
+    so on the same powder their friction may differ, but nothing measured is published; the
+    option is there to ask how much it matters (docs/physics.md, "Per-piece sliding
+    friction"). A static field, not traced: the kernel's programs are compiled for it, and
+    only where it is not 1 do they carry each disc's own deceleration (the default's programs
+    are the ones without it, bit for bit and as fast); so it cannot vary shot by shot under a
+    physics prior, and each value compiles its own program."""
+
     @property
     def deceleration(self) -> float:
+        """The coins' sliding deceleration, ``mu * g`` (m/s^2)."""
         return self.mu * self.g
+
+    def decelerations(self, striker: Any) -> Any:
+        """Each disc's sliding deceleration (m/s^2): ``mu * g``, times ``striker_friction``
+        where ``striker`` (one bool a disc: the striker's material) is set (NumPy)."""
+        return self.mu * self.g * np.where(striker, self.striker_friction, 1.0)
 
     def pair_restitution(self, material_a: str, material_b: str) -> float:
         if material_a in STRIKER_MATERIALS or material_b in STRIKER_MATERIALS:
@@ -77,3 +97,10 @@ class Physics:
         if material in CUSHION_MATERIALS:
             return self.e_cushion
         return self.e_post
+
+
+#: The fields of :class:`Physics` that are traced (arrays in a program: they can vary shot by
+#: shot); the others (``striker_friction``) are static, part of the compiled program.
+TRACED_FIELDS = tuple(
+    f.name for f in dataclasses.fields(Physics) if not f.metadata.get("static", False)
+)

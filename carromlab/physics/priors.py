@@ -23,11 +23,14 @@ import jax
 import jax.numpy as jnp
 
 from carromlab.errors import CarromlabError
-from carromlab.physics.params import Physics
+from carromlab.physics.params import TRACED_FIELDS, Physics
 
 #: The key stream physics draws come from (any constant apart from the noise's 1-3).
 PHYSICS_STREAM = 1000
-FIELDS = tuple(f.name for f in dataclasses.fields(Physics))
+#: The fields a prior can draw: the traced ones (a static field, ``striker_friction``, is
+#: part of the compiled program). Their order fixes each field's key stream.
+FIELDS = TRACED_FIELDS
+STATIC_FIELDS = tuple(f.name for f in dataclasses.fields(Physics) if f.name not in FIELDS)
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,11 @@ def vary_physics(base: Physics | None = None, **dists) -> PhysicsPrior:
     if not dists:
         raise CarromlabError("vary_physics needs at least one field to vary")
     for name, dist in dists.items():
+        if name in STATIC_FIELDS:
+            raise CarromlabError(
+                f"{name} cannot vary shot by shot: it is part of the compiled program (set it "
+                "in the base physics instead)"
+            )
         if name not in FIELDS:
             raise CarromlabError(f"unknown Physics field {name!r}; the fields are {FIELDS}")
         if not isinstance(dist, (Uniform, Normal)):

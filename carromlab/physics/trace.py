@@ -11,8 +11,9 @@ def sample_paths(trace, deceleration, points: int = 16) -> tuple[np.ndarray, np.
     """Positions along every disc's path: arrays (n_points, N) of x and y.
 
     Between two recorded events each disc slides straight, decelerating at ``deceleration``
-    (mu * g) until it stops (:func:`~carromlab.physics.sliding.slide`); ``points`` samples per segment between events. A captured disc's
-    path ends where it was captured (NaN after).
+    (mu * g; or one a disc, ``Physics.decelerations``) until it stops
+    (:func:`~carromlab.physics.sliding.slide`); ``points`` samples per segment between
+    events. A captured disc's path ends where it was captured (NaN after).
     """
     t = np.asarray(trace.t)
     n = int(trace.n)

@@ -38,6 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from carromlab.errors import CarromlabError
 from carromlab.input_schema import CONFIDENCE, FINITE, PHYSICS, SEED, Limit
+from carromlab.physics.params import TRACED_FIELDS
 from carromlab.position_schema import (
     MAX_NAME,
     MAX_WORD,
@@ -74,6 +75,8 @@ def _physics_model(name: str, pair: bool) -> type[BaseModel]:
 
     fields: dict[str, Any] = {}
     for k, lim in PHYSICS.items():
+        if pair and k not in TRACED_FIELDS:  # a static field is one value, never drawn
+            continue
         kind = Annotated[list[lim.type], Field(min_length=2, max_length=2)] if pair else lim.type
         fields[k] = (kind, None)
     return create_model(name, __config__=ConfigDict(**_STRICT, title=name), **fields)

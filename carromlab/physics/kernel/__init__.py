@@ -12,7 +12,7 @@ One shot is a bounded ``lax.while_loop`` over events, built in the manner of MJX
 | :mod:`~carromlab.physics.kernel.resolve` | what an event does: ``advance``, ``resolve_pair``, ``resolve_disc`` (cushion, rail, peg, capture, ditch) |
 | :mod:`~carromlab.physics.kernel.cluster` | the cluster contact model's solve |
 | :mod:`~carromlab.physics.kernel.tally` | contacts counted, the shooter's first contact, the trace, the outcome |
-| :mod:`~carromlab.physics.kernel.step` | ``init`` and ``apply`` (in ``Stages``), ``EventLoop``, ``make_machine`` |
+| :mod:`~carromlab.physics.kernel.step` | ``init`` and ``apply`` (in ``Stages``), ``EventLoop``, ``make_shot_loop`` |
 | :mod:`~carromlab.physics.kernel.batch` | ``make_simulator`` (one shot), ``make_batch_simulator`` (vmap), ``make_lane_simulator`` (refilling lanes), the cached ``batch_simulator_for`` / ``lane_simulator_for`` |
 
 See docs/physics.md for the model and docs/ARCHITECTURE.md for the layout.
@@ -71,11 +71,11 @@ from carromlab.physics.kernel.state import (
 )
 from carromlab.physics.kernel.step import (
     EventLoop,
-    Machine,
+    ShotLoop,
     Stages,
     event_loop,
-    machine_for,
-    make_machine,
+    make_shot_loop,
+    shot_loop_for,
 )
 
 __all__ = [
@@ -105,8 +105,8 @@ __all__ = [
     "KernelSpec",
     "KernelState",
     "Kinematics",
-    "Machine",
     "Pending",
+    "ShotLoop",
     "ShotOutcome",
     "Stages",
     "Trace",
@@ -118,14 +118,14 @@ __all__ = [
     "first_min",
     "kernel_compiler_options",
     "lane_simulator_for",
-    "machine_for",
     "make_batch_simulator",
     "make_lane_simulator",
-    "make_machine",
+    "make_shot_loop",
     "make_simulator",
     "make_spec",
     "rail_bounce",
     "run_where",
+    "shot_loop_for",
     "solve_cluster_hits",
     "solve_clusters",
 ]

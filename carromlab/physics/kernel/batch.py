@@ -30,7 +30,7 @@ from carromlab.physics.kernel.spec import (
     kernel_compiler_options,
 )
 from carromlab.physics.kernel.state import Discs, KernelState, Pending, ShotOutcome, Trace
-from carromlab.physics.kernel.step import EventLoop, Machine, make_machine, stages_for
+from carromlab.physics.kernel.step import EventLoop, ShotLoop, make_shot_loop, stages_for
 from carromlab.physics.params import Physics
 from carromlab.physics.programs import kernel_program
 from carromlab.physics.table import Table
@@ -60,10 +60,10 @@ def make_simulator(
     ``contacts`` is the contact model (:data:`CONTACT_MODELS`); ``cluster_steps`` the cluster
     solve's steps per contact half-period (:data:`CLUSTER_STEPS`).
     """
-    machine = make_machine(table, n_pieces, max_events, record, contacts, cluster_steps)
+    shot_loop = make_shot_loop(table, n_pieces, max_events, record, contacts, cluster_steps)
 
     def simulate(d: Discs, physics: Physics) -> ShotOutcome | tuple[ShotOutcome, Trace]:
-        loop = machine(d, physics)
+        loop = shot_loop(d, physics)
         return loop.finish(jax.lax.while_loop(loop.running, loop.apply, loop.init()))
 
     return simulate
@@ -183,12 +183,12 @@ def make_batch_simulator(
     physics/priors.py). ``solve_lanes``: :data:`SOLVE_LANES`. With ``record=True`` it returns
     ``(ShotOutcome, Trace)`` with the batch's leading axis (memory grows with ``max_events``
     for every shot: keep batches small). ``cluster_steps``: :data:`CLUSTER_STEPS`."""
-    machine = make_machine(
+    shot_loop = make_shot_loop(
         table, n_pieces, max_events, record=record, contacts=contacts, cluster_steps=cluster_steps
     )
 
     def simulate(discs: Discs, physics: Physics) -> PyTree:
-        lanes_in, loop_of = lane_inputs(machine, discs, physics, per_shot_physics)
+        lanes_in, loop_of = lane_inputs(shot_loop, discs, physics, per_shot_physics)
         ss = jax.vmap(lambda *a: loop_of(*a).init())(*lanes_in)
 
         def running(ss: KernelState) -> jax.Array:
@@ -234,7 +234,7 @@ def make_lane_simulator(
     on its lane, on the other shots or on the cap it did not reach: they are the batch
     simulator's, bit for bit (tests/test_kernel.py, tests/test_devices.py).
     """
-    machine = make_machine(
+    shot_loop = make_shot_loop(
         table, n_pieces, EVENT_BOUND, contacts=contacts, cluster_steps=cluster_steps
     )
 
@@ -242,7 +242,7 @@ def make_lane_simulator(
         q = discs.x.shape[0]
         n_lanes = min(lanes, q)
         per_harvest = max(1, n_lanes // 4)
-        queue_in, loop_of = lane_inputs(machine, discs, physics, per_shot_physics)
+        queue_in, loop_of = lane_inputs(shot_loop, discs, physics, per_shot_physics)
         loop_of = capped(loop_of, cap)
         lane_in = _take(queue_in, jnp.arange(n_lanes))
         lane_s = init_many(loop_of, lane_in)
@@ -343,15 +343,15 @@ def _static_why(
 
 
 def lane_inputs(
-    machine: Machine, discs: Discs, physics: Physics, per_shot_physics: bool
+    shot_loop: ShotLoop, discs: Discs, physics: Physics, per_shot_physics: bool
 ) -> tuple[tuple[PyTree, ...], LoopOf]:
-    """What a batch maps over and one shot's loop from it: ``(discs, physics)`` and the machine
+    """What a batch maps over and one shot's loop from it: ``(discs, physics)`` and the shot loop
     itself when every shot has its own physics, else ``(discs,)`` with ``physics`` bound."""
     if per_shot_physics:
-        return (discs, physics), machine
+        return (discs, physics), shot_loop
 
     def loop_of(d: Discs) -> EventLoop:
-        return machine(d, physics)
+        return shot_loop(d, physics)
 
     return (discs,), loop_of
 

@@ -58,10 +58,14 @@ def disc_event(
     """(time, code) of disc i's next one-disc event: codes [captures | ditch | walls]."""
     px, py, r = kin.x[i], kin.y[i], c.discs.radius[i]
     v, ux, uy = kin.v[i], kin.ux[i], kin.uy[i]
-    a, tol = c.a, c.tol
+    # the coins' deceleration a (one number: the compiled arithmetic stays that of one
+    # deceleration) and, with the striker's own friction, this disc's factor k: sliding at
+    # k a is sliding at a along k times the path, in 1 / k of the time
+    a, tol = c.a0, c.tol
+    k = None if c.k is None else c.k[i]
     paths = []
     if spec.n_caps:
-        paths.append(jax.vmap(lambda g: ev.path_to_capture(px, py, ux, uy, v, a, g))(c.caps))
+        paths.append(jax.vmap(lambda g: ev.path_to_capture(px, py, ux, uy, v, a, g, k))(c.caps))
     ditch = ev.path_to_leave_circle(px, py, ux, uy, c.surface_r) if spec.ditch else ev.INF
     paths.append(jnp.reshape(ditch, (1,)).astype(c.dtype))
     if spec.n_seg:
@@ -75,9 +79,9 @@ def disc_event(
     # Time grows with path length along one disc's path: take the nearest event first, then
     # convert that one path length to a time.
     s = jnp.concatenate(paths)
-    s_k, k = first_min(s)
-    t = ev.time_for_path(s_k, v, a)
-    return jnp.where(kin.moving[i], t, ev.INF), k
+    s_k, code = first_min(s)
+    t = ev.time_for_path(s_k, v, a) if k is None else ev.time_for_path(k * s_k, v, a) / k
+    return jnp.where(kin.moving[i], t, ev.INF), code
 
 
 def disc_times(spec: KernelSpec, c: Constants, kin: Kinematics) -> tuple[jax.Array, jax.Array]:
@@ -103,6 +107,8 @@ class PairRows:
     uyj: jax.Array
     mi: jax.Array
     mj: jax.Array
+    ai: jax.Array
+    aj: jax.Array
     reach: jax.Array
     d0x: jax.Array
     d0y: jax.Array
@@ -120,22 +126,29 @@ def both_moving_time(
 ) -> tuple[jax.Array, jax.Array]:
     """The pair's contact time while both discs move (the quartic on [start, first stop]);
     also returns the first stop (``horizon``: 0 where a disc is at rest)."""
-    a, tol = c.a, c.tol
+    ai, aj, tol = p.ai, p.aj, c.tol
     mi, mj = p.mi, p.mj
-    ax = a * (jnp.where(mj, -p.uxj, 0.0) - jnp.where(mi, -p.uxi, 0.0))
-    ay = a * (jnp.where(mj, -p.uyj, 0.0) - jnp.where(mi, -p.uyi, 0.0))
+    gx, hx = jnp.where(mj, -p.uxj, 0.0), jnp.where(mi, -p.uxi, 0.0)
+    gy, hy = jnp.where(mj, -p.uyj, 0.0), jnp.where(mi, -p.uyi, 0.0)
+    if c.k is None:  # every disc slides alike: ai = aj = a
+        ax, ay = ai * (gx - hx), ai * (gy - hy)
+        recheck = c.recheck
+    else:  # discs of one friction as above, the same bits
+        ax = jnp.where(ai == aj, ai * (gx - hx), aj * gx - ai * hx)
+        ay = jnp.where(ai == aj, ai * (gy - hy), aj * gy - ai * hy)
+        recheck = jnp.sqrt(tol / (ai + aj))
     # (a disc at rest has no horizon of its own: 0, also when a = 0)
-    horizon = jnp.minimum(jnp.where(mi, p.vi / a, 0.0), jnp.where(mj, p.vj / a, 0.0))
+    horizon = jnp.minimum(jnp.where(mi, p.vi / ai, 0.0), jnp.where(mj, p.vj / aj, 0.0))
     sep_speed = jnp.maximum(dw / jnp.maximum(dist, tol), tol)
     # A touching pair that is not closing: skip the root at 0 (rounding), but never past the
     # time it could come back. Until the first stop the relative acceleration is constant;
     # its closing part along the line of centres, pull, turns a parting speed s round after
-    # s / pull (= dw / da, both x dist). Skip at most that long, and at least sqrt(tol / 2a),
-    # in which no pull (at most 2a) closes more than tol / 2: a slowly parting pair that
-    # friction pulls together is re-checked in time.
+    # s / pull (= dw / da, both x dist). Skip at most that long, and at least
+    # sqrt(tol / (ai + aj)), in which no pull (at most ai + aj) closes more than tol / 2: a
+    # slowly parting pair that friction pulls together is re-checked in time.
     da = -(ax * p.d0x + ay * p.d0y)  # closing pull x dist
     back = jnp.where(da > 0, jnp.maximum(dw, tol * dist) / da, ev.INF)
-    skip = jnp.minimum(4 * tol / sep_speed, jnp.maximum(back, c.recheck))
+    skip = jnp.minimum(4 * tol / sep_speed, jnp.maximum(back, recheck))
     start = jnp.where(touching & ~closing, jnp.minimum(skip, horizon), 0.0)
     t_mm, _status = ev.pair_time_moving(
         p.d0x, p.d0y, p.wx, p.wy, ax, ay, p.reach, horizon, start, p.reach * tol
@@ -147,24 +160,25 @@ def tail_time(c: Constants, p: PairRows, horizon: jax.Array) -> jax.Array:
     """The pair's contact time from t0 on, when at most one of them moves (t0 = the first stop
     when both move, else now): a moving disc against a still one, closed form in path
     length."""
-    a, mi, mj = c.a, p.mi, p.mj
-    stop_i, stop_j = jnp.where(mi, p.vi / a, 0.0), jnp.where(mj, p.vj / a, 0.0)
+    ai, aj, mi, mj = p.ai, p.aj, p.mi, p.mj
+    stop_i, stop_j = jnp.where(mi, p.vi / ai, 0.0), jnp.where(mj, p.vj / aj, 0.0)
     t0 = jnp.where(mi & mj, horizon, 0.0)
     i_moves_on = mi & (stop_i >= stop_j)  # else j moves on (or nobody)
 
     def at(
-        px: jax.Array, py: jax.Array, ux: jax.Array, uy: jax.Array, v: jax.Array
+        px: jax.Array, py: jax.Array, ux: jax.Array, uy: jax.Array, v: jax.Array, a: jax.Array
     ) -> tuple[jax.Array, jax.Array, jax.Array]:  # position and speed at t0 on a Coulomb path
         s_, v0 = slide(v, a, t0, jnp)
         return px + ux * s_, py + uy * s_, v0
 
-    xi0, yi0, vi0 = at(p.xi, p.yi, p.uxi, p.uyi, p.vi)
-    xj0, yj0, vj0 = at(p.x, p.y, p.uxj, p.uyj, p.vj)
+    xi0, yi0, vi0 = at(p.xi, p.yi, p.uxi, p.uyi, p.vi, ai)
+    xj0, yj0, vj0 = at(p.x, p.y, p.uxj, p.uyj, p.vj, aj)
     mx_, my_ = jnp.where(i_moves_on, xi0, xj0), jnp.where(i_moves_on, yi0, yj0)
     tx_, ty_ = jnp.where(i_moves_on, xj0, xi0), jnp.where(i_moves_on, yj0, yi0)
     mux, muy = jnp.where(i_moves_on, p.uxi, p.uxj), jnp.where(i_moves_on, p.uyi, p.uyj)
     s_m = ev.path_to_disc(mx_, my_, mux, muy, tx_, ty_, p.reach)
-    return t0 + ev.time_for_path(s_m, jnp.where(i_moves_on, vi0, vj0), a)
+    a_m = ai if c.k is None else jnp.where(i_moves_on, ai, aj)  # the one that moves on
+    return t0 + ev.time_for_path(s_m, jnp.where(i_moves_on, vi0, vj0), a_m)
 
 
 def pair_rows(spec: KernelSpec, c: Constants, ids: jax.Array, kin: Kinematics) -> jax.Array:
@@ -198,6 +212,9 @@ def pair_rows(spec: KernelSpec, c: Constants, ids: jax.Array, kin: Kinematics) -
         uyj=theirs(kin.uy),
         mi=mine(kin.moving),
         mj=theirs(kin.moving),
+        # each side's deceleration: one number where every disc slides alike
+        ai=c.a if c.k is None else mine(c.a),
+        aj=c.a if c.k is None else theirs(c.a),
         reach=mine(c.discs.radius) + theirs(c.discs.radius),
         d0x=x - xi,
         d0y=y - yi,
@@ -269,7 +286,8 @@ def next_event(spec: KernelSpec, c: Constants, s: KernelState) -> Event:
     step = jnp.minimum(tp, tq)
     finished = ~jnp.isfinite(step)
     # No event left: the discs still sliding come to rest; advance to the last stop.
-    step = jnp.where(finished, jnp.max(s.v) / c.a, step)
+    last = jnp.max(s.v) / c.a if c.k is None else jnp.max(jnp.where(s.v > 0, s.v / c.a, 0.0))
+    step = jnp.where(finished, last, step)
     # pair slot -> (i, j); the dummy slot (and one-disc events) -> (k, k)
     i = jnp.where(is_pair, jnp.asarray(spec.slot_i)[flat], k)
     j = jnp.where(is_pair, jnp.asarray(spec.slot_j)[flat], k)

@@ -221,9 +221,15 @@ class Constants:
         dtype: the discs' float dtype (float32, or float64 under ``jax_enable_x64``).
         tol: () the contact tolerance (m; :data:`CONTACT_TOL`): discs whose gap is at most
             this touch.
-        a: () the sliding deceleration ``mu * g`` (m/s^2).
+        a: () the sliding deceleration ``mu * g`` (m/s^2); (N,) each disc's own where
+            ``k`` is set.
+        a0: () the coins' sliding deceleration ``mu * g`` (``a`` where ``k`` is None).
+        k: None where every disc slides alike (the default: ``Physics.striker_friction``
+            is 1); else (N,) each disc's friction as a multiple of the coins' (the striker's
+            material: ``striker_friction``). Static: a program is compiled with or without.
         recheck: () ``sqrt(tol / 2a)``: how soon a touching, slowly parting pair is looked
-            at again (:func:`~carromlab.physics.kernel.detect.pair_rows`).
+            at again (:func:`~carromlab.physics.kernel.detect.pair_rows`; per pair where
+            ``k`` is set).
         wall_geom: (W, 4) the spec's walls in the discs' dtype; ``seg_geom``, ``rail_geom``,
             ``post_geom`` its rows of each kind.
         wall_kind: (W,) int32.
@@ -237,6 +243,8 @@ class Constants:
     dtype: jnp.dtype
     tol: jax.Array
     a: jax.Array
+    a0: jax.Array
+    k: jax.Array | None
     recheck: jax.Array
     wall_geom: jax.Array
     wall_kind: jax.Array
@@ -253,6 +261,11 @@ def bind(spec: KernelSpec, d: Discs, physics: Physics) -> Constants:
     dt_ = d.x.dtype
     tol = jnp.asarray(CONTACT_TOL[jnp.dtype(dt_).itemsize], dt_)
     a = jnp.asarray(physics.mu * physics.g, dt_)
+    # the striker's own friction (a static field): each disc's deceleration only in the
+    # programs that ask for it
+    k = None
+    if physics.striker_friction != 1.0:
+        k = jnp.where(d.hard, jnp.asarray(physics.striker_friction, dt_), jnp.asarray(1.0, dt_))
     wall_geom = jnp.asarray(spec.wall_geom, dt_)
     n_seg, n_rail = spec.n_seg, spec.n_rail
     return Constants(
@@ -260,7 +273,9 @@ def bind(spec: KernelSpec, d: Discs, physics: Physics) -> Constants:
         physics=physics,
         dtype=dt_,
         tol=tol,
-        a=a,
+        a=a if k is None else a * k,
+        a0=a,
+        k=k,
         recheck=jnp.sqrt(tol / (2 * a)),
         wall_geom=wall_geom,
         wall_kind=jnp.asarray(spec.wall_kind),

@@ -296,7 +296,7 @@ def stages_of(spec: KernelSpec, c: Constants) -> Stages:
 
 
 class EventLoop(NamedTuple):
-    """One shot's event loop with its spec and constants bound (:func:`make_machine`):
+    """One shot's event loop with its spec and constants bound (:func:`make_shot_loop`):
     ``init()`` the state at the start, ``running(state)`` whether an event is left to resolve
     (not done, under the event cap), ``apply(state)`` resolves one event, and
     ``finish(state)`` the outcome (``(outcome, trace)`` with ``record=True``). Run it with
@@ -321,30 +321,30 @@ def event_loop(spec: KernelSpec, c: Constants) -> EventLoop:
     )
 
 
-Machine = Callable[[Discs, Physics], EventLoop]
+ShotLoop = Callable[[Discs, Physics], EventLoop]
 
 
-def machine_for(spec: KernelSpec) -> Machine:
-    """``machine(discs, physics) -> EventLoop`` of a built spec: the discs and ``physics``
+def shot_loop_for(spec: KernelSpec) -> ShotLoop:
+    """``shot_loop(discs, physics) -> EventLoop`` of a built spec: the discs and ``physics``
     are traced, bound per shot (:func:`~carromlab.physics.kernel.spec.bind`)."""
 
-    def machine(d: Discs, physics: Physics) -> EventLoop:
+    def shot_loop(d: Discs, physics: Physics) -> EventLoop:
         return event_loop(spec, bind(spec, d, physics))
 
-    return machine
+    return shot_loop
 
 
-def make_machine(
+def make_shot_loop(
     table: Table,
     n_pieces: int,
     max_events: int = 512,
     record: bool = False,
     contacts: str = DEFAULT_CONTACTS,
     cluster_steps: int = CLUSTER_STEPS,
-) -> Machine:
-    """``machine(discs, physics) -> EventLoop``: one shot's event loop, in pieces, so that
+) -> ShotLoop:
+    """``shot_loop(discs, physics) -> EventLoop``: one shot's event loop, in pieces, so that
     drivers other than one ``while_loop`` can run it. The table's geometry, the disc count,
     the event cap, ``record``, the contact model and the cluster steps are static (one
     :class:`KernelSpec`: :func:`~carromlab.physics.kernel.spec.make_spec`); the discs and
-    ``physics`` are traced (:func:`machine_for`)."""
-    return machine_for(make_spec(table, n_pieces, max_events, record, contacts, cluster_steps))
+    ``physics`` are traced (:func:`shot_loop_for`)."""
+    return shot_loop_for(make_spec(table, n_pieces, max_events, record, contacts, cluster_steps))
