@@ -4,7 +4,8 @@
     python3 tasks.py demo   # create .venv, install carromlab, run the main job
     python3 tasks.py test   # create .venv, install carromlab[dev], lint and run the tests
     python3 tasks.py heavy  # the heavy group: cases that repeat others at more cost (CI)
-    python3 tasks.py docs   # the documentation site into build/site/ (warnings are errors)
+    python3 tasks.py docs   # the documentation site into build/site/ (warnings are errors;
+                            # CARROMLAB_QUICK=1: the notebooks at their test sizes, as in CI)
     python3 tasks.py wheel  # sdist and wheel into build/dist/, the wheel tried in a fresh
                             # environment away from the repository (demo and API)
 
@@ -152,8 +153,9 @@ print("the wheel's API and data: ok", cl.__version__, here.parent)
 
 def docs() -> None:
     """The documentation site into build/site/: the docs' pages, the notebooks executed (a
-    notebook runs again only when its code changed: the cache is build/nb-cache), the API
-    and command-line references written from the package, the gallery and the study
+    notebook runs again only when its code changed: the cache is build/nb-cache; with
+    CARROMLAB_QUICK=1, as CI builds it, at their tiny test sizes in build/nb-cache-quick),
+    the API and command-line references written from the package, the gallery and the study
     reports. Every warning is an error (a broken link or reference, a notebook's failing
     cell); all of them are reported before it fails (docs/decisions.md, "The documentation
     site")."""

@@ -52,11 +52,13 @@ myst_heading_anchors = 3
 
 # --- notebooks: executed at build, kept in a cache keyed by each notebook's code ----------
 # "cache": a notebook runs only when its code cells changed since the cache was filled
-# (jupyter-cache, in build/nb-cache; a clean clone, as in CI, runs every one). A cell's error
-# fails the build.
+# (jupyter-cache); a clean clone, as in CI, runs every one. A cell's error fails the build.
+# With CARROMLAB_QUICK=1 (CI) the notebooks run at their tiny test sizes, in a cache of their
+# own, and every page says so (docs/decisions.md, "The documentation site").
+QUICK = os.environ.get("CARROMLAB_QUICK") == "1"
 nb_execution_mode = os.environ.get("CARROMLAB_NB_EXECUTION", "cache")
-nb_execution_cache_path = str(ROOT / "build" / "nb-cache")
-nb_execution_timeout = 900
+nb_execution_cache_path = str(ROOT / "build" / ("nb-cache-quick" if QUICK else "nb-cache"))
+nb_execution_timeout = 1800
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 nb_merge_streams = True
@@ -87,12 +89,18 @@ html_title = f"carromlab {__version__}"
 html_static_path: list[str] = []
 html_theme_options = {
     "navbar_align": "left",
+    "header_links_before_dropdown": 6,
     "show_toc_level": 2,
     "navigation_with_keys": False,
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version", "theme-version"],
     "secondary_sidebar_items": ["page-toc"],
 }
+if QUICK:
+    html_theme_options["announcement"] = (
+        "Built with CARROMLAB_QUICK=1: the notebooks ran at their tiny test sizes, so their "
+        "numbers are rough (python3 tasks.py docs builds them at full size)."
+    )
 html_sidebars = {"index": [], "site/gallery": []}
 html_show_sourcelink = False
 html_copy_source = False
