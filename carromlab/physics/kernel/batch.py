@@ -399,7 +399,9 @@ def harvest(
     lane_in = _put(lane_in, target, nd)
     lane_s = _put(lane_s, target, init_many(loop_of, nd))
     lane_id = lane_id.at[target].set(jnp.where(has_new, nid, -1), mode="drop")
-    return lane_in, lane_s, lane_id, nxt + has_new.sum(), out
+    # the count in ``nxt``'s own dtype: with float64 on (jax_enable_x64) a sum is int64, and
+    # the harvest's branch of the ``cond`` must return the carry's types
+    return lane_in, lane_s, lane_id, nxt + has_new.sum(dtype=nxt.dtype), out
 
 
 @functools.lru_cache(maxsize=32)
