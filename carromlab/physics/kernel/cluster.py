@@ -280,7 +280,7 @@ def touches_third(spec: KernelSpec, c: Constants, s: KernelState, e: Event) -> j
 
 def cluster_input(spec: KernelSpec, c: Constants, s: KernelState, p: Pending) -> ClusterInput:
     """This shot's :class:`ClusterInput` (one shot: no lane axis)."""
-    d, physics, dt_ = c.discs, c.physics, c.dtype
+    d, physics, dtype = c.discs, c.physics, c.dtype
     return ClusterInput(
         x=s.x,
         y=s.y,
@@ -293,9 +293,9 @@ def cluster_input(spec: KernelSpec, c: Constants, s: KernelState, p: Pending) ->
         inv_mass=d.inv_mass,
         seed=p.e.oh_i | p.e.oh_j,
         start=p.start,
-        e_piece=jnp.asarray(physics.e_piece, dt_),
-        e_striker=jnp.asarray(physics.e_striker, dt_),
-        stick_speed=jnp.asarray(physics.stick_speed, dt_),
+        e_piece=jnp.asarray(physics.e_piece, dtype),
+        e_striker=jnp.asarray(physics.e_striker, dtype),
+        stick_speed=jnp.asarray(physics.stick_speed, dtype),
     )
 
 

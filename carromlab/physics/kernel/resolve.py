@@ -83,7 +83,7 @@ def resolve_pair(
 
 
 def rail_bounce(
-    vn: jax.Array, vt: jax.Array, e: jax.Array, graze: jax.Array | float
+    vn: jax.Array, vt: jax.Array, restitution: jax.Array, graze: jax.Array | float
 ) -> tuple[jax.Array, jax.Array]:
     """A bounce off a circular rail, in the rail's frame: ``vn`` the normal velocity in
     (negative: towards the rail), ``vt`` the speed along it (>= 0). Returns ``(dv, scale)``:
@@ -91,7 +91,7 @@ def rail_bounce(
     surface), so the normal speed out is ``(vn + dv) * scale`` and the speed along the rail
     ``vt * scale``.
 
-    Plain restitution (normal speed out ``e * -vn``) with the grazing floor ``graze``
+    Plain restitution (normal speed out ``restitution * -vn``) with the grazing floor ``graze``
     (:attr:`Physics.rail_graze`): the normal speed out is at least ``graze * vt``, so the disc
     leaves at least ``atan(graze)`` off the rail (2.86 deg for 0.05). Where the floor alone
     would leave faster than the disc came (its normal speed above the incoming one, at
@@ -100,8 +100,8 @@ def rail_bounce(
     energy (it used to add up to +0.25 %, at 0.05 deg). Elsewhere ``scale`` is exactly 1 and
     ``dv`` is the old rule's, so those bounces are bit for bit as before. Pure and
     elementwise (tests/test_rail_energy.py)."""
-    out = jnp.maximum(-e * vn, graze * vt)
-    gain = out > -vn  # with e <= 1 only the floor does this
+    out = jnp.maximum(-restitution * vn, graze * vt)
+    gain = out > -vn  # with restitution <= 1 only the floor does this
     v2 = vt * vt + vn * vn
     o2 = jnp.where(gain, vt * vt + out * out, 1.0)
     scale = jnp.where(gain, jnp.minimum(jnp.sqrt(v2 / o2), 1.0), 1.0)

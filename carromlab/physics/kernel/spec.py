@@ -258,20 +258,20 @@ class Constants:
 
 def bind(spec: KernelSpec, d: Discs, physics: Physics) -> Constants:
     """The :class:`Constants` of one shot with discs ``d`` under ``physics``."""
-    dt_ = d.x.dtype
-    tol = jnp.asarray(CONTACT_TOL[jnp.dtype(dt_).itemsize], dt_)
-    a = jnp.asarray(physics.mu * physics.g, dt_)
+    dtype = d.x.dtype
+    tol = jnp.asarray(CONTACT_TOL[jnp.dtype(dtype).itemsize], dtype)
+    a = jnp.asarray(physics.mu * physics.g, dtype)
     # the striker's own friction (a static field): each disc's deceleration only in the
     # programs that ask for it
     k = None
     if physics.striker_friction != 1.0:
-        k = jnp.where(d.hard, jnp.asarray(physics.striker_friction, dt_), jnp.asarray(1.0, dt_))
-    wall_geom = jnp.asarray(spec.wall_geom, dt_)
+        k = jnp.where(d.hard, jnp.asarray(physics.striker_friction, dtype), jnp.asarray(1.0, dtype))
+    wall_geom = jnp.asarray(spec.wall_geom, dtype)
     n_seg, n_rail = spec.n_seg, spec.n_rail
     return Constants(
         discs=d,
         physics=physics,
-        dtype=dt_,
+        dtype=dtype,
         tol=tol,
         a=a if k is None else a * k,
         a0=a,
@@ -280,8 +280,8 @@ def bind(spec: KernelSpec, d: Discs, physics: Physics) -> Constants:
         wall_geom=wall_geom,
         wall_kind=jnp.asarray(spec.wall_kind),
         e_wall=jnp.where(jnp.asarray(spec.wall_cushion), physics.e_cushion, physics.e_post),
-        caps=jnp.asarray(spec.captures, dt_).reshape(-1, 4),
-        surface_r=jnp.asarray(spec.surface_size, dt_),
+        caps=jnp.asarray(spec.captures, dtype).reshape(-1, 4),
+        surface_r=jnp.asarray(spec.surface_size, dtype),
         seg_geom=wall_geom[:n_seg],
         rail_geom=wall_geom[n_seg : n_seg + n_rail],
         post_geom=wall_geom[n_seg + n_rail :],

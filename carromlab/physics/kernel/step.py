@@ -85,10 +85,10 @@ def start_state(
 ) -> KernelState:
     """The state at the start with its cached times: the discs where they are, nothing
     captured, nothing touched."""
-    d, dt_, n = c.discs, c.dtype, spec.n
+    d, dtype, n = c.discs, c.dtype, spec.n
     trace = new_trace(spec, d.x, d.y, d.vx, d.vy, d.alive) if spec.record else None
     return KernelState(
-        t=jnp.zeros((), dt_),
+        t=jnp.zeros((), dtype),
         x=d.x,
         y=d.y,
         vx=d.vx,
@@ -101,14 +101,14 @@ def start_state(
         disc_t=disc_t,
         disc_k=disc_k,
         capture=jnp.full(n, -1, jnp.int32),
-        capture_time=jnp.full(n, jnp.nan, dt_),
+        capture_time=jnp.full(n, jnp.nan, dtype),
         capture_order=jnp.full(n, -1, jnp.int32),
         n_captured=jnp.zeros((), jnp.int32),
         first_contact_kind=jnp.zeros((), jnp.int32),
         first_contact=jnp.full((), -1, jnp.int32),
         first_piece=jnp.full((), -1, jnp.int32),
-        first_x=jnp.full((), jnp.nan, dt_),
-        first_y=jnp.full((), jnp.nan, dt_),
+        first_x=jnp.full((), jnp.nan, dtype),
+        first_y=jnp.full((), jnp.nan, dtype),
         contacts=jnp.zeros(n, jnp.int32),
         n_piece_contacts=jnp.zeros((), jnp.int32),
         n_wall_contacts=jnp.zeros((), jnp.int32),

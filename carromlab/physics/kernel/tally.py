@@ -76,13 +76,13 @@ def new_trace(
 ) -> Trace:
     """An empty :class:`Trace` with row 0, the start, written: ``max_events + 2`` rows (the
     start, at most ``max_events`` events, the rest)."""
-    rows, n, dt_ = spec.max_events + 2, spec.n, x.dtype
+    rows, n, dtype = spec.max_events + 2, spec.n, x.dtype
     return Trace(
-        t=jnp.zeros(rows, dt_),
-        x=jnp.zeros((rows, n), dt_).at[0].set(x),
-        y=jnp.zeros((rows, n), dt_).at[0].set(y),
-        vx=jnp.zeros((rows, n), dt_).at[0].set(vx),
-        vy=jnp.zeros((rows, n), dt_).at[0].set(vy),
+        t=jnp.zeros(rows, dtype),
+        x=jnp.zeros((rows, n), dtype).at[0].set(x),
+        y=jnp.zeros((rows, n), dtype).at[0].set(y),
+        vx=jnp.zeros((rows, n), dtype).at[0].set(vx),
+        vy=jnp.zeros((rows, n), dtype).at[0].set(vy),
         alive=jnp.zeros((rows, n), bool).at[0].set(alive),
         event_i=jnp.full(rows, -1, jnp.int32),
         event_j=jnp.full(rows, -1, jnp.int32),
