@@ -5,7 +5,9 @@ compiled again (tens of seconds on a 2-core machine).
 **Where.** In this order:
 
 1. ``CARROMLAB_CACHE_DIR``: a folder, or ``off`` (also ``0``, ``false``, ``no``, ``none``) to
-   switch the cache off;
+   switch the cache off; naming something that is no folder (a file, ``/dev/null``) it
+   switches the cache off too, and set but empty it is passed over, each said in one line
+   (``cache clear`` refuses the first);
 2. ``JAX_COMPILATION_CACHE_DIR``, JAX's own variable, when it is set (the folder is left to JAX;
    carromlab only sets what it keeps: :data:`MIN_COMPILE_SECONDS`);
 3. the user's cache folder (``platformdirs.user_cache_dir("carromlab")``, for example
@@ -20,7 +22,9 @@ compiler options, the JAX and jaxlib versions, the XLA flags and the backend and
 devices. A carromlab version whose kernel computes anything differently lowers to another
 program, so to another key: an entry is used only for the very program it was compiled
 from. A cache folder may be shared by versions side by side; old entries are only disk
-space (``carromlab cache clear``).
+space (``carromlab cache clear``). An entry that cannot be read back (truncated, corrupted)
+is removed when it is read and written anew by the compile that follows
+(:func:`replace_damaged_entries`; JAX alone would keep it and compile in every process).
 """
 
 from __future__ import annotations
@@ -81,27 +85,90 @@ LOCK_SUFFIX = ".lock"
 
 @dataclass(frozen=True)
 class CacheSetting:
-    """Where the compilation cache is (``folder``; None: off) and what decided it."""
+    """Where the compilation cache is (``folder``; None: off) and what decided it; ``problem``:
+    one line on a setting that could not be followed as given (the cache is then off, or in
+    the next place of the list), None when there is none."""
 
     folder: Path | None
     source: str
+    problem: str | None = None
+
+
+def _kind(path: Path) -> str:
+    """What a path that is not a folder is, in words."""
+    import stat
+
+    mode = path.stat().st_mode
+    for test, words in (
+        (stat.S_ISREG, "a regular file"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return words
+    return "not a folder"
+
+
+def folder_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be the cache's folder without touching anything (it, or the first
+    of its parents that exists, is no folder), or None."""
+    try:
+        if path.exists():
+            return None if path.is_dir() else f"{path} is {_kind(path)}, not a folder"
+        for parent in path.parents:
+            if parent.exists():
+                if parent.is_dir():
+                    return None
+                return f"{path} cannot be made ({parent} is {_kind(parent)})"
+    except OSError as e:
+        return f"{path} cannot be used ({e.strerror or e})"
+    return None
 
 
 def cache_setting(environ: dict[str, str] | None = None) -> CacheSetting:
     """The cache folder and what decided it (the module's docstring), from ``environ``
-    (default ``os.environ``). Touches nothing."""
+    (default ``os.environ``). Touches nothing. ``CARROMLAB_CACHE_DIR`` naming something that
+    is not a folder (a file, ``/dev/null``) switches the cache off; set but empty, it is passed
+    over for the next place; either way ``problem`` says so in one line."""
     env = os.environ if environ is None else environ
-    mine = env.get(CACHE_ENV, "").strip()
+    given = env.get(CACHE_ENV)
+    mine = (given or "").strip()
     if mine:
         if mine.lower() in OFF_WORDS:
             return CacheSetting(None, f"{CACHE_ENV}={mine}")
-        return CacheSetting(Path(mine).expanduser(), CACHE_ENV)
+        folder = Path(mine).expanduser()
+        why = folder_problem(folder)
+        if why is not None:
+            return CacheSetting(
+                None,
+                f"{CACHE_ENV}={mine}",
+                f"{CACHE_ENV}: {why}: the compilation cache is off (set it to a folder, or to off)",
+            )
+        return CacheSetting(folder, CACHE_ENV)
     jax_dir = env.get(JAX_CACHE_ENV, "").strip()
     if jax_dir:
-        return CacheSetting(Path(jax_dir).expanduser(), JAX_CACHE_ENV)
-    import platformdirs
+        setting = CacheSetting(Path(jax_dir).expanduser(), JAX_CACHE_ENV)
+    else:
+        import platformdirs
 
-    return CacheSetting(Path(platformdirs.user_cache_dir("carromlab")) / "jax", "default")
+        setting = CacheSetting(Path(platformdirs.user_cache_dir("carromlab")) / "jax", "default")
+    if given is not None:  # set, but empty
+        return CacheSetting(
+            setting.folder,
+            setting.source,
+            f"{CACHE_ENV} is set but empty: the compilation cache is in {setting.folder} "
+            f"(from {setting.source}); unset it, or set it to a folder or to off",
+        )
+    return setting
+
+
+def say(line: str) -> None:
+    """One line on stderr (a cache's problem: never an error, the cache is a speed-up)."""
+    import sys
+
+    print(f"warning: {line}", file=sys.stderr, flush=True)
 
 
 def configure(environ: dict[str, str] | None = None) -> CacheSetting:
@@ -112,6 +179,8 @@ def configure(environ: dict[str, str] | None = None) -> CacheSetting:
     import jax
 
     setting = cache_setting(environ)
+    if setting.problem is not None:
+        say(setting.problem)
     if setting.source == JAX_CACHE_ENV:
         jax.config.update("jax_persistent_cache_min_compile_time_secs", MIN_COMPILE_SECONDS)
         return setting
@@ -121,13 +190,72 @@ def configure(environ: dict[str, str] | None = None) -> CacheSetting:
             folder.mkdir(parents=True, exist_ok=True)
             if not (folder / TAG).exists():
                 (folder / TAG).write_text(TAG_TEXT)
-        except OSError:
+        except OSError as e:
+            why = f"{folder} cannot be made ({e.strerror or e})"
+            say(f"the compilation cache's folder {why}: the cache is off")
             folder = None
-            setting = CacheSetting(None, f"{setting.folder} cannot be made")
+            setting = CacheSetting(None, why)
     jax.config.update("jax_compilation_cache_dir", None if folder is None else str(folder))
     if folder is not None:
         jax.config.update("jax_persistent_cache_min_compile_time_secs", MIN_COMPILE_SECONDS)
+        replace_damaged_entries()
     return setting
+
+
+#: The suffixes of JAX's files for one entry of its cache (``<key>-cache``, ``<key>-atime``).
+ENTRY_SUFFIXES = ("-cache", "-atime")
+
+
+def replace_damaged_entries() -> None:
+    """Make an entry of the cache that cannot be read back (truncated, corrupted) be written
+    again: JAX warns, compiles, and leaves the damaged file in place (it never overwrites an
+    entry), so every later process would compile again. Here reading such an entry removes
+    it and counts as a miss: the compile that follows writes the entry anew, and one line
+    says so. Where JAX is asked to raise on cache errors (``jax_raise_persistent_cache_
+    errors``), or its cache module has another shape, nothing changes."""
+    try:
+        from jax._src import compilation_cache as jax_cache
+    except ImportError:  # another JAX: its own behaviour
+        return
+    read = getattr(jax_cache, "get_executable_and_time", None)
+    if read is None or getattr(read, "replaces_damaged", False):
+        return
+
+    def get_executable_and_time(cache_key: str, *args: object, **kwargs: object) -> object:
+        try:
+            return read(cache_key, *args, **kwargs)
+        except Exception as e:
+            import jax
+
+            if jax.config.jax_raise_persistent_cache_errors or not remove_entry(cache_key):
+                raise
+            say(
+                f"a damaged compilation-cache entry ({cache_key[:40]}: {type(e).__name__}) was "
+                "removed; compiled again and written anew"
+            )
+            return None, None
+
+    get_executable_and_time.replaces_damaged = True  # type: ignore[attr-defined]
+    jax_cache.get_executable_and_time = get_executable_and_time
+
+
+def remove_entry(cache_key: str) -> bool:
+    """Remove the files of one entry of JAX's cache in the configured folder; whether its
+    entry file was there to remove."""
+    import jax
+
+    folder = jax.config.jax_compilation_cache_dir
+    if not folder:
+        return False
+    removed = False
+    for suffix in ENTRY_SUFFIXES:
+        path = Path(folder) / f"{cache_key}{suffix}"
+        try:
+            path.unlink()
+            removed |= suffix == ENTRY_SUFFIXES[0]
+        except OSError:
+            pass
+    return removed
 
 
 def cache_info(environ: dict[str, str] | None = None) -> dict[str, object]:
@@ -144,6 +272,7 @@ def cache_info(environ: dict[str, str] | None = None) -> dict[str, object]:
         "folder": None if setting.folder is None else str(setting.folder),
         "enabled": setting.folder is not None,
         "source": setting.source,
+        "problem": setting.problem,
         "entries": len(files),
         "bytes": sum(p.stat().st_size for p in files),
         # the kernel programs kept whole (carromlab/physics/programs.py: ``programs/``)
@@ -157,6 +286,11 @@ def clear_cache(environ: dict[str, str] | None = None) -> dict[str, object]:
     touched: one line says so, since it may hold anything."""
     from carromlab.errors import CarromlabError
 
+    setting = cache_setting(environ)
+    if setting.folder is None and setting.problem is not None:
+        raise CarromlabError(
+            setting.problem.replace("the compilation cache is off", "nothing cleared")
+        )
     info = cache_info(environ)
     folder = info["folder"]
     if not isinstance(folder, str) or not Path(folder).is_dir():

@@ -34,6 +34,8 @@ def info(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> N
     if as_json:
         typer.echo(json.dumps(got))
         return
+    if got["problem"]:
+        typer.echo(f"warning: {got['problem']}", err=True)
     if not got["enabled"]:
         typer.echo(f"compilation cache: off ({got['source']})")
         return
@@ -47,7 +49,9 @@ def info(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> N
 @cache_app.command("clear")
 def clear() -> None:
     """Remove every compiled kernel kept in the cache (the next run compiles again)."""
-    got = clear_cache()
+    got = clear_cache()  # a setting that names no folder: one line, nothing cleared
+    if got["problem"]:
+        typer.echo(f"warning: {got['problem']}", err=True)
     if not got["enabled"]:
         typer.echo(f"compilation cache: off ({got['source']}); nothing to clear")
         return
