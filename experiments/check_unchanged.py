@@ -273,6 +273,12 @@ def config_note(replay: Path, reference: Path) -> str | None:
         want = json.loads((reference / "config.json").read_text())
     except FileNotFoundError:
         return None
+    from carromlab.play.log import same_settings
+
+    drop = set(VERSION_KEYS)
+    got_, want_ = ({k: v for k, v in d.items() if k not in drop} for d in (got, want))
+    if same_settings(got_, want_):  # players renamed since compare under their current names
+        return None
     keys = sorted((set(got) | set(want)) - set(VERSION_KEYS))
     differ = [k for k in keys if got.get(k) != want.get(k)]
     return f"config.json differs in {differ}" if differ else None
