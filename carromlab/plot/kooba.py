@@ -167,7 +167,7 @@ def draw_aim_map(
     from carromlab.equipment import KoobaBoard
     from carromlab.plot.boards import board_plot
     from carromlab.plot.scale import MapContext, scale_and_context, value_label
-    from carromlab.plot.shotmap import _edges
+    from carromlab.plot.shotmap_parts import _edges
 
     colours, context = scale_and_context(value, scale, None, legacy, "draw_aim_map")
     board = board or KoobaBoard()
