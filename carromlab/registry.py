@@ -17,19 +17,26 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import math
-import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from carromlab.errors import CarromlabError
-from carromlab.input_schema import MAX_COUNT
+from carromlab.rules.declaration import (
+    ConfigFactory,
+    Option,
+    OptionValue,
+    PlayerFactory,
+    PlayerView,
+    ShotScenario,
+    first_sentence,
+)
+from carromlab.rules.declaration import Noise as Noise
+from carromlab.rules.declaration import parse_grid as parse_grid
+from carromlab.rules.declaration import parse_pair as parse_pair
 
 if TYPE_CHECKING:  # pragma: no cover
     # Types only: the layers above the registry (analysis, play) are never imported here.
-    import jax
-
     from carromlab.analysis.players import Player
     from carromlab.analysis.variants import VariantAnalysis
     from carromlab.equipment.sets import GameSet
@@ -37,58 +44,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from carromlab.position import Position
     from carromlab.rules.interfaces import GameConfig
     from carromlab.rules.outcome import VariantRules
-    from carromlab.shots import Shot
 
 #: Where the built-in games live: every sub-package of ``carromlab/games/`` is imported on
 #: first use (each registers its :class:`Game`), so a new game is a new folder and nothing
 #: else. Listings give them in the order each declares (:attr:`Game.order`).
 GAMES_PACKAGE = "carromlab.games"
 
-#: What one of a game's own command-line options holds.
-OptionValue = bool | int | float | str
-
-
-class ConfigFactory(Protocol):
-    """``config(variant, **options)``: a game's rule configuration of ``variant``; the
-    options are fields of the configuration (its command-line options' and any other)."""
-
-    def __call__(self, variant: str, /, **options: object) -> GameConfig: ...
-
-
-class PlayerFactory(Protocol):
-    """``factory(skill=..., variant=...)``: one of a game's players at ``skill`` (a name of
-    :data:`carromlab.shots.SKILLS`) for ``variant``."""
-
-    def __call__(self, skill: str = ..., variant: str | None = ...) -> Player: ...
-
-
-class PlayerView(Protocol):
-    """``player_view(position, turn, config)``: what a game's player sees at ``position``
-    taken as given (the shooter playing from the South), and the turn context it plans
-    under, ``(view, turn)``; ``turn`` is the rules' turn state of the position, ``config``
-    the game's rule configuration."""
-
-    def __call__(
-        self, position: Position, turn: object, config: GameConfig, /
-    ) -> tuple[object, object]: ...
-
-
 #: The policy name that stands for a game's strongest player (:attr:`Game.strongest`).
 STRONGEST = "strongest"
-
-#: A shot's execution noise: ``noise(key, shot)`` is the shot as played (``carromlab.shots``).
-Noise = Callable[["jax.Array", "Shot"], "Shot"]
-
-
-@dataclass(frozen=True)
-class ShotScenario:
-    """A benchmark scenario of the kernel (``carromlab bench --scenario NAME``): a position,
-    a base shot and its execution noise."""
-
-    position: Position
-    shot: Shot
-    noise: Noise
-
 
 #: The fields of :class:`Game` whose dotted path names the part's value itself (a class),
 #: returned as it is when the field is called: ``rules_class(variant)``, ``explorer()``.
@@ -229,15 +192,6 @@ def parts(game: Game) -> dict[str, Part]:
     return out
 
 
-def first_sentence(text: str) -> str:
-    """The first sentence of ``text``'s first paragraph, on one line, as plain text (a
-    cross-reference ``:class:`~a.B``` as ``B``, ````literal```` as ``literal``)."""
-    paragraph = " ".join(text.strip().split("\n\n")[0].split())
-    paragraph = re.sub(r":[a-z]+:`~?(?:[\w.]+\.)?([^`.]+)`", r"\1", paragraph).replace("``", "")
-    head, dot, _ = paragraph.partition(". ")
-    return head + "." if dot else paragraph
-
-
 def _bind(value: object, game: str, field_name: str) -> object:
     """A field's value with its dotted paths as bound :class:`Part` (a plain string is one)."""
     if isinstance(value, str):
@@ -255,92 +209,6 @@ def builtin_modules() -> list[str]:
     package = importlib.import_module(GAMES_PACKAGE)
     found = sorted(m.name for m in pkgutil.iter_modules(package.__path__) if m.ispkg)
     return [f"{GAMES_PACKAGE}.{n}" for n in found]
-
-
-def parse_pair(text: str, what: str) -> tuple[float, float]:
-    """``X,Y`` (metres, or with a length unit: ``12cm,20cm``) from the command line; one
-    clear line naming ``--what`` if not, or if a coordinate is not finite or lies more than
-    5 m from the centre (:func:`carromlab.input_schema.parse_pair`)."""
-    from carromlab.input_schema import parse_pair as parse
-
-    return parse(text, what)
-
-
-def parse_grid(text: str, what: str) -> list[float]:
-    """``START:STOP:COUNT`` (COUNT values from START to STOP) or ``a,b,c`` from the command
-    line, each number plain or with a unit the option takes (``30deg:150deg:61``,
-    ``-18cm:18cm:13``); one clear line naming ``--what`` if not, if empty, if COUNT is above
-    10**6 (checked before any value is made) or a value is out of the option's range
-    (:func:`carromlab.input_schema.parse_grid`)."""
-    from carromlab.input_schema import parse_grid as parse
-
-    return parse(text, what)
-
-
-@dataclass(frozen=True)
-class Option:
-    """One of a game's own command-line options (``carromlab play --NAME VALUE``): it sets the
-    field ``field`` (default: ``name`` with ``-`` as ``_``) of the game's rule configuration.
-    The type is ``type`` or the default's (bool options are flags: ``--NAME`` /
-    ``--no-NAME``); ``choices`` limits the values; ``minimum`` / ``maximum`` bound numbers
-    (a float must also be finite, a whole number without ``maximum`` at most
-    ``input_schema.MAX_COUNT``, 10**6); ``variants``: the variants it applies to (None: all
-    of the game's)."""
-
-    name: str
-    default: OptionValue
-    help: str
-    field: str | None = None
-    type: type[bool] | type[int] | type[float] | type[str] | None = None
-    variants: tuple[str, ...] | None = None
-    choices: tuple[OptionValue, ...] | None = None
-    minimum: float | None = None
-    maximum: float | None = None
-
-    @property
-    def key(self) -> str:
-        return self.field or self.name.replace("-", "_")
-
-    def parse(self, text: str | bool, game: str) -> OptionValue:
-        """The option's value from its command-line text; one clear line if it is not one."""
-        kind = self.type or type(self.default)
-        value: OptionValue
-        if kind is bool:
-            value = bool(text)
-        else:
-            if kind in (int, float):  # one rule for every number: ASCII digits only
-                from carromlab.input_schema import check_ascii
-
-                check_ascii(str(text), f"{self.name} ({game})")
-            try:
-                value = kind(text)
-            except (TypeError, ValueError):
-                raise CarromlabError(
-                    f"--{self.name} ({game}) must be {kind.__name__}, not {text!r}"
-                ) from None
-            if isinstance(value, float) and not math.isfinite(value):
-                raise CarromlabError(f"--{self.name} ({game}) {text!r}: must be finite")
-            if (
-                kind is int
-                and isinstance(value, int)
-                and self.maximum is None
-                and value > MAX_COUNT
-            ):
-                raise CarromlabError(
-                    f"--{self.name} ({game}) {value:,}: must be at most {MAX_COUNT:,}"
-                )
-        if self.choices is not None and value not in self.choices:
-            raise CarromlabError(
-                f"--{self.name} ({game}) must be one of {', '.join(map(str, self.choices))}, "
-                f"not {value!r}"
-            )
-        if isinstance(value, str):
-            return value
-        if self.minimum is not None and value < self.minimum:
-            raise CarromlabError(f"--{self.name} ({game}) must be >= {self.minimum}, not {value}")
-        if self.maximum is not None and value > self.maximum:
-            raise CarromlabError(f"--{self.name} ({game}) must be <= {self.maximum}, not {value}")
-        return value
 
 
 @dataclass(frozen=True)
@@ -822,6 +690,8 @@ __all__ = [
     "first_sentence",
     "game_names",
     "get_game",
+    "parse_grid",
+    "parse_pair",
     "part",
     "parts",
     "position_turn",
