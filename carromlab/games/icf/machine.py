@@ -117,211 +117,36 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from functools import lru_cache
+from collections.abc import Callable
 from types import MappingProxyType
-from typing import Any
 
 import numpy as np
 
 from carromlab.equipment.base import SIDE_ANGLE
 from carromlab.errors import CarromlabError
+from carromlab.games.icf.placement import _check_spot, _free_id, place_returned
 from carromlab.games.icf.rules import (
-    COINS_PER_SIDE,
-    COLOURS,
     N_POCKETS,
-    IcfTurn,
     evaluate_icf,
     piece_roles,
 )
 from carromlab.games.icf.setups import rosette
+from carromlab.games.icf.state import (
+    PLACEMENT_MODES,
+    SEATS_DOUBLES,
+    SEATS_SINGLES,
+    TIE_RULES,
+    IcfBoardState,
+    IcfConfig,
+    IcfState,
+    IcfStroke,
+    side_of,
+)
 from carromlab.position import Piece, Position
 from carromlab.rules.interfaces import StrokeOutcome, check_declared
 from carromlab.rules.placement import (
-    _free,
-    _obstacles,
     nearest_free_spot,
 )
-
-#: Where each seat sits: singles (S, N), doubles (S, E, N, W): turns go to the right.
-SEATS_SINGLES = ("S", "N")
-SEATS_DOUBLES = ("S", "E", "N", "W")
-PLACEMENT_MODES = ("centre-first", "random")
-TIE_RULES = ("extra-board", "draw")
-QUEEN_STATES = ("on_board", "pending", "covered")
-#: Random draws before the "random" placement falls back to the nearest free spot.
-RANDOM_TRIES = 2048
-
-
-@dataclass(frozen=True)
-class IcfConfig:
-    """Rule options (defaults per the laws and the decisions of the module docstring)."""
-
-    #: Doubles: four players, partners sitting opposite (the variant icf-doubles).
-    doubles: bool = False
-    #: Points the queen adds to a board won by the side that covered her.
-    queen_value: int = 3
-    #: The queen counts while the winner's score before the board is at most this (decision 3).
-    queen_bonus_limit: int = 21
-    #: At most this many points a board (decision 4).
-    board_cap: int = 12
-    #: Points that win the game (checked at the end of a board).
-    game_points: int = 25
-    #: At most this many boards a game; then the higher score wins (decision 14).
-    max_boards: int = 8
-    #: Tries the breaker has to break (laws 44-45).
-    break_tries: int = 3
-    #: Pocketing the striker costs a penalty coin (a due); False: it costs none (decision 8).
-    due_rule: bool = True
-    #: Where returned coins go: "centre-first" or "random" (decision 9).
-    placement: str = "centre-first"
-    #: A tie after max_boards: "extra-board" (boards until one side leads) or "draw"
-    #: (decision 14).
-    tie_rule: str = "extra-board"
-    #: After a failed break the next player must break too, with fresh tries (decision 2).
-    rebreak_after_failed: bool = False
-    #: An opponent's coin pocketed while the opponent owes a due pays it at once (decision 7).
-    opponent_coin_pays_due: bool = True
-    #: Each due the loser still owes at a board's end counts a point for the winner
-    #: (decision 5).
-    score_loser_dues: bool = False
-
-    def __post_init__(self):
-        if self.placement not in PLACEMENT_MODES:
-            raise CarromlabError(
-                f"IcfConfig.placement must be one of {PLACEMENT_MODES}, not {self.placement!r}"
-            )
-        if self.tie_rule not in TIE_RULES:
-            raise CarromlabError(
-                f"IcfConfig.tie_rule must be one of {TIE_RULES}, not {self.tie_rule!r}"
-            )
-        for name in ("queen_value", "queen_bonus_limit", "board_cap"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise CarromlabError(f"IcfConfig.{name} must be a whole number >= 0, not {v!r}")
-        for name in ("game_points", "max_boards", "break_tries"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise CarromlabError(f"IcfConfig.{name} must be a whole number >= 1, not {v!r}")
-
-    @property
-    def n_seats(self) -> int:
-        return 4 if self.doubles else 2
-
-    @property
-    def seats(self) -> tuple[str, ...]:
-        """The board side each seat sits at."""
-        return SEATS_DOUBLES if self.doubles else SEATS_SINGLES
-
-    @property
-    def variant(self) -> str:
-        return "icf-doubles" if self.doubles else "icf"
-
-
-def side_of(seat: int) -> int:
-    """The side (0 or 1) a seat plays for: partners sit opposite."""
-    return seat % 2
-
-
-@dataclass(frozen=True)
-class IcfBoardState:
-    """One board: the pieces on it and the state of play (see the module docstring)."""
-
-    position: Position
-    turn: int = 0  # seat on strike
-    breaker: int = 0  # seat that broke this board
-    colours: tuple[str, str] = ("white", "black")  # colour of side 0, side 1
-    down: tuple[int, int] = (0, 0)  # own coins pocketed and kept down, per side
-    dues: tuple[int, int] = (0, 0)  # penalty coins owed, per side
-    queen: str = "on_board"  # "on_board", "pending" (awaits a cover) or "covered"
-    queen_side: int | None = None  # side that pocketed (pending) or covered the queen
-    is_break: bool = True  # the next stroke is a break
-    break_tries: int = 0  # failed break tries used
-    strokes: int = 0  # strokes played on this board (failed break tries included)
-    over: bool = False
-    winner: int | None = None  # side that won the board
-    points: int = 0  # points the winner scored on this board
-
-    def __post_init__(self):
-        object.__setattr__(self, "colours", tuple(self.colours))
-        object.__setattr__(self, "down", tuple(int(v) for v in self.down))
-        object.__setattr__(self, "dues", tuple(int(v) for v in self.dues))
-        if sorted(self.colours) != sorted(COLOURS):
-            raise CarromlabError(f"colours must be one white and one black, not {self.colours}")
-        if self.queen not in QUEEN_STATES:
-            raise CarromlabError(f"queen must be one of {QUEEN_STATES}, not {self.queen!r}")
-        if self.queen != "on_board" and self.queen_side not in (0, 1):
-            raise CarromlabError(f"a {self.queen} queen needs queen_side 0 or 1")
-        for name in ("down", "dues"):
-            v = getattr(self, name)
-            if len(v) != 2 or min(v) < 0:
-                raise CarromlabError(f"{name} must be two whole numbers >= 0, not {v}")
-        if max(self.down) > COINS_PER_SIDE:
-            raise CarromlabError(f"down must be at most {COINS_PER_SIDE}, not {self.down}")
-
-    @property
-    def side(self) -> int:
-        """The side on strike."""
-        return side_of(self.turn)
-
-    def colour(self, side: int) -> str:
-        return self.colours[side]
-
-    def side_of_colour(self, colour: str) -> int:
-        return self.colours.index(colour)
-
-    def on_board(self, side: int) -> int:
-        """Coins of ``side``'s colour in the position."""
-        return self.position.count("coin", self.colours[side])
-
-    def turn_state(self, due_rule: bool = True) -> IcfTurn:
-        """The ``IcfTurn`` of the player on strike (what ``evaluate_icf`` needs)."""
-        s = self.side
-        if self.queen == "pending" and self.queen_side != s:
-            raise CarromlabError(
-                f"the queen awaits a cover by side {self.queen_side}, but side {s} is on strike"
-            )
-        return IcfTurn(
-            shooter=self.colours[s],
-            own_down=self.down[s],
-            opponent_down=self.down[1 - s],
-            queen_pending=self.queen == "pending",
-            dues=self.dues[s] if due_rule else 0,
-            is_break=self.is_break,
-        )
-
-
-@dataclass(frozen=True)
-class IcfStroke:
-    """What one stroke did: the seat and side that played it, ``evaluate_icf``'s facts (as
-    Python scalars, after ``due_rule``), the pieces placed back (``(id, kind, owner, x, y)``)
-    and whether it ended the board."""
-
-    seat: int
-    side: int
-    facts: Mapping[str, Any]
-    placed: tuple[tuple[str, str, str | None, float, float], ...] = ()
-    board_ended: bool = False
-
-
-@dataclass(frozen=True)
-class IcfState:
-    """A game: scores per side, boards played, who breaks next, the current board."""
-
-    board: IcfBoardState
-    config: IcfConfig = field(default_factory=IcfConfig)
-    scores: tuple[int, int] = (0, 0)
-    boards_played: int = 0  # finished boards
-    next_breaker: int = 1  # seat that breaks the board after the current one
-    over: bool = False
-    winner: int | None = None  # side; None while playing, or a drawn game
-    last_board: IcfBoardState | None = None  # the last finished board
-    last_stroke: IcfStroke | None = None
-
-    def __post_init__(self):
-        object.__setattr__(self, "scores", tuple(int(v) for v in self.scores))
-
 
 # --------------------------------------------------------------------------- set-up
 
@@ -363,83 +188,6 @@ def new_game(
         )
     board = new_board(config, breaker, position)
     return IcfState(board=board, config=config, next_breaker=(breaker + 1) % config.n_seats)
-
-
-# --------------------------------------------------------------------------- placement
-
-
-@lru_cache(maxsize=8)
-def _outer_radius(position: Position) -> float:
-    board = position.board
-    d = getattr(board, "outer_circle_diameter", None)
-    if d is None:
-        raise CarromlabError(f"placement needs an ICF board (outer circle), not {board.family!r}")
-    return d / 2
-
-
-def place_returned(
-    position: Position,
-    kind: str,
-    owner: str | None,
-    rng: np.random.Generator | None = None,
-    mode: str = "centre-first",
-) -> tuple[float, float]:
-    """Where the opponent places a returned piece (decisions 9-10): ``(x, y)`` in metres.
-
-    The queen always goes as near the centre as possible; a coin goes by ``mode``:
-    ``"centre-first"`` (the free spot nearest to the centre) or ``"random"`` (a uniform free
-    spot inside the outer circle drawn from ``rng``). If nothing is free inside the outer
-    circle, the free spot of the whole surface nearest to the centre.
-    """
-    if mode not in PLACEMENT_MODES:
-        raise CarromlabError(f"placement mode must be one of {PLACEMENT_MODES}, not {mode!r}")
-    specs = position.board.piece_specs()
-    if kind not in specs:
-        raise CarromlabError(f"unknown piece kind {kind!r}")
-    r = specs[kind].radius
-    rmax = _outer_radius(position) - r  # the whole piece inside the outer circle
-    if mode == "random" and kind != "queen":
-        if rng is None:
-            raise CarromlabError("random placement needs a numpy random Generator (rng)")
-        xy, radii = _obstacles(position)
-        for _ in range(RANDOM_TRIES // 256):
-            rho = rmax * np.sqrt(rng.random(256))
-            a = 2 * math.pi * rng.random(256)
-            pts = np.column_stack([rho * np.cos(a), rho * np.sin(a)])
-            ok = _free(position, pts, r, xy, radii)
-            if ok.any():
-                x, y = pts[int(np.argmax(ok))]
-                return float(x), float(y)
-    spot = nearest_free_spot(position, r, rmax)
-    if spot is None:
-        spot = nearest_free_spot(position, r, None)
-    if spot is None:
-        raise CarromlabError(f"no free spot on the board for a returned {kind}")
-    return spot
-
-
-def _free_id(position: Position, kind: str, owner: str | None) -> str:
-    used = {p.id for p in position.pieces}
-    prefix = "q" if kind == "queen" else (owner or kind)[0]
-    if kind == "queen" and "q" not in used:
-        return "q"
-    k = 1
-    while f"{prefix}{k}" in used:
-        k += 1
-    return f"{prefix}{k}"
-
-
-def _check_spot(position: Position, kind: str, xy) -> tuple[float, float]:
-    try:
-        x, y = (float(v) for v in xy)
-    except (TypeError, ValueError):
-        raise CarromlabError(f"a placement policy must return (x, y), not {xy!r}") from None
-    r = position.board.piece_specs()[kind].radius
-    if not (math.isfinite(x) and math.isfinite(y)) or not _free(position, np.array([[x, y]]), r)[0]:
-        raise CarromlabError(
-            f"the placement policy put a {kind} at ({x:.4f}, {y:.4f}) m: not a free legal spot"
-        )
-    return x, y
 
 
 # --------------------------------------------------------------------------- the stroke
