@@ -281,3 +281,163 @@ def check_forward(what: str, text: str, values, va: Any, pos: Any) -> None:
             "between 0 and 180 deg: a piece behind the baseline may not be struck directly, "
             "and the rules do not judge that foul (docs/decisions.md)"
         )
+
+
+# ---------------------------------------------------------------------- a turn and its position
+
+#: Turn fields that count one side's pieces off the board (pocketed, forced out of play): the
+#: field and whose pieces it counts ("own": the shooter's; "opponent": the other side's).
+OFF_BOARD_FIELDS = (
+    ("own_down", "own"),
+    ("opponent_down", "opponent"),
+    ("opponent_out_of_play", "opponent"),
+)
+
+
+def _side_kind(game_set: Any, shooter: object) -> tuple[str, Any] | None:
+    """The kind of piece a side plays with (its owners include ``shooter``, more than one a
+    side: ICF's coins, Carroms' and Force Out's rings) and its rule; None where there is
+    none."""
+    for kind, rule in game_set.kinds.items():
+        if shooter in rule.owners and rule.per_owner > 1:
+            return kind, rule
+    return None
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
+def turn_problems(turn: Any, position: Any, opening: Callable[[], Any] | None = None) -> list[str]:
+    """What makes ``turn`` (a game's turn state) impossible in ``position``, each one line
+    naming the field and the numbers (docs/decisions.md, "A turn against its position"):
+
+    - pieces off the board (``own_down``, ``opponent_down``, ``opponent_out_of_play``) plus
+      those of the same side on the board more than the game's set holds for a side;
+    - dues owed beyond a side's pieces, or owed while own pieces are down (a due is paid from
+      them at once);
+    - a queen awaiting her cover (``queen_pending``) while she is on the board, without an own
+      coin down, or with dues owed;
+    - a break (``is_break``) with anything down, or a position that is not the game's opening
+      set-up: its pieces, each within the opening's area (``opening()``: the variant's
+      standard opening; None: only the counts are checked).
+
+    Only the fields the turn type has are checked; a game whose turn has none of them has
+    nothing to check."""
+    from carromlab.equipment import game_set
+
+    gs = game_set(position.variant)
+    name = type(turn).__name__
+    shooter = getattr(turn, "shooter", None)
+    problems: list[str] = []
+    side = _side_kind(gs, shooter)
+    counts = {f: int(getattr(turn, f)) for f, _ in OFF_BOARD_FIELDS if hasattr(turn, f)}
+    if side is not None:
+        kind, rule = side
+        others = [o for o in rule.owners if o != shooter]
+        owner = {"own": shooter, "opponent": others[0] if len(others) == 1 else None}
+        for field, whose in OFF_BOARD_FIELDS:
+            if field not in counts or owner[whose] is None:
+                continue
+            on = sum(1 for p in position.pieces if p.kind == kind and p.owner == owner[whose])
+            if counts[field] + on > rule.per_owner:
+                problems.append(
+                    f"{name}.{field} is {counts[field]} with {_plural(on, kind)} of "
+                    f"{owner[whose]} on the board: {counts[field] + on}, more than the "
+                    f"{rule.per_owner} {kind}s a side has"
+                )
+        dues = int(getattr(turn, "dues", 0) or 0)
+        if dues > rule.per_owner:
+            problems.append(
+                f"{name}.dues is {dues}: at most {rule.per_owner} (a due is one of the "
+                f"shooter's {rule.per_owner} {kind}s, owed back to the board)"
+            )
+        if dues and counts.get("own_down", 0):
+            problems.append(
+                f"{name}.dues is {dues} with own_down {counts['own_down']}: a due is "
+                "paid at once from the shooter's coins down, so dues are owed only with none down"
+            )
+    if getattr(turn, "queen_pending", False):
+        queens = [p.id for p in position.pieces if p.kind == "queen"]
+        if queens:
+            problems.append(
+                f"{name}.queen_pending is true but the queen ({queens[0]!r}) is on the "
+                "board; a queen awaiting her cover has been pocketed: take her off, or set "
+                "queen_pending false"
+            )
+        if "own_down" in counts and counts["own_down"] == 0:
+            problems.append(
+                f"{name}.queen_pending is true with own_down 0: the queen is pocketed "
+                "legally only once an own coin is down"
+            )
+        if int(getattr(turn, "dues", 0) or 0):
+            problems.append(
+                f"{name}.queen_pending is true with dues owed: a queen pocketed while a "
+                "due is outstanding comes back"
+            )
+    if getattr(turn, "is_break", False):
+        problems += _break_problems(turn, position, name, counts, opening)
+    return problems
+
+
+def _break_problems(
+    turn: Any, position: Any, name: str, counts: dict[str, int], opening: Callable[[], Any] | None
+) -> list[str]:
+    """A break is the board's first stroke: nothing down, and the game's opening set-up
+    untouched (its pieces, each within the area the opening's pieces cover, a piece's
+    diameter of slack for a set by hand)."""
+    down = {f: v for f, v in counts.items() if v}
+    if getattr(turn, "dues", 0):
+        down["dues"] = int(turn.dues)
+    if getattr(turn, "queen_pending", False):
+        down["queen_pending"] = 1
+    if down:
+        said = ", ".join(f"{f} {v}" for f, v in down.items()).replace(
+            "queen_pending 1", "the queen pending"
+        )
+        return [
+            f"{name}.is_break is true with {said}: a break is the board's first stroke, with nothing down yet"
+        ]
+    first = None if opening is None else opening()
+    if first is None:
+        return []
+
+    def tally(pieces: Any) -> dict[tuple[str, str | None], int]:
+        out: dict[tuple[str, str | None], int] = {}
+        for p in pieces:
+            out[(p.kind, p.owner)] = out.get((p.kind, p.owner), 0) + 1
+        return out
+
+    if tally(position.pieces) != tally(first.pieces):
+        return [
+            f"{name}.is_break is true but the position holds {_plural(len(position.pieces), 'piece')}, "
+            f"not the {len(first.pieces)} of {first.name or 'the opening'}: a break is played on "
+            "the game's opening set-up"
+        ]
+    specs = first.board.piece_specs()
+    cx = sum(p.x for p in first.pieces) / len(first.pieces)
+    cy = sum(p.y for p in first.pieces) / len(first.pieces)
+    reach = max(math.hypot(p.x - cx, p.y - cy) for p in first.pieces)
+    reach += 2 * max(specs[p.kind].radius for p in first.pieces)
+    away = [p for p in position.pieces if math.hypot(p.x - cx, p.y - cy) > reach]
+    if away:
+        p = away[0]
+        return [
+            f"{name}.is_break is true but {_plural(len(away), 'piece')} lie outside the "
+            f"opening set-up ({p.id!r} {math.hypot(p.x - cx, p.y - cy) * 1000:.0f} mm from its "
+            f"centre, at most {reach * 1000:.0f} mm): a break is played on the game's opening "
+            "set-up, untouched"
+        ]
+    return []
+
+
+def check_turn_position(turn: Any, position: Any, opening: Callable[[], Any] | None = None) -> None:
+    """Refuse a turn that :func:`turn_problems` finds impossible in its position: one line
+    (:class:`~carromlab.errors.PositionError`), the first problems joined."""
+    if turn is None:
+        return
+    problems = turn_problems(turn, position, opening)
+    if problems:
+        from carromlab.errors import PositionError
+
+        raise PositionError([f"turn: {problems[0]}", *problems[1:]])

@@ -74,12 +74,20 @@ def resolve_position(source: str | Position) -> Position:
 def check_turn(pos: Position, label: str) -> Position:
     """``pos`` when its ``turn`` is one its game takes (the fields of the rules' turn type,
     each of the right type and range; none on a game without a turn state, KOOBA); else one
-    line naming ``label`` (the file) and the field. No JAX: the game's rules class only."""
-    from carromlab.registry import position_turn
+    line naming ``label`` (the file) and the field. The turn must also be possible in the
+    position (:func:`carromlab.input_checks.check_turn_position`: pieces down and on the board
+    within the game's count, dues, the queen, a break on the opening set-up). No JAX: the
+    game's rules class only."""
+    from carromlab.input_checks import check_turn_position
+    from carromlab.registry import STANDARD, position_turn, standard_position
+
+    def opening() -> Position | None:
+        name = f"{pos.variant}-opening"
+        return standard_position(name) if name in STANDARD else None
 
     if pos.turn is not None:
         try:
-            position_turn(pos)
+            check_turn_position(position_turn(pos), pos, opening)
         except CarromlabError as e:
             raise CarromlabError(f"{label}: {e}") from None
     return pos
