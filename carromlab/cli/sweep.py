@@ -11,6 +11,7 @@ import typer
 from carromlab import interrupt
 from carromlab.cli.app import (
     EXECUTOR_OPTION,
+    INTERRUPTED_EXIT,
     SCHEDULER_OPTION,
     STRICT_HELP,
     WORKERS_OPTION,
@@ -36,7 +37,11 @@ def sweep(
     executor: str = EXECUTOR_OPTION,
     workers: int = WORKERS_OPTION,
     scheduler: str = SCHEDULER_OPTION,
-    job_size: int = typer.Option(16, help="Tasks at most per job (speed, not results)."),
+    job_size: int = typer.Option(
+        16,
+        help="Tasks at most per job (speed, not results); a job is also at most about 4 "
+        "kernel chunks of shots, what Ctrl-C can lose (finished jobs are kept).",
+    ),
     chunk: int = typer.Option(4096, help="Shots per kernel batch (speed, not results)."),
     device: str = typer.Option("auto", help="auto, cpu or gpu."),
     value: str = typer.Option(
@@ -65,11 +70,32 @@ def sweep(
 
     sw = load_sweep(config)
     check_sweep_value(sw, value)  # before any work
-    interrupt.note(
-        f"interrupted: finished tasks are kept in {out}; rerun the same command to resume"
-    )
+    from carromlab.sweeps.run import SweepInterrupted
+
+    def kept_line(kept: int, total: int) -> str:
+        return f"interrupted: {kept:,} of {total:,} tasks kept in {out}; rerun the same command to resume"
+
+    def on_kept(kept: int, total: int) -> None:
+        # the line a Ctrl-C that the run does not see in time gets (carromlab/interrupt.py)
+        interrupt.note(kept_line(kept, total))
+
     stats: dict = {}
-    df = run_sweep(sw, out, executor, workers, scheduler, job_size, chunk, not as_json, stats)
+    try:
+        df = run_sweep(
+            sw,
+            out,
+            executor,
+            workers,
+            scheduler,
+            job_size,
+            chunk,
+            not as_json,
+            stats,
+            on_kept=on_kept,
+        )
+    except SweepInterrupted as stop:
+        interrupt.say(kept_line(stop.kept, stop.total))
+        raise typer.Exit(INTERRUPTED_EXIT) from None
     cut = truncation(df)
     summary = {
         "sweep": sw.name,
