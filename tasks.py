@@ -162,7 +162,6 @@ def docs() -> None:
     ensure_env("docs")
     os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", str(ROOT / ".cache" / "jax"))
     os.environ.setdefault("CARROMLAB_CORES", "1")  # one device a kernel (tasks.py test)
-    os.environ.setdefault("MPLBACKEND", "Agg")
     start = time.monotonic()
     run(
         BIN / "sphinx-build", "-b", "html", "-W", "--keep-going", "-n", "-q",
