@@ -49,3 +49,12 @@ def test_a_number_out_of_range_is_reported_as_given(capsys, args, shown):
     with no_work():
         code, _, err = run(capsys, *args)
     assert code == 2 and err == shown + "\n", err
+
+
+def test_validate_says_an_empty_file_name_is_empty(capsys):
+    """``validate ''`` names the empty argument (as a path it would be the current folder,
+    and the reading error would say "Is a directory")."""
+    code, _out, err = run(capsys, "validate", "")
+    assert code == 1
+    assert err.strip() == "error: a position file's name is empty ('')"
+    assert "directory" not in err

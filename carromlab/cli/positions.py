@@ -226,7 +226,7 @@ def positions_write(
 
 @app.command()
 def validate(
-    files: list[Path] = typer.Argument(..., help="Position JSON files."),
+    files: list[str] = typer.Argument(..., help="Position JSON files."),
 ) -> None:
     """Check position files; one line per file, exit 1 if any is illegal."""
     from carromlab.cli.checks import check_turn
@@ -235,7 +235,9 @@ def validate(
     bad = 0
     for path in files:
         try:
-            pos = check_turn(Position.load(path), str(path))
+            if not path.strip():  # (as a Path, "" would be the current folder)
+                raise CarromlabError(f"a position file's name is empty ({path!r})")
+            pos = check_turn(Position.load(Path(path)), path)
         except CarromlabError as e:
             bad += 1
             typer.echo(f"error: {e}", err=True)
