@@ -32,6 +32,20 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from carromlab.bench.pymunk_peer import DT, place_shot, simulate_pymunk
+from carromlab.bench.validation_cases import CASES, Case
+from carromlab.bench.validation_cases import case_named as case_named
+from carromlab.bench.validation_figures import (
+    KEY_FIELDS,
+    _captures,
+    _deterministic,
+    _distances,
+    _n_captured,
+    _verdict,
+    key_hits,
+    two_sample,
+)
+from carromlab.bench.validation_figures import Z_AGREE as Z_AGREE
+from carromlab.bench.validation_report import markdown as markdown
 from carromlab.physics import Physics
 from carromlab.shots import SKILLS, Shot
 
@@ -44,8 +58,6 @@ MAX_EVENTS = 2048
 N_DEFAULT = 200
 #: Key events per case at most (every row of the table has this many ``key{k}_*`` columns).
 MAX_KEYS = 3
-#: Agreement criterion: |p_kernel - p_pymunk| at most this many two-sample standard errors.
-Z_AGREE = 3.0
 #: Time steps (s) of the convergence check, from pymunk's usual 2e-4 s down to 1e-5 s.
 CONVERGENCE_DTS = (2e-4, 1e-4, 5e-5, 2e-5, 1e-5)
 #: Orders of the position's pieces in the labelling check (the shooter stays disc 0).
@@ -53,142 +65,6 @@ LABELLINGS = ("original", "reversed", "shuffled")
 #: The pymunk side of the labelling check runs this fraction of ``n`` (pymunk is slow on
 #: breaks, and one order against another is all it has to show).
 LABEL_PYMUNK_FRACTION = 0.25
-
-
-@dataclass(frozen=True)
-class Case:
-    """One validation case: a standard position, a base shot and the events to compare.
-
-    ``placement`` is the variant's placement (``analysis_for(variant).origin``); ``keys`` are
-    the Monte-Carlo events, each ``(piece, where)`` as read by :func:`key_hits`. ``cluster``:
-    the shot strikes a packed cluster of touching discs, where the engines' contact models
-    differ by design (docs/validation.md)."""
-
-    name: str
-    position: str
-    family: str
-    placement: float
-    angle_deg: float
-    speed: float
-    keys: tuple[tuple[str, str], ...]
-    skill: str = "club"
-    cluster: bool = False
-    note: str = ""
-
-
-def _icf_cut_angle() -> float:
-    """The bench's ``cut`` aim (degrees): the striker's ghost-ball angle that cuts ``w1`` of
-    ``icf-midgame`` into the north-east pocket."""
-    from carromlab.equipment import IcfBoard
-    from carromlab.games.icf.midgame import (
-        BASELINE_Y,
-        CUT_POCKET,
-        CUT_STRIKER_X,
-        CUT_TARGET_XY,
-        ghost_aim,
-    )
-
-    tx, ty = CUT_TARGET_XY
-    return math.degrees(ghost_aim(IcfBoard(), CUT_STRIKER_X, BASELINE_Y, tx, ty, CUT_POCKET))
-
-
-#: The cases. Angles and speeds were found by scanning the kernel for shots where the key
-#: event happens neither always nor never under club noise (so the probabilities say
-#: something); the breaks are the symmetric break (origin and aim on the mirror axis), so a
-#: left pocket and its mirror image must be equally likely.
-CASES: tuple[Case, ...] = (
-    Case(
-        "icf-cut",
-        "icf-midgame",
-        "ICF",
-        -0.05,
-        round(_icf_cut_angle(), 4),
-        2.0,
-        (("w1", "pocket.NE"), ("striker", "any")),
-        note="the bench's cut: w1 into the north-east pocket",
-    ),
-    Case(
-        "icf-break",
-        "icf-opening",
-        "ICF",
-        0.0,
-        90.0,
-        5.0,
-        (("*", "any"), ("*", "pocket.NW"), ("*", "pocket.NE")),
-        cluster=True,
-        note="the break: striker from mid-baseline into the rosette at 5 m/s",
-    ),
-    Case(
-        "carroms-break",
-        "carroms-opening",
-        "Carroms (checker board)",
-        0.0,
-        90.0,
-        5.0,
-        (("*", "any"), ("*", "pocket.NW"), ("*", "pocket.NE")),
-        cluster=True,
-        note="shooting ring into the hexagonal pack of 25 rings at 5 m/s",
-    ),
-    Case(
-        "carrooka-bank",
-        "carrooka-midgame",
-        "Carrooka",
-        0.0,
-        -84.5,
-        2.5,
-        (("r1", "pocket.0"), ("striker", "any")),
-        note="striker off the circular rail, then r1 into pocket.0",
-    ),
-    Case(
-        "carrooka-break",
-        "carrooka-opening",
-        "Carrooka",
-        -90.0,
-        90.0,
-        5.0,
-        (("*", "any"), ("*", "pocket.1"), ("*", "pocket.5")),
-        cluster=True,
-        note="the break from the break line into the triangle of 15 reds at 5 m/s",
-    ),
-    Case(
-        "force-out-peg",
-        "force-out-opening",
-        "Force Out (crokinole side)",
-        -90.0,
-        84.0,
-        3.0,
-        (("g2", "hole"), ("*", "out")),
-        note="shooting ring off peg 6 into the 16 rings round the hole (not touching)",
-    ),
-    Case(
-        "circle-scores-hole",
-        "circle-scores-opening",
-        "Circle Scores (crokinole side)",
-        -90.0,
-        89.0,
-        1.7,
-        (("g5", "hole"), ("*", "out")),
-        note="g5 driven over the centre hole near its skip speed (1.4 m/s)",
-    ),
-    Case(
-        "ring-pegs-pass",
-        "ring-pegs-opening",
-        "Ring Pegs (crokinole side)",
-        0.0,
-        89.0,
-        2.0,
-        (("shooter", "hole"), ("*", "first")),
-        note="the pass over the hole, off the far frame, back among the pegged (static) rings",
-    ),
-)
-
-
-def case_named(name: str) -> Case:
-    """The case of :data:`CASES` called ``name`` (KeyError with the known names if none)."""
-    for c in CASES:
-        if c.name == name:
-            return c
-    raise KeyError(f"no validation case {name!r}; known: {', '.join(c.name for c in CASES)}")
 
 
 # --------------------------------------------------------------------------- set-up
@@ -329,96 +205,6 @@ def pymunk_shots(prep: Prepared, shots: dict, physics: Physics = Physics(), dt: 
     return {k: np.stack([np.asarray(o[k]) for o in outs]) for k in outs[0]}
 
 
-# --------------------------------------------------------------------------- figures
-
-
-def _capture_names(table) -> tuple[str, ...]:
-    return (*table.capture_names, "ditch")
-
-
-def key_hits(out: dict, ids, table, key: tuple[str, str], out_radius: float) -> np.ndarray:
-    """Per shot (rows of the outcome arrays ``capture``, ``alive``, ``x``, ``y``,
-    ``first_piece``), whether the key event ``(piece, where)`` happened. ``piece`` is a piece
-    id or ``"*"`` (any piece but the shooter); ``where`` is a capture name, ``"any"`` (any
-    capture), ``"first"`` (the piece is the first the shooter touched) or ``"out"`` (Force
-    Out's forced out: captured in a pocket or the ditch, or at rest with its centre outside
-    the outer circle of radius ``out_radius``)."""
-    piece, where = key
-    cols = list(range(1, len(ids))) if piece == "*" else [ids.index(piece)]
-    capture = np.asarray(out["capture"])[:, cols]
-    if where == "first":
-        return np.isin(np.asarray(out["first_piece"]), cols)
-    if where == "any":
-        hit = capture >= 0
-    elif where == "out":
-        hole = [k for k, kind in enumerate(table.capture_kinds) if kind == "hole"]
-        r = np.hypot(np.asarray(out["x"])[:, cols], np.asarray(out["y"])[:, cols])
-        on_board_out = np.asarray(out["alive"])[:, cols] & (r > out_radius)
-        hit = ((capture >= 0) & ~np.isin(capture, hole)) | on_board_out
-    else:
-        hit = capture == _capture_names(table).index(where)
-    return hit.any(axis=1)
-
-
-def two_sample(k1: int, k2: int, n1: int, n2: int | None = None) -> tuple[float, float, bool]:
-    """(p1 - p2, its two-sample standard error, whether |diff| <= Z_AGREE * SE) for ``k1`` of
-    ``n1`` and ``k2`` of ``n2`` (default ``n1``) successes; an SE of 0 agrees only on equal
-    proportions."""
-    n2 = n1 if n2 is None else n2
-    p1, p2 = k1 / n1, k2 / n2
-    diff = p1 - p2
-    se = math.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
-    return diff, se, abs(diff) <= Z_AGREE * se + 1e-12
-
-
-def _first(kind: int, index: int, ids, table) -> str:
-    if kind == 1:
-        return ids[index]
-    if kind == 2:
-        return table.cushion_names[index]
-    return "-"
-
-
-def _captures(capture: np.ndarray, ids, table) -> str:
-    """``piece>capture`` for every captured piece, sorted, or ``-``."""
-    names = _capture_names(table)
-    caps = sorted(f"{ids[i]}>{names[c]}" for i, c in enumerate(capture) if c >= 0)
-    return " ".join(caps) or "-"
-
-
-def _distances(k: dict, p: dict, s: int, static: np.ndarray) -> np.ndarray:
-    """Distances (m) between the engines' final places, in shot ``s``, of the moving pieces
-    on the board in both."""
-    both = np.asarray(k["alive"][s]) & np.asarray(p["alive"][s]) & ~static
-    return np.hypot(k["x"][s][both] - p["x"][s][both], k["y"][s][both] - p["y"][s][both])
-
-
-def _n_captured(out: dict) -> np.ndarray:
-    return (np.asarray(out["capture"])[:, 1:] >= 0).sum(axis=1)
-
-
-#: The per-key columns of a row (after ``key{k}``).
-KEY_FIELDS = (
-    "",
-    "_p_kernel",
-    "_p_pymunk",
-    "_diff",
-    "_se",
-    "_z",
-    "_within_3se",
-    "_verdict",
-    "_discordant",
-    "_discordant_chaotic",
-    "_paired_se",
-)
-
-
-def _verdict(ok: bool, case: Case) -> str:
-    if ok:
-        return "agree"
-    return "differs (cluster)" if case.cluster else "DIFFERS"
-
-
 # --------------------------------------------------------------------------- comparisons
 
 #: The chaos test's turn of the shot (rad): the project's criterion (docs/physics.md) turns
@@ -484,6 +270,51 @@ def _at_layout(prep: Prepared, shots: dict, s: int) -> Prepared:
     return _replace(prep, runner=runner)
 
 
+def _key_events(
+    case: Case, prep: Prepared, shots: dict, ko: dict, po: dict, n: int, seed: int
+) -> dict:
+    """Each key event's Monte-Carlo comparison (``key{k}_*``; the columns of the keys a case
+    does not have are None, so that every row has the same), from the kernel's (``ko``) and
+    pymunk's (``po``) outcomes of the same ``shots``."""
+    ids, table = prep.ids, prep.table
+    hits = {
+        k: (
+            key_hits(ko, ids, table, key, prep.out_radius),
+            key_hits(po, ids, table, key, prep.out_radius),
+        )
+        for k, key in enumerate(case.keys, start=1)
+    }
+    discordant = np.zeros(n, dtype=bool)
+    for a, b in hits.values():
+        discordant |= a != b
+    unstable = turn_unstable(prep, shots, np.nonzero(discordant)[0], seed)
+    row: dict = {}
+    for k, key in enumerate(case.keys, start=1):
+        a, b = hits[k]
+        diff, se, ok = two_sample(int(a.sum()), int(b.sum()), n)
+        d = a.astype(float) - b.astype(float)
+        chaotic = [s for s in np.nonzero(a != b)[0] if unstable[int(s)][k - 1]]
+        row.update(
+            {
+                f"key{k}": f"{key[0]}->{key[1]}",
+                f"key{k}_p_kernel": float(a.mean()),
+                f"key{k}_p_pymunk": float(b.mean()),
+                f"key{k}_diff": diff,
+                f"key{k}_se": se,
+                f"key{k}_z": diff / se if se > 0 else (0.0 if diff == 0 else math.inf),
+                f"key{k}_within_3se": ok,
+                f"key{k}_verdict": _verdict(ok, case),
+                f"key{k}_discordant": int((a != b).sum()),
+                f"key{k}_discordant_chaotic": len(chaotic),
+                f"key{k}_paired_se": float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0,
+            }
+        )
+    for k in range(len(case.keys) + 1, MAX_KEYS + 1):  # the same columns in every row
+        for f in KEY_FIELDS:
+            row[f"key{k}{f}"] = None
+    return row
+
+
 def compare_case(
     case: Case,
     n: int,
@@ -522,26 +353,7 @@ def compare_case(
     kernel_s = time.perf_counter() - t0
     # pymunk from the layout the kernel started the shot from (a hand-set opening's moves)
     pd_ = pymunk_shots(prep, {k: v[:1] for k, v in sd.items()}, physics, dt)
-    dist = _distances(kd, pd_, 0, static)
-    kf = _first(int(kd["first_contact_kind"][0]), int(kd["first_contact"][0]), ids, table)
-    pf = _first(int(pd_["first_contact_kind"][0]), int(pd_["first_contact"][0]), ids, table)
-    kfp = ids[kd["first_piece"][0]] if kd["first_piece"][0] >= 0 else "-"
-    pfp = ids[pd_["first_piece"][0]] if pd_["first_piece"][0] >= 0 else "-"
-    kc, pc = _captures(kd["capture"][0], ids, table), _captures(pd_["capture"][0], ids, table)
-    row.update(
-        det_first_kernel=kf,
-        det_first_pymunk=pf,
-        det_first_piece_kernel=kfp,
-        det_first_piece_pymunk=pfp,
-        det_first_same=(kf == pf) and (kfp == pfp),
-        det_captures_kernel=kc,
-        det_captures_pymunk=pc,
-        det_captures_same=kc == pc,
-        det_pos_max_mm=1e3 * float(dist.max(initial=0.0)),
-        det_pos_mean_mm=1e3 * float(dist.mean()) if dist.size else 0.0,
-        det_events_kernel=int(kd["n_events"][0]),
-        det_truncated=bool(kd["truncated"][0]) or bool(pd_["truncated"][0]),
-    )
+    row.update(_deterministic(kd, pd_, ids, table, static))
     # ---------------------------------------------------------------- Monte-Carlo
     t0 = time.perf_counter()
     shots, ko = kernel_shots(prep, n, seed)
@@ -549,40 +361,7 @@ def compare_case(
     t0 = time.perf_counter()
     po = pymunk_shots(prep, shots, physics, dt)
     pymunk_s = time.perf_counter() - t0
-    hits = {
-        k: (
-            key_hits(ko, ids, table, key, prep.out_radius),
-            key_hits(po, ids, table, key, prep.out_radius),
-        )
-        for k, key in enumerate(case.keys, start=1)
-    }
-    discordant = np.zeros(n, dtype=bool)
-    for a, b in hits.values():
-        discordant |= a != b
-    unstable = turn_unstable(prep, shots, np.nonzero(discordant)[0], seed)
-    for k, key in enumerate(case.keys, start=1):
-        a, b = hits[k]
-        diff, se, ok = two_sample(int(a.sum()), int(b.sum()), n)
-        d = a.astype(float) - b.astype(float)
-        chaotic = [s for s in np.nonzero(a != b)[0] if unstable[int(s)][k - 1]]
-        row.update(
-            {
-                f"key{k}": f"{key[0]}->{key[1]}",
-                f"key{k}_p_kernel": float(a.mean()),
-                f"key{k}_p_pymunk": float(b.mean()),
-                f"key{k}_diff": diff,
-                f"key{k}_se": se,
-                f"key{k}_z": diff / se if se > 0 else (0.0 if diff == 0 else math.inf),
-                f"key{k}_within_3se": ok,
-                f"key{k}_verdict": _verdict(ok, case),
-                f"key{k}_discordant": int((a != b).sum()),
-                f"key{k}_discordant_chaotic": len(chaotic),
-                f"key{k}_paired_se": float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0,
-            }
-        )
-    for k in range(len(case.keys) + 1, MAX_KEYS + 1):  # the same columns in every row
-        for f in KEY_FIELDS:
-            row[f"key{k}{f}"] = None
+    row.update(_key_events(case, prep, shots, ko, po, n, seed))
     nk, npm = _n_captured(ko).astype(float), _n_captured(po).astype(float)
     same_caps = np.all(np.asarray(ko["capture"]) == po["capture"], axis=1)
     pos_max = np.array([_distances(ko, po, s, static).max(initial=0.0) for s in range(n)])
@@ -723,112 +502,3 @@ def run_validation(
             )
             say(f"{case.name}: labelling done")
     return out
-
-
-# --------------------------------------------------------------------------- Markdown
-
-
-def _fmt(v, digits: int = 3) -> str:
-    if isinstance(v, float):
-        return "-" if math.isnan(v) else f"{v:.{digits}f}"
-    return str(v)
-
-
-def markdown(result: dict) -> str:
-    """The comparison as Markdown tables (deterministic; Monte-Carlo per key event; the
-    step convergence; the labelling check), from :func:`run_validation`'s result."""
-    rows = result["rows"]
-    lines = [
-        "**Deterministic base shots** (distances: final places of the pieces on the board in "
-        "both engines)",
-        "",
-        "| case | shot (x, y; angle; speed) | noise sd (angle; speed; placement) "
-        "| first contact / piece: kernel | pymunk | captures: kernel | pymunk "
-        "| max / mean distance (mm) |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for r in rows:
-        lines.append(
-            f"| {r['case']} | ({r['x']:.3f}, {r['y']:.3f}); {r['angle_deg']:.2f} deg; "
-            f"{r['speed']:.1f} m/s | {math.degrees(r['noise_angle_rad']):.2f} deg; "
-            f"{100 * r['noise_speed_rel']:.0f} %; {1e3 * r['noise_placement_m']:.0f} mm "
-            f"| {r['det_first_kernel']} / {r['det_first_piece_kernel']} "
-            f"| {r['det_first_pymunk']} / {r['det_first_piece_pymunk']} "
-            f"| {r['det_captures_kernel']} | {r['det_captures_pymunk']} "
-            f"| {r['det_pos_max_mm']:.2f} / {r['det_pos_mean_mm']:.2f} |"
-        )
-    n = rows[0]["n"] if rows else 0
-    lines += [
-        "",
-        f"**Monte-Carlo**: the same {n} noisy shots (club skill) in both engines; SE is the "
-        "two-sample standard error; discordant: shots the engines call differently (in "
-        "brackets: of which chaotic, their event changing in the kernel itself when the shot "
-        "is turned by 1e-6 rad)",
-        "",
-        "| case | event | p kernel | p pymunk | diff | SE | diff/SE | verdict | discordant "
-        "| same captures | median max distance (mm) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for r in rows:
-        k = 1
-        while r.get(f"key{k}"):
-            lines.append(
-                f"| {r['case'] if k == 1 else ''} | {r[f'key{k}']} | {r[f'key{k}_p_kernel']:.3f} "
-                f"| {r[f'key{k}_p_pymunk']:.3f} | {r[f'key{k}_diff']:+.3f} "
-                f"| {r[f'key{k}_se']:.3f} | {_fmt(r[f'key{k}_z'], 2)} "
-                f"| {r[f'key{k}_verdict']} | {r[f'key{k}_discordant']} "
-                f"({r[f'key{k}_discordant_chaotic']}) "
-                + (
-                    f"| {r['mc_same_captures']:.3f} | {_fmt(r['mc_pos_max_mm_median'], 2)} |"
-                    if k == 1
-                    else "| | |"
-                )
-            )
-            k += 1
-        lines.append(
-            f"| | pieces captured (mean) | {r['mc_captured_mean_kernel']:.3f} "
-            f"| {r['mc_captured_mean_pymunk']:.3f} | {r['mc_captured_diff']:+.3f} "
-            f"| {_fmt(r['mc_captured_se'])} | "
-            + _fmt(r["mc_captured_diff"] / r["mc_captured_se"] if r["mc_captured_se"] else 0.0, 2)
-            + " | | | | |"
-        )
-    if result.get("convergence"):
-        dts = sorted({c["dt"] for c in result["convergence"]}, reverse=True)
-        lines += [
-            "",
-            "**Time-step convergence** of the deterministic shots: max distance (mm) between "
-            "the engines' final places at each pymunk step (`*`: the captures differ)",
-            "",
-            "| case | " + " | ".join(f"dt = {dt:g} s" for dt in dts) + " |",
-            "|---|" + "---|" * len(dts),
-        ]
-        for case in dict.fromkeys(c["case"] for c in result["convergence"]):
-            by = {c["dt"]: c for c in result["convergence"] if c["case"] == case}
-            cells = [
-                f"{by[dt]['pos_max_mm']:.2f}" + ("" if by[dt]["captures_same"] else " *")
-                for dt in dts
-            ]
-            lines.append(f"| {case} | " + " | ".join(cells) + " |")
-    if result.get("labelling"):
-        lines += [
-            "",
-            "**Labelling check** (cluster cases): the same shots with the position's pieces "
-            "listed in another order; z against the same engine's original order",
-            "",
-            "| case | engine | order | n | events: p (z) | pieces captured (mean) |",
-            "|---|---|---|---|---|---|",
-        ]
-        for r in result["labelling"]:
-            ev = []
-            k = 1
-            while f"key{k}" in r:
-                ev.append(
-                    f"{r[f'key{k}']} {r[f'key{k}_p']:.3f} ({_fmt(r[f'key{k}_z_vs_original'], 1)})"
-                )
-                k += 1
-            lines.append(
-                f"| {r['case']} | {r['engine']} | {r['order']} | {r['n']} | "
-                + "; ".join(ev)
-                + f" | {r['captured_mean']:.2f} |"
-            )
-    return "\n".join(lines)
