@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from carromlab.equipment.carrooka import COLOUR_VALUES
-from carromlab.plot.boards import BoardPlot, LegendEntry, _disc, line_entry
+from carromlab.plot.board_parts import LegendEntry, _disc, line_entry
+from carromlab.plot.boards import BoardPlot
 
 #: Drawing colours of the Carrooka pucks and spots.
 CARROOKA_COLORS = {

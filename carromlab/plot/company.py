@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, ClassVar
 from matplotlib.patches import Circle, Rectangle
 
 from carromlab.equipment import PolygonZone
-from carromlab.plot.boards import Z_FILL, Z_FRAME, BoardPlot, LegendEntry, _disc, line_entry
+from carromlab.plot.board_parts import LegendEntry, _disc, line_entry
+from carromlab.plot.boards import Z_FILL, Z_FRAME, BoardPlot
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

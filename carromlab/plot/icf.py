@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 from matplotlib.patches import Circle
 
-from carromlab.plot.boards import Z_FILL, BoardPlot, LegendEntry, _disc, line_entry
+from carromlab.plot.board_parts import LegendEntry, _disc, line_entry
+from carromlab.plot.boards import Z_FILL, BoardPlot
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -7,14 +7,13 @@ from typing import TYPE_CHECKING, ClassVar
 from matplotlib.patches import Polygon
 
 from carromlab.equipment import CircleZone, PieceSpec, PolygonZone
+from carromlab.plot.board_parts import LegendEntry, _disc
 from carromlab.plot.boards import (
     Z_FILL,
     Z_LINE,
     Z_PIECE,
     Z_PIECE_TOP,
     BoardPlot,
-    LegendEntry,
-    _disc,
 )
 
 if TYPE_CHECKING:
