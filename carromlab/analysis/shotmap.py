@@ -326,7 +326,8 @@ def _blocks(todo: list[int], size: int, n: int, chunk: int) -> list[list[int]]:
     joins the one before (a new chunk shape would compile the kernel again)."""
     out = [todo[i : i + size] for i in range(0, len(todo), size)]
     if len(out) > 1 and len(out[-1]) * n < chunk:
-        out[-2] += out.pop()
+        last = out.pop()  # (popped first: ``out[-2] += out.pop()`` would index after the pop)
+        out[-1] += last
     return out
 
 
