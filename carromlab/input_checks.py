@@ -25,7 +25,7 @@ from carromlab.errors import CarromlabError
 from carromlab.input_schema import (
     FINITE,
     GRIDS,
-    KINDS,
+    OPTION_QUANTITIES,
     parse_grid_spec,
     parse_pair,
     radians_warning,
@@ -142,7 +142,7 @@ def check_points(game: Any, options: dict) -> None:
     board = None
     for o in game.shot_options:
         text = options.get(o.key)
-        if KINDS.get(o.name) != ("length",) or not isinstance(text, str) or not text:
+        if OPTION_QUANTITIES.get(o.name) != ("length",) or not isinstance(text, str) or not text:
             continue
         board = board or BOARDS[game.family]()
         if o.name in GRIDS:  # one axis of values, used for x and for y

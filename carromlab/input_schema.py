@@ -305,7 +305,7 @@ def check_flags(**values: Any) -> None:
     given = {k: v for k, v in values.items() if v is not None}
     for name in [k for k in given if k in GRIDS]:
         parse_grid(given.pop(name), name)
-    for name in [k for k in given if k in KINDS]:  # a number that may carry a unit
+    for name in [k for k in given if k in OPTION_QUANTITIES]:  # a number that may carry a unit
         if isinstance(given[name], str):
             given[name] = parse_value(given[name], name)
         if isinstance(given[name], Quantity):  # in range, in its kind's own unit
@@ -371,7 +371,7 @@ BASE = {"angle": "deg", "length": "m", "speed": "m/s"}
 #: The kinds of quantity each option takes. A placement is metres along a line (ICF,
 #: Carroms) or degrees on a circle (Carrooka's break line, the crokinole side): which one is
 #: the board's, checked where the game's shot origins are known.
-KINDS: dict[str, tuple[str, ...]] = {
+OPTION_QUANTITIES: dict[str, tuple[str, ...]] = {
     "angle": ("angle",),
     "angles": ("angle",),
     "placement": ("length", "angle"),
@@ -434,7 +434,7 @@ class Quantity(float):
 
 def unit_hint(what: str) -> str:
     """What units the option ``--what`` takes, for a message."""
-    return _HINTS.get(KINDS.get(what, ()), "a plain number, no unit")
+    return _HINTS.get(OPTION_QUANTITIES.get(what, ()), "a plain number, no unit")
 
 
 def split_unit(text: str, what: str) -> Quantity:
@@ -451,7 +451,7 @@ def split_unit(text: str, what: str) -> Quantity:
     if m is None:
         raise ValueError(text)
     value, unit = float(m.group(1)), m.group(2)
-    kinds = KINDS.get(what, ())
+    kinds = OPTION_QUANTITIES.get(what, ())
     for kind, units in UNITS.items():
         factor = units.get(unit if unit == "°" else unit.lower())
         if factor is None:

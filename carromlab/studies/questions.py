@@ -40,7 +40,7 @@ another confidence (:class:`Comparison`: what a file's adjustment for its many c
 
 Each kind of question is one small object (:class:`Kind`): its form (parse), the columns it
 reads, how it estimates from an arm's rows, its words and its default margin of practical
-difference; :data:`KINDS` lists them.
+difference; :data:`QUESTION_KINDS` lists them.
 """
 
 from __future__ import annotations
@@ -288,7 +288,7 @@ class _WinnerMean(Kind):
 
 
 #: Every kind of question, in the order the docs list them.
-KINDS: tuple[Kind, ...] = (
+QUESTION_KINDS: tuple[Kind, ...] = (
     _Wins("first-wins", "first-wins[:decided]", r"^first-wins(?P<decided>:decided)?$"),
     _Wins(
         "seat-wins", "seat-wins:K[:decided]", r"^seat-wins:(?P<seat>\d{1,2})(?P<decided>:decided)?$"
@@ -304,7 +304,7 @@ KINDS: tuple[Kind, ...] = (
     _Share("board-share", "boards"),
     _Ratio("board-ratio", "boards"),
 )
-_BY_NAME = {k.name: k for k in KINDS}
+_BY_NAME = {k.name: k for k in QUESTION_KINDS}
 
 
 @dataclass(frozen=True)
@@ -349,11 +349,13 @@ class Question:
 def parse_question(text: str) -> Question:
     """A question from its text (the module's docstring); one line naming the forms if it is
     none of them."""
-    for kind in KINDS:
+    for kind in QUESTION_KINDS:
         q = kind.parse(text)
         if q is not None:
             return q
-    raise CarromlabError(f"unknown question; use one of {', '.join(k.syntax for k in KINDS)}")
+    raise CarromlabError(
+        f"unknown question; use one of {', '.join(k.syntax for k in QUESTION_KINDS)}"
+    )
 
 
 def _column(df: pd.DataFrame, name: str, q: Question) -> pd.Series:
@@ -570,9 +572,9 @@ def paired_share_interval(x: np.ndarray, y: np.ndarray, confidence: float = 0.95
 
 __all__ = [
     "BOARD_KEY",
-    "KINDS",
     "MEAN_MARGIN",
     "NOT_PLAYED",
+    "QUESTION_KINDS",
     "SHARE_MARGIN",
     "Comparison",
     "Difference",
