@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -76,6 +78,94 @@ def _shot(va, position, row) -> Shot:
     """The base shot of a table's row (placement, angle in degrees, speed)."""
     xs, ys = va.origin(position, [float(row.placement)])
     return Shot(float(xs[0]), float(ys[0]), math.radians(float(row.angle)), float(row.speed))
+
+
+def _search_axes(va, position, fixed: bool, placements, angles_deg, map_grid):
+    """The search grid's axes, ``(placements, angles_deg, map_grid)``, with their defaults
+    (:func:`best_shots`): 9 placements across the widest legal interval and the middle of the
+    others (one where the shooter lies where it is), aims forward from a line or every way
+    from a point, the game's default map."""
+    if placements is None and fixed:
+        placements = [0.0]
+    elif placements is None:  # 9 across the widest legal interval, the middle of the others
+        spans = va.placement_intervals(position.board)
+        widest = max(spans, key=lambda s: s[1] - s[0])
+        placements = np.concatenate(
+            [np.linspace(*widest, 9), [(a + b) / 2 for a, b in spans if (a, b) != widest]]
+        )
+    if angles_deg is None:  # forward from a line; every way from a point
+        angles_deg = np.arange(20.0, 161.0, 5.0) if va.origin_of is None else np.arange(0, 360, 5)
+    if isinstance(map_grid, str):
+        if map_grid != "default":
+            raise CarromlabError(f"map_grid: 'default', None or a grid, not {map_grid!r}")
+        map_grid = default_grid(position.variant)
+    if map_grid is not None and fixed:  # one origin: the map's placement names the same one
+        map_grid = (list(placements), *map_grid[1:])
+    return placements, angles_deg, map_grid
+
+
+@dataclass(frozen=True)
+class _Refine:
+    """The refinement of :func:`best_shots`: a window round each start, narrowed over
+    ``iterations`` rounds of ``n_cem`` shots a cell to its elite (cross-entropy method)."""
+
+    position: Any
+    va: Any
+    fixed: bool
+    value: str
+    n_cem: int
+    seed: int
+    common: dict
+
+    def legal(self, xyz: np.ndarray) -> np.ndarray:
+        if not self.fixed:
+            xyz[:, 0] = self.va.project_placement(self.position.board, xyz[:, 0])
+        xyz[:, 2] = np.clip(xyz[:, 2], 0.2, MAX_SPEED)
+        return xyz
+
+    def __call__(
+        self, axes, start_cells, anchors, starts: int, per_start: int, n_elite: int,
+        iterations: int, searched: list,
+    ) -> np.ndarray:  # fmt: skip
+        """The windows' centres after the rounds; each round's cells go to ``searched``."""
+        value = self.value
+        spread0 = np.array([_step(a) / 2 for a in axes])
+        if spread0[1] == 0:
+            spread0[1] = 2.5
+        if spread0[2] == 0:
+            spread0[2] = 0.1 * float(np.mean(axes[2]))
+        floor = spread0 / 4
+        rng = np.random.default_rng(_stage_seed(self.seed, 1))
+        means = np.array(start_cells, float)
+        spreads = np.tile(spread0, (starts, 1))
+        for it in range(iterations):
+            draw = rng.normal(means[:, None, :], spreads[:, None, :], size=(starts, per_start, 3))
+            draw = self.legal(draw.reshape(-1, 3))
+            found = evaluate_cells(
+                self.position,
+                [tuple(row) for row in draw],
+                n=self.n_cem,
+                seed=_stage_seed(self.seed, 10 + it),
+                desc=f"refine {it + 1}",
+                **self.common,
+            )
+            searched.append(found[found["n"] > 0])
+            for s in range(starts):
+                mine = found.iloc[s * per_start : (s + 1) * per_start]
+                rows = mine[mine["n"] > 0][[*AXES, value]].to_numpy()
+                pool = np.vstack([rows, anchors[s : s + 1]])
+                elite = pool[np.argsort(-pool[:, 3], kind="stable")[:n_elite], :3]
+                means[s] = elite.mean(axis=0)
+                spreads[s] = np.maximum(elite.std(axis=0), floor)
+        return self.legal(means)
+
+
+def _add_stories(final: pd.DataFrame, told: list, stories: list | None) -> None:
+    """The stories' columns of the reported shots, and the stories to ``stories``."""
+    for col in ("first_hit", "p_first_hit", "outcome", "p_outcome", "story"):
+        final[col] = [t.row()[col] for t in told]
+    if stories is not None:
+        stories.extend(told)
 
 
 def best_shots(
@@ -128,22 +218,9 @@ def best_shots(
     position.check()
     ox, oy = va.origin(position, [-1.0, 1.0])
     fixed = ox[0] == ox[1] and oy[0] == oy[1]  # the shooter lies where it is (Carrooka)
-    if placements is None and fixed:
-        placements = [0.0]
-    elif placements is None:  # 9 across the widest legal interval, the middle of the others
-        spans = va.placement_intervals(position.board)
-        widest = max(spans, key=lambda s: s[1] - s[0])
-        placements = np.concatenate(
-            [np.linspace(*widest, 9), [(a + b) / 2 for a, b in spans if (a, b) != widest]]
-        )
-    if angles_deg is None:  # forward from a line; every way from a point
-        angles_deg = np.arange(20.0, 161.0, 5.0) if va.origin_of is None else np.arange(0, 360, 5)
-    if isinstance(map_grid, str):
-        if map_grid != "default":
-            raise CarromlabError(f"map_grid: 'default', None or a grid, not {map_grid!r}")
-        map_grid = default_grid(position.variant)
-    if map_grid is not None and fixed:  # one origin: the map's placement names the same one
-        map_grid = (list(placements), *map_grid[1:])
+    placements, angles_deg, map_grid = _search_axes(
+        va, position, fixed, placements, angles_deg, map_grid
+    )
     n_screen = 4 * int(n_grid) if n_screen is None else n_screen
     sizes = (("n_grid", n_grid), ("n_cem", n_cem), ("n_final", n_final), ("top_k", top_k))
     more = (("population", population), ("screen", screen), ("n_screen", n_screen))
@@ -204,43 +281,10 @@ def best_shots(
     # the refinement: one narrow window per start, half the map's steps wide (the search's
     # own grid where there is no map)
     axes = map_grid if map_grid is not None else (placements, angles_deg, speeds)
-    spread0 = np.array([_step(a) / 2 for a in axes])
-    if spread0[1] == 0:
-        spread0[1] = 2.5
-    if spread0[2] == 0:
-        spread0[2] = 0.1 * float(np.mean(axes[2]))
-    floor = spread0 / 4
-    rng = np.random.default_rng(_stage_seed(seed, 1))
-    means = np.array(start_cells, float)
-    spreads = np.tile(spread0, (starts, 1))
     anchors = best_first.head(starts)[[*AXES, value]].to_numpy()  # each start, screened
     n_elite = max(3, round(per_start * elite_frac))
-
-    def legal(xyz: np.ndarray) -> np.ndarray:
-        if not fixed:
-            xyz[:, 0] = va.project_placement(position.board, xyz[:, 0])
-        xyz[:, 2] = np.clip(xyz[:, 2], 0.2, MAX_SPEED)
-        return xyz
-
-    for it in range(iterations):
-        draw = rng.normal(means[:, None, :], spreads[:, None, :], size=(starts, per_start, 3))
-        draw = legal(draw.reshape(-1, 3))
-        found = evaluate_cells(
-            position,
-            [tuple(row) for row in draw],
-            n=n_cem,
-            seed=_stage_seed(seed, 10 + it),
-            desc=f"refine {it + 1}",
-            **common,
-        )
-        searched.append(found[found["n"] > 0])
-        for s in range(starts):
-            mine = found.iloc[s * per_start : (s + 1) * per_start]
-            pool = np.vstack([mine[mine["n"] > 0][[*AXES, value]].to_numpy(), anchors[s : s + 1]])
-            elite = pool[np.argsort(-pool[:, 3], kind="stable")[:n_elite], :3]
-            means[s] = elite.mean(axis=0)
-            spreads[s] = np.maximum(elite.std(axis=0), floor)
-    means = legal(means)
+    refine = _Refine(position, va, fixed, value, n_cem, seed, common)
+    means = refine(axes, start_cells, anchors, starts, per_start, n_elite, iterations, searched)
 
     # the finalists: the starts and their windows' centres, on fresh keys
     picks = _distinct([*start_cells, *(tuple(m) for m in means)], 2 * starts)
@@ -266,10 +310,7 @@ def best_shots(
             key_ids=keys,
             paths=story_paths,
         )
-        for col in ("first_hit", "p_first_hit", "outcome", "p_outcome", "story"):
-            final[col] = [t.row()[col] for t in told]
-        if stories is not None:
-            stories.extend(told)
+        _add_stories(final, told, stories)
     seen = pd.concat(searched, ignore_index=True)
     cut = truncation(seen)
     final.attrs["config"].update(
