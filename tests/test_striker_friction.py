@@ -83,3 +83,12 @@ def test_a_prior_cannot_draw_the_static_striker_friction():
     with pytest.raises(CarromlabError, match="striker_friction cannot vary shot by shot"):
         vary_physics(striker_friction=uniform(0.5, 1.5))
     assert "striker_friction" not in PriorRanges.model_fields
+
+
+def test_the_plain_form_names_the_striker_friction_only_where_it_is_set():
+    """Results keyed or described by a physics' plain form keep their keys at the default
+    (the stored breaks are found: tests/test_breaks.py) and tell a set value apart."""
+    from carromlab.physics.params import plain_physics
+
+    assert "striker_friction" not in plain_physics(Physics())
+    assert plain_physics(Physics(striker_friction=0.7))["striker_friction"] == 0.7

@@ -60,6 +60,7 @@ def _plain(obj):
 def break_key(position, skill: str, turn, physics=None, scoring=None, value="points", **search):
     """A digest (16 hex digits) of everything that decides the searched break."""
     from carromlab.physics import Physics
+    from carromlab.physics.params import plain_physics
 
     what = {
         "variant": position.variant,
@@ -72,7 +73,7 @@ def break_key(position, skill: str, turn, physics=None, scoring=None, value="poi
         "set_by_hand": bool(position.set_by_hand),
         "skill": skill,
         "turn": _plain(turn),
-        "physics": _plain(physics or Physics()),
+        "physics": _plain(plain_physics(physics or Physics())),
         "scoring": _plain(scoring),
         "value": value,
         "search": _plain({**SEARCH, **search}),

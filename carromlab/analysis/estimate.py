@@ -66,11 +66,11 @@ def run_config(kind, position, sk, n, seed, runner, turn, confidence, **extra) -
 
 def describe_physics(physics) -> dict:
     """A Physics or a PhysicsPrior as plain data (for a result's configuration)."""
-    import dataclasses
+    from carromlab.physics.params import plain_physics
 
     if hasattr(physics, "describe"):
         return physics.describe()
-    return dataclasses.asdict(physics)
+    return plain_physics(physics)
 
 
 def tally_chunk(tally: Tally, chunk, runner: ShotRunner, va, turn, scoring=None) -> None:

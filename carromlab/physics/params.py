@@ -104,3 +104,19 @@ class Physics:
 TRACED_FIELDS = tuple(
     f.name for f in dataclasses.fields(Physics) if not f.metadata.get("static", False)
 )
+
+#: Fields a physics' plain form (:func:`plain_physics`) leaves out while they hold these
+#: values, their defaults: they came after results were keyed and described by that form,
+#: so a default physics keeps the keys it had (the searched breaks, a stored shot map's
+#: settings) and a result's configuration reads as before.
+QUIET_DEFAULTS = {"striker_friction": 1.0}
+
+
+def plain_physics(physics: Physics) -> dict[str, Any]:
+    """``physics`` as plain data (field: value), the fields of :data:`QUIET_DEFAULTS` only
+    where they differ from their default."""
+    out = dataclasses.asdict(physics)
+    for name, default in QUIET_DEFAULTS.items():
+        if name in out and out[name] == default:
+            del out[name]
+    return out

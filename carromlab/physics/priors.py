@@ -23,7 +23,7 @@ import jax
 import jax.numpy as jnp
 
 from carromlab.errors import CarromlabError
-from carromlab.physics.params import TRACED_FIELDS, Physics
+from carromlab.physics.params import TRACED_FIELDS, Physics, plain_physics
 
 #: The key stream physics draws come from (any constant apart from the noise's 1-3).
 PHYSICS_STREAM = 1000
@@ -97,7 +97,7 @@ class PhysicsPrior:
     def describe(self) -> dict:
         """Plain data for a result's configuration."""
         return {
-            "base": dataclasses.asdict(self.base),
+            "base": plain_physics(self.base),
             "vary": {name: {"kind": type(d).__name__.lower(), **vars(d)} for name, d in self.vary},
         }
 
