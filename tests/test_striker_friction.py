@@ -16,9 +16,12 @@ from test_kernel import COIN, STRIKER, moving, resting, run
 from carromlab.physics import Physics
 
 MU, G = 0.1, 9.81
+#: The one value other than 1 every test here uses: each value of the static field compiles
+#: its own kernel program.
+ROUGH = 1.7
 
 
-@pytest.mark.parametrize("k", [0.5, 1.0, 2.0])
+@pytest.mark.parametrize("k", [1.0, ROUGH])
 def test_a_lone_striker_stops_at_v2_over_2_k_mu_g(k):
     """No contact: the striker slides v^2 / (2 k mu g); a lone coin v^2 / (2 mu g) whatever
     ``k``."""
@@ -38,8 +41,8 @@ def test_a_struck_coin_slides_on_at_the_coins_friction():
     r_s, r_c = STRIKER[0], COIN[0]
     gap = 0.05
     shot = make_pieces([moving(-gap - r_s - r_c, 0.0, 1.5, 0.0, STRIKER), resting(0.0, 0.0)])
-    outs = [run("open", [shot], Physics(mu=MU, striker_friction=k))[0] for k in (1.0, 1.8)]
-    for k, out in zip((1.0, 1.8), outs, strict=True):
+    outs = [run("open", [shot], Physics(mu=MU, striker_friction=k))[0] for k in (1.0, ROUGH)]
+    for k, out in zip((1.0, ROUGH), outs, strict=True):
         v_hit = math.sqrt(1.5**2 - 2 * k * MU * G * gap)  # the striker's speed at the contact
         m_s, m_c = STRIKER[1], COIN[1]
         e = Physics().e_striker
@@ -61,8 +64,8 @@ def test_one_friction_is_the_default_bit_for_bit_in_any_order():
         swapped.append(make_pieces([b, a]))
     plain = run("open", shots, Physics())
     one = run("open", shots, Physics(striker_friction=1.0))
-    rough = run("open", shots, Physics(striker_friction=1.7))
-    rough_swapped = run("open", swapped, Physics(striker_friction=1.7))
+    rough = run("open", shots, Physics(striker_friction=ROUGH))
+    rough_swapped = run("open", swapped, Physics(striker_friction=ROUGH))
     for p, o in zip(plain, one, strict=True):
         for key in ("x", "y", "capture", "contacts"):
             assert np.array_equal(p[key], o[key])
