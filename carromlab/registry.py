@@ -19,7 +19,7 @@ import importlib
 import inspect
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from carromlab.errors import CarromlabError
 from carromlab.rules.declaration import (
@@ -457,6 +457,109 @@ _CALLABLE_FIELDS = (
 )
 #: The fields of :class:`Game` that hold parts by name.
 _MAPPING_FIELDS = ("positions", "players", "commands", "bench_scenarios")
+
+
+class FolderParts(TypedDict):
+    """The fields of a built-in game's :class:`Game` that its folder gives by the folders'
+    convention (:func:`folder_parts`)."""
+
+    name: str
+    variants: tuple[str, ...]
+    family: str
+    positions: dict[str, Part]
+    default_position: dict[str, str]
+    analysis: Part | None
+    rules_class: Part | None
+    config: Part
+    driver: Part
+
+
+def folder_parts(
+    package: str,
+    stem: str,
+    family: str,
+    *,
+    variants: tuple[str, ...] = (),
+    positions: Mapping[str, Part] | None = None,
+    default_position: Mapping[str, str] | None = None,
+    config: str = "",
+    analysis: bool = True,
+) -> FolderParts:
+    """The fields a built-in game's folder ``package`` (its ``__init__``'s ``__name__``,
+    ``carromlab.games.<folder>``) gives alike, for ``Game(**folder_parts(...), ...)``: the
+    game's name is its folder's (``_`` as ``-``); ``variants``: its variants (default: the
+    name alone); ``family``: its board family. Each variant ``V`` opens at the standard
+    position ``V-opening``, its default position, made by ``setups.<folder>_opening`` (with
+    ``V`` where it is not the name's; none without shot analysis); ``positions`` adds others
+    after them, and ``default_position`` names a variant's other default. Its parts: ``parts.analysis`` (the
+    shot-analysis hooks; ``analysis=False``: none, nor rules), ``rules.<stem>Rules``,
+    ``driver.<stem>Driver``, and the configuration class ``machine.<stem>Config`` (taking no
+    variant), or ``config``, a path in the folder (``"parts:config"``) taking the variant."""
+    folder = package.rpartition(".")[2]
+    name = folder.replace("_", "-")
+    variants = variants or (name,)
+    opening = f"{package}.setups:{folder}_opening"
+    openings = {f"{v}-opening": part(opening, *(() if v == name else (v,))) for v in variants}
+    # the position shot analysis uses: none where the game has none
+    openings_of = {v: f"{v}-opening" for v in variants} if analysis else {}
+    return FolderParts(
+        name=name,
+        variants=variants,
+        family=family,
+        positions={**openings, **(positions or {})},
+        default_position={**openings_of, **(default_position or {})},
+        analysis=part(f"{package}.parts:analysis") if analysis else None,
+        rules_class=part(f"{package}.rules:{stem}Rules") if analysis else None,
+        config=part(f"{package}.{config}")
+        if config
+        else part(f"{package}.machine:{stem}Config", takes_variant=False),
+        driver=part(f"{package}.driver:{stem}Driver"),
+    )
+
+
+#: What the players several games share play (:attr:`Game.player_notes`), by policy name.
+SHARED_NOTES: Mapping[str, str] = {
+    "greedy": "the best of its candidate shots, screened then re-estimated",
+    "greedy-break": "greedy with the searched break",
+    "learned": "a learned screen in front of a kernel race of its top picks, "
+    "with the searched break",
+    "random": "a random legal shot",
+}
+
+
+def shared_notes(*policies: str) -> dict[str, str]:
+    """The notes of ``policies`` in :data:`SHARED_NOTES`, by policy name."""
+    return {p: SHARED_NOTES[p] for p in policies}
+
+
+def breaking(path: str, /, **fixed: object) -> Part:
+    """A player class (taking no variant) with the searched break (``break_shot="search"``)
+    and the ``fixed`` keywords (:func:`part`)."""
+    return Part(path, (), {"break_shot": "search", **fixed}, takes_variant=False)
+
+
+#: The ring-out players' policies and notes (``carromlab.analysis.crokinole``: Force Out's
+#: and Circle Scores', each under the game's own names).
+RING_OUT_NOTES: Mapping[str, str] = {
+    **shared_notes("greedy"),
+    "greedy-race": "greedy racing twice the candidates",
+    "search": "greedy's candidates on the map search",
+    **shared_notes("random"),
+}
+
+
+class RingOut(TypedDict):
+    """The ring-out players' fields of a game's :class:`Game` (:func:`ring_out_players`)."""
+
+    players: dict[str, Part]
+    player_notes: Mapping[str, str]
+
+
+def ring_out_players(path: str) -> RingOut:
+    """The ring-out players of a game and their notes (:data:`RING_OUT_NOTES`): ``path``,
+    its folder's ``player(policy, skill)``, with each policy."""
+    players = {p: part(path, p, takes_variant=False) for p in RING_OUT_NOTES}
+    return RingOut(players=players, player_notes=RING_OUT_NOTES)
 
 
 _GAMES: dict[str, Game] = {}

@@ -7,23 +7,21 @@ to nominate), ``setups.py``."""
 
 from __future__ import annotations
 
-from carromlab.registry import Game, Option, part, ref, register_game
+from carromlab.registry import Game, breaking, folder_parts, part, ref, register_game, shared_notes
+from carromlab.rules.declaration import Option
 
 GAME = register_game(
     Game(
-        name="carrooka",
+        **folder_parts(
+            __name__,
+            "Carrooka",
+            "carrooka",
+            positions={
+                "carrooka-midgame": part("carromlab.games.carrooka.setups:carrooka_midgame")
+            },
+        ),
         title="Carrooka",
-        variants=("carrooka",),
-        family="carrooka",
         order=1,
-        positions={
-            "carrooka-opening": part("carromlab.games.carrooka.setups:carrooka_opening"),
-            "carrooka-midgame": part("carromlab.games.carrooka.setups:carrooka_midgame"),
-        },
-        default_position={"carrooka": "carrooka-opening"},
-        analysis=part("carromlab.games.carrooka.parts:analysis"),
-        rules_class=part("carromlab.games.carrooka.rules:CarrookaRules"),
-        config=part("carromlab.games.carrooka.machine:CarrookaConfig", takes_variant=False),
         options=(
             Option("bonus", True, "The bonus shot after a foul.", "bonus_shot"),
             Option(
@@ -41,20 +39,14 @@ GAME = register_game(
         ),
         players={
             "greedy": part("carromlab.games.carrooka.players:CarrookaGreedy", takes_variant=False),
-            "greedy-break": part(
-                "carromlab.games.carrooka.players:CarrookaGreedy",
-                takes_variant=False,
-                break_shot="search",
-            ),
+            "greedy-break": breaking("carromlab.games.carrooka.players:CarrookaGreedy"),
             # the greedy player's pots (four times as many) on the map search, the searched
             # break
             "search": part("carromlab.games.carrooka.parts:search", takes_variant=False),
             # the learned screen (games/carrooka/screen.npz) in front of a kernel race of its
             # top picks
-            "learned": part(
+            "learned": breaking(
                 "carromlab.games.carrooka.players:CarrookaLearned",
-                takes_variant=False,
-                break_shot="search",
                 budget=ref("carromlab.analysis.learned:LEARNED_BUDGET"),
             ),
             "random": part(
@@ -64,13 +56,9 @@ GAME = register_game(
             ),
         },
         player_notes={
-            "greedy": "the best of its candidate shots, screened then re-estimated",
-            "greedy-break": "greedy with the searched break",
+            **shared_notes("greedy", "greedy-break", "learned", "random"),
             "search": "greedy's candidates on the map search, with the searched break",
-            "learned": "a learned screen in front of a kernel race of its top picks, with the searched break",
-            "random": "a random legal shot",
         },
-        driver=part("carromlab.games.carrooka.driver:CarrookaDriver"),
         # greedy with the searched break: the first player's clear edge (docs/studies.md)
         strongest="greedy-break",
         player_view=part("carromlab.games.carrooka.parts:player_view"),

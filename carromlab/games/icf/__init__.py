@@ -7,28 +7,31 @@ the laws' leave (``players.py``)."""
 
 from __future__ import annotations
 
-from carromlab.registry import Game, Option, part, ref, register_game
+from carromlab.registry import Game, breaking, folder_parts, part, ref, register_game, shared_notes
+from carromlab.rules.declaration import Option
+
+VARIANTS = ("icf", "icf-doubles")
 
 GAME = register_game(
     Game(
-        name="icf",
+        **folder_parts(
+            __name__,
+            "Icf",
+            "icf",
+            variants=VARIANTS,
+            positions={
+                "icf-midgame": part("carromlab.games.icf.midgame:midgame_position"),
+                "icf-queen-shot": part(
+                    "carromlab.games.icf.midgame:queen_shot_position"
+                ),  # with its turn: white, 6 own coins down, 4 of black's
+            },
+            # the mid-game position is a singles game's; doubles analyses its opening (the
+            # break)
+            default_position={"icf": "icf-midgame"},
+            config="parts:config",
+        ),
         title="Carrom (ICF laws)",
-        variants=("icf", "icf-doubles"),
-        family="icf",
         order=0,
-        positions={
-            "icf-opening": part("carromlab.games.icf.setups:icf_opening"),
-            "icf-doubles-opening": part("carromlab.games.icf.setups:icf_opening", "icf-doubles"),
-            "icf-midgame": part("carromlab.games.icf.midgame:midgame_position"),
-            "icf-queen-shot": part(
-                "carromlab.games.icf.midgame:queen_shot_position"
-            ),  # with its turn: white, 6 own coins down, 4 of black's
-        },
-        # the mid-game position is a singles game's; doubles analyses its opening (the break)
-        default_position={"icf": "icf-midgame", "icf-doubles": "icf-doubles-opening"},
-        analysis=part("carromlab.games.icf.parts:analysis"),
-        rules_class=part("carromlab.games.icf.rules:IcfRules"),
-        config=part("carromlab.games.icf.parts:config"),
         options=(
             Option(
                 "boards",
@@ -40,21 +43,15 @@ GAME = register_game(
         ),
         players={
             "greedy": part("carromlab.analysis.policies:Greedy", takes_variant=False),
-            "greedy-break": part(
-                "carromlab.analysis.policies:Greedy", takes_variant=False, break_shot="search"
-            ),
+            "greedy-break": breaking("carromlab.analysis.policies:Greedy"),
             # greedy racing twice the candidates, with the searched break (+111 Elo against
             # greedy)
-            "greedy-race": part(
+            "greedy-race": breaking(
                 "carromlab.analysis.policies:Greedy",
-                takes_variant=False,
-                break_shot="search",
                 budget=ref("carromlab.analysis.policies:RACING"),
             ),
             # the search-based player: best's search at 16,384 kernel shots a decision
-            "search": part(
-                "carromlab.analysis.policies:MapGreedy", takes_variant=False, break_shot="search"
-            ),
+            "search": breaking("carromlab.analysis.policies:MapGreedy"),
             # the learned screen (games/icf/screen.npz) in front of a kernel race of its top
             # picks
             "learned": part(
@@ -76,28 +73,22 @@ GAME = register_game(
             ),
         },
         player_notes={
-            "greedy": "the best of its candidate shots, screened then re-estimated",
-            "greedy-break": "greedy with the searched break",
+            **shared_notes("greedy", "greedy-break", "learned", "random"),
             "greedy-race": "greedy racing twice the candidates, with the searched break",
             "search": "greedy's candidates and the shot map's cells on the map search, with the searched break",
-            "learned": "a learned screen in front of a kernel race of its top picks, with the searched break",
             "search-lookahead": "the search with the depth-2 lookahead on its finalists at every stroke",
             "search-safety": "the search with the lookahead when no pot is worth it (safety play)",
             "lookahead": "the depth-2 lookahead (the opponent's reply valued), with the searched break",
             "lookahead-race": "the lookahead on the racing search",
-            "random": "a random legal shot",
         },
-        driver=part("carromlab.games.icf.driver:IcfDriver"),
         player_for_rules=part("carromlab.games.icf.parts:player_for_rules"),
         # the top of the strength ladder: the search-based player, 0.678 [0.631, 0.722] of 401
         # boards against greedy-race, +241 Elo against greedy (docs/studies.md)
         strongest="search",
         default_grid=("-0.18:0.18:13", "30:150:61", "2.0"),
-        default_placement=0.0,
-        points_notes={
-            "icf": "own coin +1, opponent's coin −1, queen covered +3, striker pocketed −1",
-            "icf-doubles": "own coin +1, opponent's coin −1, queen covered +3, striker pocketed −1",
-        },
+        points_notes=dict.fromkeys(
+            VARIANTS, "own coin +1, opponent's coin −1, queen covered +3, striker pocketed −1"
+        ),
         bench_scenarios={
             "break": part("carromlab.games.icf.parts:bench", "break"),
             "cut": part("carromlab.games.icf.parts:bench", "cut"),

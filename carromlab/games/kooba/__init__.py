@@ -8,21 +8,22 @@ map), ``explore.py`` (its throws in the explorer), ``setups.py``."""
 from __future__ import annotations
 
 from carromlab.input_schema import SLIDE, STICKS
-from carromlab.registry import Game, Option, part, ref, register_game
+from carromlab.registry import Game, Option, folder_parts, part, ref, register_game
 
 GAME = register_game(
     Game(
-        name="kooba",
+        **folder_parts(
+            __name__,
+            "Kooba",
+            "kooba",
+            positions={
+                "kooba-opening-2p": part("carromlab.games.kooba.setups:kooba_opening", n_players=2),
+                "kooba-opening-3p": part("carromlab.games.kooba.setups:kooba_opening", n_players=3),
+            },
+            analysis=False,  # throws aimed at points (its commands)
+        ),
         title="KOOBA",
-        variants=("kooba",),
-        family="kooba",
         order=6,
-        positions={
-            "kooba-opening": part("carromlab.games.kooba.setups:kooba_opening"),
-            "kooba-opening-2p": part("carromlab.games.kooba.setups:kooba_opening", n_players=2),
-            "kooba-opening-3p": part("carromlab.games.kooba.setups:kooba_opening", n_players=3),
-        },
-        config=part("carromlab.games.kooba.machine:KoobaConfig", takes_variant=False),
         options=(
             Option("players", 2, "Players (2-4).", "n_players", minimum=2, maximum=4),
             Option("pro", False, "The Pro mod (5 sticks, inner eye, penalties)."),
@@ -50,7 +51,6 @@ GAME = register_game(
         # the refined aims and the early attack won 0.550 [0.501, 0.598] against greedy
         # (docs/studies.md, "The attack turn, its timing, and Pro")
         strongest="strong",
-        driver=part("carromlab.games.kooba.driver:KoobaDriver"),
         physics=False,  # the throw kernel (physics/throw.py) reads no Physics field
         shot_options=(
             Option("aim", "0,0", "The aim point X,Y (m; default 0,0, the KOOBA).", type=str),

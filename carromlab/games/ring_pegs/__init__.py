@@ -5,20 +5,13 @@ each peg)."""
 
 from __future__ import annotations
 
-from carromlab.registry import Game, Option, part, register_game
+from carromlab.registry import Game, Option, folder_parts, part, register_game, shared_notes
 
 GAME = register_game(
     Game(
-        name="ring-pegs",
+        **folder_parts(__name__, "RingPegs", "crokinole"),
         title="Ring Pegs (Carrom Company)",
-        variants=("ring-pegs",),
-        family="crokinole",
         order=5,
-        positions={"ring-pegs-opening": part("carromlab.games.ring_pegs.setups:ring_pegs_opening")},
-        default_position={"ring-pegs": "ring-pegs-opening"},
-        analysis=part("carromlab.games.ring_pegs.parts:analysis"),
-        rules_class=part("carromlab.games.ring_pegs.rules:RingPegsRules"),
-        config=part("carromlab.games.ring_pegs.machine:RingPegsConfig", takes_variant=False),
         options=(
             Option(
                 "max-strokes", 300, "Strokes before a game ends unfinished (no winner).", minimum=1
@@ -37,9 +30,8 @@ GAME = register_game(
         player_notes={
             "greedy": "the best aim of the stage's sweep",
             "search": "the sweep's aims on the map search",
-            "random": "a random legal shot",
+            **shared_notes("random"),
         },
-        driver=part("carromlab.games.ring_pegs.driver:RingPegsDriver"),
         strongest="greedy",  # its one searching player
         default_grid=("0", "85:95:41", "1.6,1.8,2.0,2.2"),  # one origin: the ring's start
         default_placement=-90.0,
