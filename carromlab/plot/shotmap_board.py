@@ -206,17 +206,12 @@ def draw_shotmap_on_board(
     cells = cells[ok]
     cells = cells.iloc[np.lexsort((-np.arange(len(cells)), cells[value].to_numpy(dtype=float)))]
     start = _starts(cells, position, baseline_y)
-    a = np.radians(cells["angle"].to_numpy(dtype=float))
-    end = start + ray_length * np.column_stack([np.cos(a), np.sin(a)])
-    vals = cells[value].to_numpy(dtype=float)
-    scale = scale.fit(vals)
+    end, vals, scale = _ray_ends(cells, start, ray_length, value, scale)
     norm, cmap = scale.norm, scale.colormap
 
-    ctx = MapContext.of(df, context, position=position.name, variant=position.variant)
     if title is None:
-        first = f"{position.name}: {value_meaning(value)}, {what or 'each aim'}"
-        note = ctx.points_note(value)
-        title = _title(first, ctx.who(speed), note, width=TITLE_WIDTH - 10)
+        who = {"speed": speed}
+        title = _ray_title(df, context, position, value, what or "each aim", who, TITLE_WIDTH - 10)
     ax = draw_position(position, ax=ax, title=title, legend=False, plot=plot)
     ax.title.set_fontsize(10)
     lc, _, _ = _draw_rays(ax, start, end, vals, norm, cmap)
@@ -232,6 +227,31 @@ def draw_shotmap_on_board(
         extra = [_best_aim_entry(cells, vals, value, norm, cmap)] if len(vals) else []
         plot.draw_legend(ax, position, extra=[*extra, *legend_extra], ncol=2)
     return lc
+
+
+def _ray_ends(rows: pd.DataFrame, start, ray_length: float, value: str, scale: ColourScale):
+    """Where each row's ray ends (``ray_length`` from ``start`` along its angle), its values,
+    and ``scale`` fitted to them."""
+    a = np.radians(rows["angle"].to_numpy(dtype=float))
+    end = start + ray_length * np.column_stack([np.cos(a), np.sin(a)])
+    vals = rows[value].to_numpy(dtype=float)
+    return end, vals, scale.fit(vals)
+
+
+def _ray_title(
+    df: pd.DataFrame,
+    context,
+    position: Position,
+    value: str,
+    what: str,
+    who: dict,
+    width: int = TITLE_WIDTH,
+) -> str:
+    """The title of rays on the board: the position, what the value means and ``what`` the
+    rays are; the skill and ``n`` (``MapContext.who(**who)``); the value's points note."""
+    ctx = MapContext.of(df, context, position=position.name, variant=position.variant)
+    first = f"{position.name}: {value_meaning(value)}, {what}"
+    return _title(first, ctx.who(**who), ctx.points_note(value), width=width)
 
 
 def _best_aim_entry(cells: pd.DataFrame, vals, value: str, norm, cmap) -> tuple[Line2D, str]:
@@ -470,16 +490,11 @@ def draw_aims(
         rows = df.iloc[np.argsort(-df[value].to_numpy(dtype=float), kind="stable")]
     rows = rows.iloc[::-1]  # the first ranked drawn last, on top
     start = _starts(rows, position)
-    a = np.radians(rows["angle"].to_numpy(dtype=float))
-    end = start + ray_length * np.column_stack([np.cos(a), np.sin(a)])
-    vals = rows[value].to_numpy(dtype=float)
-    scale = scale.fit(vals)
+    end, vals, scale = _ray_ends(rows, start, ray_length, value, scale)
     norm, cmap = scale.norm, scale.colormap
-    ctx = MapContext.of(df, context, position=position.name, variant=position.variant)
     if title is None:
-        first = f"{position.name}: {value_meaning(value)}, {what or 'the best shots'}"
-        note = ctx.points_note(value)
-        title = _title(first, ctx.who(per="each"), note)
+        who = {"per": "each"}
+        title = _ray_title(df, context, position, value, what or "the best shots", who)
     ax = draw_position(position, ax=ax, title=title, legend=False, plot=plot)
     ax.title.set_fontsize(10)
     lc, widths, spots = _draw_rays(ax, start, end, vals, norm, cmap)
