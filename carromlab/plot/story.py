@@ -22,14 +22,13 @@ from matplotlib.patches import Circle
 
 from carromlab.plot.boards import Z_PIECE, board_plot, draw_position
 from carromlab.plot.trajectory import (
-    CAPTURE_COLOR,
     STRIKER_PATH_COLOR,
-    Z_CAPTURE_MARK,
     Z_PATH,
     _outline_for,
     _shooter_kind,
     _shooter_piece,
     _zoom,
+    capture_mark,
     path_legend_entries,
 )
 
@@ -98,19 +97,7 @@ def draw_story_paths(
         )
         lines.append(line)
         if pid in story.captured and len(xs):
-            (mark,) = ax.plot(
-                [xs[-1]],
-                [ys[-1]],
-                marker="x",
-                markersize=8,
-                markeredgewidth=2.0,
-                color=CAPTURE_COLOR,
-                linestyle="none",
-                zorder=Z_CAPTURE_MARK,
-                label=f"_capture {pid}",
-                gid=f"story-capture:{pid}",
-            )
-            marks.append(mark)
+            marks.append(capture_mark(ax, xs[-1], ys[-1], pid, f"story-capture:{pid}"))
     kind = _shooter_kind(position.board)
     if shooter_spot and kind is not None:
         sx, sy = story.shooter_start

@@ -227,19 +227,7 @@ def draw_trajectories(
         for disc, cx, cy in captured:
             if not keep[disc]:
                 continue
-            (mark,) = ax.plot(
-                [cx],
-                [cy],
-                marker="x",
-                markersize=8,
-                markeredgewidth=2.0,
-                color=CAPTURE_COLOR,
-                linestyle="none",
-                zorder=Z_CAPTURE_MARK,
-                label=f"_capture {ids[disc]}",
-                gid=f"capture:{k}:{ids[disc]}",
-            )
-            marks.append(mark)
+            marks.append(capture_mark(ax, cx, cy, ids[disc], f"capture:{k}:{ids[disc]}"))
         spots.append((rows.x[0, 0], rows.y[0, 0]))
     if striker_spot is not False and kind in specs:
         where = spots if striker_spot is None else [tuple(striker_spot)]
@@ -395,3 +383,21 @@ def animate_shot(
     if path is not None:
         anim.save(str(path), writer=PillowWriter(fps=fps))
     return anim
+
+
+def capture_mark(ax: Axes, x: float, y: float, pid: str, gid: str) -> Line2D:
+    """The cross where the piece ``pid`` was captured, at ``(x, y)`` (its artist id ``gid``;
+    no legend entry)."""
+    (mark,) = ax.plot(
+        [x],
+        [y],
+        marker="x",
+        markersize=8,
+        markeredgewidth=2.0,
+        color=CAPTURE_COLOR,
+        linestyle="none",
+        zorder=Z_CAPTURE_MARK,
+        label=f"_capture {pid}",
+        gid=gid,
+    )
+    return mark
