@@ -285,35 +285,13 @@ class BoardPlot:
 
     def draw_captures(self, ax: Axes) -> list[Patch]:
         """Pockets and holes, dark."""
-        out = []
-        for cap in self.board.layout.captures:
-            patch = Circle(
-                (cap.x, cap.y),
-                cap.radius,
-                facecolor=self.capture_color,
-                edgecolor=self.frame_edge_color,
-                linewidth=0.5,
-                zorder=Z_CAPTURE,
-            )
-            ax.add_patch(patch)
-            out.append(patch)
-        return out
+        style = dict(facecolor=self.capture_color, edgecolor=self.frame_edge_color, linewidth=0.5)
+        return _discs(ax, self.board.layout.captures, zorder=Z_CAPTURE, **style)
 
     def draw_posts(self, ax: Axes) -> list[Patch]:
         """Posts (pegs)."""
-        out = []
-        for post in self.board.layout.posts:
-            patch = Circle(
-                (post.x, post.y),
-                post.radius,
-                facecolor=self.post_color,
-                edgecolor="#000000",
-                linewidth=0.4,
-                zorder=Z_POST,
-            )
-            ax.add_patch(patch)
-            out.append(patch)
-        return out
+        style = dict(facecolor=self.post_color, edgecolor="#000000", linewidth=0.4)
+        return _discs(ax, self.board.layout.posts, zorder=Z_POST, **style)
 
     # ------------------------------------------------------------------ the legend
     def feature_entries(self) -> list[LegendEntry]:
@@ -528,3 +506,13 @@ def draw_position(
     if title:
         ax.set_title(title)
     return ax
+
+
+def _discs(ax: Axes, spots, **style) -> list[Patch]:
+    """A circle of ``style`` on ``ax`` at each of ``spots`` (``x``, ``y``, ``radius``)."""
+    out: list[Patch] = []
+    for spot in spots:
+        patch = Circle((spot.x, spot.y), spot.radius, **style)
+        ax.add_patch(patch)
+        out.append(patch)
+    return out
