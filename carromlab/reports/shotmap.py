@@ -337,17 +337,8 @@ class ShotMapReport(Report):
         if df["placement"].nunique() == 1 and df["speed"].nunique() > 1:
             scale = ColourScale(value).fit(df[value])
             draw_shotmap(df, value, x="angle", y="speed", ax=axes[0], scale=scale)
+            on_board, ray_length = df, 0.2
             what = "every aim at the best speed"
-            view.shotmap(
-                df,
-                value,
-                ax=axes[1],
-                ray_length=0.2,
-                scale=scale,
-                what=what,
-                baseline_y=line,
-                legend_extra=extra,
-            )
         else:
             sub = df[df["speed"] == df["speed"].iloc[0]]
             scale = ColourScale(value).fit(sub[value])
@@ -356,18 +347,18 @@ class ShotMapReport(Report):
                 axes[0].set_xlabel("placement: the origin's angle on the circle (deg)")
             # on the board: the best aim from each placement (every cell hides the board)
             per_spot = sub.dropna(subset=[value])
-            per_spot = per_spot.loc[per_spot.groupby("placement")[value].idxmax()]
-            what = "the best aim from each placement"
-            view.shotmap(
-                per_spot,
-                value,
-                ax=axes[1],
-                ray_length=0.35,
-                scale=scale,
-                what=what,
-                baseline_y=line,
-                legend_extra=extra,
-            )
+            on_board = per_spot.loc[per_spot.groupby("placement")[value].idxmax()]
+            ray_length, what = 0.35, "the best aim from each placement"
+        view.shotmap(
+            on_board,
+            value,
+            ax=axes[1],
+            ray_length=ray_length,
+            scale=scale,
+            what=what,
+            baseline_y=line,
+            legend_extra=extra,
+        )
         if story is not None:  # the best cell's typical execution, its sentence in the title
             board = axes[1]
             draw_story_paths(
