@@ -27,6 +27,16 @@ def _size(n: object) -> str:
     return f"{size:.1f} GB"
 
 
+def _enabled(got: dict, off: str = "") -> bool:
+    """Whether the cache ``got`` describes is on; its problem as a warning, and where it is
+    off, one line saying so (with ``off`` after it)."""
+    if got["problem"]:
+        typer.echo(f"warning: {got['problem']}", err=True)
+    if not got["enabled"]:
+        typer.echo(f"compilation cache: off ({got['source']}){off}")
+    return bool(got["enabled"])
+
+
 @cache_app.command("info")
 def info(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """Where the cache is, what chose it, and its entries and size."""
@@ -34,10 +44,7 @@ def info(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> N
     if as_json:
         typer.echo(json.dumps(got))
         return
-    if got["problem"]:
-        typer.echo(f"warning: {got['problem']}", err=True)
-    if not got["enabled"]:
-        typer.echo(f"compilation cache: off ({got['source']})")
+    if not _enabled(got):
         return
     typer.echo(f"compilation cache: {got['folder']} (from {got['source']})")
     typer.echo(
@@ -50,9 +57,6 @@ def info(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> N
 def clear() -> None:
     """Remove every compiled kernel kept in the cache (the next run compiles again)."""
     got = clear_cache()  # a setting that names no folder: one line, nothing cleared
-    if got["problem"]:
-        typer.echo(f"warning: {got['problem']}", err=True)
-    if not got["enabled"]:
-        typer.echo(f"compilation cache: off ({got['source']}); nothing to clear")
+    if not _enabled(got, "; nothing to clear"):
         return
     typer.echo(f"removed {got['entries']:,} entries ({_size(got['bytes'])}) from {got['folder']}")
