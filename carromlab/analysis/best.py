@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from carromlab.analysis.runner import ShotRunner
+from carromlab.analysis.estimate import shot_runner
 from carromlab.analysis.shotmap import default_grid, evaluate_cells
 from carromlab.analysis.story import shot_stories
 from carromlab.analysis.truncation import truncation
@@ -241,13 +241,7 @@ def best_shots(
     check_run(2 * starts, n_final, "best: the final estimates (finalists x n)")
     # one chunk size for every stage: the runner's lanes start a chunk's real shots only, so a
     # stage smaller than a chunk costs its own shots and shares the one compiled program
-    runner = ShotRunner(
-        va.table_position(position),
-        va.shooter_kind,
-        chunk=chunk,
-        hand_set=hand_set,
-        physics=physics,
-    )
+    runner = shot_runner(va, position, chunk=chunk, hand_set=hand_set, physics=physics)
     common = dict(
         skill=skill,
         turn=turn,

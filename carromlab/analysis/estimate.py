@@ -25,6 +25,13 @@ def _skill(skill) -> Skill:
     return skill if isinstance(skill, Skill) else skill_named(skill)
 
 
+def shot_runner(va: VariantAnalysis, position, **options) -> ShotRunner:
+    """The kernel runner of ``position``'s table as the variant's analysis ``va`` sets it
+    (:meth:`~VariantAnalysis.table_position`, its shooter's kind), with ``options``
+    (``chunk``, ``physics``, ``hand_set``: :class:`ShotRunner`'s)."""
+    return ShotRunner(va.table_position(position), va.shooter_kind, **options)
+
+
 def prepare(position, n, skill, turn, analysis: VariantAnalysis | None = None):
     """Check the common inputs of a run; (skill, variant analysis, turn). ``turn``: the rules'
     turn state to value the shots under; None: the position's own (its ``turn`` fields,
@@ -131,13 +138,7 @@ def estimate(
     caller holds them (None: looked up by the position's variant)."""
     sk, va, turn = prepare(position, n, skill, turn, analysis)
     va.check_shot(position, shot)
-    runner = runner or ShotRunner(
-        va.table_position(position),
-        va.shooter_kind,
-        chunk=chunk,
-        physics=physics,
-        hand_set=hand_set,
-    )
+    runner = runner or shot_runner(va, position, chunk=chunk, physics=physics, hand_set=hand_set)
     tally = Tally(1)
     for ch in runner.run(shot, int(n), va.noise(sk), seed, progress=progress, desc="estimate"):
         tally_chunk(tally, ch, runner, va, turn)

@@ -35,6 +35,7 @@ from carromlab.analysis.estimate import (
     describe_physics,
     prepare,
     run_config,
+    shot_runner,
     tally_chunk,
     tally_frame,
 )
@@ -94,13 +95,7 @@ def evaluate_cells(
         angle=np.radians([c[1] for c in ok]),
         speed=np.array([c[2] for c in ok], float),
     )
-    runner = runner or ShotRunner(
-        va.table_position(position),
-        va.shooter_kind,
-        chunk=chunk,
-        physics=physics,
-        hand_set=hand_set,
-    )
+    runner = runner or shot_runner(va, position, chunk=chunk, physics=physics, hand_set=hand_set)
     tally = Tally(len(ok))
     if key_ids is not None:
         key_ids = np.asarray(key_ids, np.int64)
@@ -342,9 +337,9 @@ def _stored_map(position, grid, axes, skill, n, seed, folder, block, on_resume, 
     legal = np.flatnonzero(va.legal_origin(position, xs, ys))
     if not len(legal):
         raise CarromlabError("no cell of the shot-map grid has a legal striker placement")
-    runner = kw.pop("runner", None) or ShotRunner(
-        va.table_position(position),
-        va.shooter_kind,
+    runner = kw.pop("runner", None) or shot_runner(
+        va,
+        position,
         chunk=kw.pop("chunk", 4096),
         physics=kw.pop("physics", None),
         hand_set=kw.pop("hand_set", None),
