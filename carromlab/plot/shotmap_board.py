@@ -51,17 +51,8 @@ def _draw_rays(
     widths = 0.8 + 1.6 * np.clip(np.nan_to_num(np.asarray(norm(vals), dtype=float)), 0.0, 1.0)
     if len(vals):
         widths[-1] = 3.2
-    lc = LineCollection(
-        np.stack([start, end], axis=1).reshape(-1, 2, 2),
-        array=vals,
-        norm=norm,
-        cmap=cmap,
-        linewidths=widths,
-        capstyle="round",
-        zorder=Z_RAYS,
-    )
-    _outline(ax, lc, widths + 1.0, "#00000080")
-    ax.add_collection(lc)
+    segments = np.stack([start, end], axis=1)
+    lc = _ray_lines(ax, segments, vals, norm, cmap, widths, widths + 1.0, "#00000080")
     spots = np.unique(start, axis=0).reshape(-1, 2)
     ax.plot(
         spots[:, 0],
@@ -229,6 +220,23 @@ def draw_shotmap_on_board(
     return lc
 
 
+def _ray_lines(ax: Axes, segments, vals, norm, cmap, widths, outline, colour) -> LineCollection:
+    """The rays ``segments`` (start, end) coloured by ``vals``, of ``widths``, outlined
+    (``outline`` wide, in ``colour``), added to ``ax``."""
+    lc = LineCollection(
+        np.array(segments, dtype=float).reshape(-1, 2, 2),
+        array=vals,
+        norm=norm,
+        cmap=cmap,
+        linewidths=widths,
+        capstyle="round",
+        zorder=Z_RAYS,
+    )
+    _outline(ax, lc, outline, colour)
+    ax.add_collection(lc)
+    return lc
+
+
 def _ray_ends(rows: pd.DataFrame, start, ray_length: float, value: str, scale: ColourScale):
     """Where each row's ray ends (``ray_length`` from ``start`` along its angle), its values,
     and ``scale`` fitted to them."""
@@ -369,17 +377,7 @@ def draw_target_map(
     ax.title.set_fontsize(10)
     scaled = np.clip(np.nan_to_num(np.asarray(norm(p), dtype=float), nan=0.0), 0.0, 1.0)
     widths = 1.0 + 5.0 * scaled
-    lc = LineCollection(
-        np.array(segments, dtype=float).reshape(-1, 2, 2),
-        array=p,
-        norm=norm,
-        cmap=cmap,
-        linewidths=widths,
-        capstyle="round",
-        zorder=Z_RAYS,
-    )
-    _outline(ax, lc, widths + 1.5, "#000000a0")
-    ax.add_collection(lc)
+    lc = _ray_lines(ax, segments, p, norm, cmap, widths, widths + 1.5, "#000000a0")
     if labels:
         _target_labels(ax, position, segments, p)
     if colorbar:
