@@ -242,6 +242,14 @@ def plan_evaluator(
     return Evaluator(position.board.layout, max(capacity, len(table.pieces) + 1), analysis=analysis)
 
 
+def _player_view(game, variant: str, position, turn) -> tuple[Any, Any]:
+    """What the game's player sees at ``position`` under ``turn``: the position and the turn
+    themselves, or the game's own view of them (``Game.player_view``: Carrooka's)."""
+    if game.player_view is None:
+        return position, turn
+    return game.player_view(position, turn, game.make_config(variant))
+
+
 def decide(
     position,
     policy: str = "greedy",
@@ -281,30 +289,18 @@ def decide(
         player = game.make_player(name, skill=skill, variant=variant)
     position.check()
     turn = va.turn_of(position)
-    view, context = position, turn
-    if game.player_view is not None:
-        config = game.make_config(variant)
-        view, context = game.player_view(position, turn, config)
+    view, context = _player_view(game, variant, position, turn)
     evaluator = plan_evaluator(game, variant, position, va.table_position(position), va)
     t0 = time.perf_counter()
     decision = drive_plan(player.plan(view, context, seed=int(seed)), evaluator)
     t_plan = time.perf_counter() - t0
     played_turn = decision.turn if decision.turn is not None else turn
     shot = None if decision.shot is None else one_shot(decision.shot)
-    table = None
     e_seed = estimate_seed(seed)
     t1 = time.perf_counter()
-    if shot is not None:
-        table = estimate(
-            position,
-            shot,
-            skill=skill,
-            n=int(n),
-            seed=e_seed,
-            turn=played_turn,
-            progress=progress,
-            analysis=va,
-        )
+    table = None if shot is None else estimate(position, shot, skill=skill, n=int(n),
+                                               seed=e_seed, turn=played_turn, progress=progress,
+                                               analysis=va)  # fmt: skip
     t_est = time.perf_counter() - t1
     return Decided(
         position=position,

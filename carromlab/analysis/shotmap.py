@@ -47,6 +47,18 @@ from carromlab.errors import CarromlabError
 from carromlab.shots import Shot
 
 
+def _asked_rows(long: pd.DataFrame, pieces: tuple[str, ...], per_pocket: bool) -> pd.DataFrame:
+    """A tally's long rows without the capture rows nobody asked for: ``capture:<id>`` only
+    for the ids in ``pieces``, and ``capture:<id>:<pocket>`` only with ``per_pocket``."""
+    piece_of = long["quantity"].str.slice(8)
+    if per_pocket:
+        piece_of = piece_of.str.split(":").str[0]
+    else:
+        piece_of = piece_of.where(~piece_of.str.contains(":"), "")
+    keep = ~long["quantity"].str.startswith("capture:") | piece_of.isin(set(pieces))
+    return long[keep]
+
+
 def evaluate_cells(
     position,
     cells,
@@ -108,15 +120,7 @@ def evaluate_cells(
     )
     for ch in shots:
         tally_chunk(tally, ch, runner, va, turn, scoring)
-    long = tally_frame(tally, confidence)
-    wanted = set(pieces)
-    piece_of = long["quantity"].str.slice(8)
-    if per_pocket:
-        piece_of = piece_of.str.split(":").str[0]
-    else:
-        piece_of = piece_of.where(~piece_of.str.contains(":"), "")
-    keep = ~long["quantity"].str.startswith("capture:") | piece_of.isin(wanted)
-    wide = _widen(long[keep])
+    wide = _widen(_asked_rows(tally_frame(tally, confidence), pieces, per_pocket))
     frame = pd.DataFrame(
         {
             "placement": [float(c[0]) for c in cells],

@@ -234,42 +234,51 @@ def shot_stories(
     else:
         replays = [None] * len(told)
     stories = []
-    for c, (t, rep) in enumerate(zip(told, replays)):
-        run, i = runs[c], t["execution"]
-        same = rep is None or bool(
-            np.array_equal(rep["capture"], run["capture"][i])
-            and rep["first_piece"] == run["first_piece"][i]
-        )
-        if not same:
-            warnings.warn(
-                f"the recorded replay of execution {i} did not end as the runner's did: "
-                "its path is drawn as the replay ran",
-                stacklevel=2,
-            )
-        ex = run["shots"][i]
+    for c, (t, rep) in enumerate(zip(told, replays)):  # (a loop: the warning's stack level)
         stories.append(
-            ShotStory(
-                shot=shots[c],
-                first_hit=t["first_hit"],
-                p_first_hit=t["p_first_hit"],
-                outcome=t["outcome"],
-                p_outcome=t["p_outcome"],
-                n=int(n),
-                paths={} if rep is None else rep["paths"],
-                shooter_start=(float(ex[0]), float(ex[1])),
-                shooter=runner.ids[0],
-                rebound=t["rebound"],
-                outcomes=t["outcomes"],
-                execution=int(i),
-                executed=tuple(float(v) for v in ex),
-                typical_first_hit=t["typical_first_hit"],
-                reproduced=same,
-                p_truncated=float(run["truncated"].mean()),
-                seed=int(seed),
-                key_id=key_ids[c],
-            )
+            _story(shots[c], t, runs[c], rep, runner.ids[0], int(n), int(seed), key_ids[c])
         )
     return stories
+
+
+def _story(
+    shot, t: dict, run: dict, rep, shooter: str, n: int, seed: int, key_id: int
+) -> ShotStory:
+    """One shot's :class:`ShotStory` from its told executions ``t`` (:func:`_tell`), its run
+    and its typical execution's replay ``rep`` (None: not replayed); a replay that did not
+    end as the run did is said in a warning and drawn as it ran."""
+    i = t["execution"]
+    same = rep is None or bool(
+        np.array_equal(rep["capture"], run["capture"][i])
+        and rep["first_piece"] == run["first_piece"][i]
+    )
+    if not same:
+        warnings.warn(
+            f"the recorded replay of execution {i} did not end as the runner's did: "
+            "its path is drawn as the replay ran",
+            stacklevel=3,  # the caller of shot_stories
+        )
+    ex = run["shots"][i]
+    return ShotStory(
+        shot=shot,
+        first_hit=t["first_hit"],
+        p_first_hit=t["p_first_hit"],
+        outcome=t["outcome"],
+        p_outcome=t["p_outcome"],
+        n=n,
+        paths={} if rep is None else rep["paths"],
+        shooter_start=(float(ex[0]), float(ex[1])),
+        shooter=shooter,
+        rebound=t["rebound"],
+        outcomes=t["outcomes"],
+        execution=int(i),
+        executed=tuple(float(v) for v in ex),
+        typical_first_hit=t["typical_first_hit"],
+        reproduced=same,
+        p_truncated=float(run["truncated"].mean()),
+        seed=seed,
+        key_id=key_id,
+    )
 
 
 def _plain(shot: Shot) -> Shot:

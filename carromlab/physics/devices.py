@@ -28,6 +28,7 @@ import os
 import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -83,6 +84,43 @@ def compute_devices(limit: int | None = None) -> list:
     return devs[:limit] if limit else devs
 
 
+def _work(fn, todo: queue.Queue, done: dict, cv: threading.Condition, stop: threading.Event,
+          dev) -> None:  # fmt: skip
+    """One device's worker of :func:`map_chunks`: takes the next item, runs it on ``dev`` and
+    files its result (or its exception, handed to the caller) under the item's index."""
+    while not stop.is_set():
+        job = todo.get()
+        if job is None:
+            return
+        k, it = job
+        try:
+            res = (True, fn(it, dev))
+        except BaseException as e:  # handed to the caller
+            res = (False, e)
+        with cv:
+            done[k] = res
+            cv.notify_all()
+
+
+def _stop_workers(stop: threading.Event, todo: queue.Queue, threads: list, wait: bool) -> None:
+    """End :func:`map_chunks`' workers: drop the items no worker has taken, tell each to stop,
+    and (``wait``) join them, so that no worker outlives the call or runs into the
+    interpreter's exit. After Ctrl-C (no ``wait``) the chunks running are not waited for: a
+    compile cannot be stopped and may take seconds; each worker ends after its chunk (daemon
+    threads; the command line leaves with os._exit, carromlab/interrupt.py)."""
+    stop.set()
+    while True:  # drop what no worker has taken
+        try:
+            todo.get_nowait()
+        except queue.Empty:
+            break
+    for _ in threads:
+        todo.put(None)
+    if wait:
+        for t in threads:
+            t.join()
+
+
 def map_chunks(
     fn: Callable[[T, object], R],
     items: Iterable[T],
@@ -107,21 +145,8 @@ def map_chunks(
     stop = threading.Event()
     window = threading.Semaphore(ahead * len(devices))
 
-    def worker(dev):
-        while not stop.is_set():
-            job = todo.get()
-            if job is None:
-                return
-            k, it = job
-            try:
-                res = (True, fn(it, dev))
-            except BaseException as e:  # handed to the caller
-                res = (False, e)
-            with cv:
-                done[k] = res
-                cv.notify_all()
-
-    threads = [threading.Thread(target=worker, args=(d,), daemon=True) for d in devices]
+    work = partial(_work, fn, todo, done, cv, stop)
+    threads = [threading.Thread(target=work, args=(d,), daemon=True) for d in devices]
     for t in threads:
         t.start()
     n_items = 0
@@ -154,17 +179,4 @@ def map_chunks(
         interrupted = True
         raise
     finally:
-        stop.set()
-        while True:  # drop what no worker has taken
-            try:
-                todo.get_nowait()
-            except queue.Empty:
-                break
-        for _ in threads:
-            todo.put(None)
-        if not interrupted:  # no worker outlives the call (nor runs into interpreter exit)
-            for t in threads:
-                t.join()
-        # after Ctrl-C, no wait for the chunks running: a compile cannot be stopped and may
-        # take seconds; each worker ends after its chunk (daemon threads; the command line
-        # leaves with os._exit, carromlab/interrupt.py)
+        _stop_workers(stop, todo, threads, wait=not interrupted)

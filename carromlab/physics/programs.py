@@ -27,6 +27,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -174,6 +175,37 @@ class _Loaded:
     out_tree: Any
 
 
+def _load_program(
+    fun: Callable[..., Any], options: dict[str, Any], key: str, leaves: list[Any], in_tree: Any
+) -> tuple[_Loaded, str]:
+    """:func:`kernel_program`'s program for one signature: read back from the store under
+    ``key`` ("stored"), else traced, exported and written there ("traced")."""
+    folder = store_folder()
+    path = None if folder is None else folder / f"{key}.jaxexport"
+    if path is not None and path.is_file():
+        try:
+            blob = path.read_bytes()
+            n_tree = int.from_bytes(blob[:4], "little")
+            out_tree = pickle.loads(blob[4 : 4 + n_tree])
+            exported = jax.export.deserialize(bytearray(blob[4 + n_tree :]))
+            return _Loaded(jax.jit(exported.call, compiler_options=options), out_tree), "stored"
+        except Exception:  # a damaged or foreign file: traced again and rewritten
+            pass
+    box: dict[str, Any] = {}
+
+    def flat(*xs: Any) -> list[Any]:
+        out = fun(*jax.tree_util.tree_unflatten(in_tree, xs))
+        ys, box["tree"] = jax.tree_util.tree_flatten(out)
+        return ys
+
+    specs = [jax.typeof(x) for x in leaves]
+    specs = [jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in specs]
+    exported = jax.export.export(jax.jit(flat, compiler_options=options))(*specs)
+    if path is not None:
+        _write(path, box["tree"], exported)
+    return _Loaded(jax.jit(exported.call, compiler_options=options), box["tree"]), "traced"
+
+
 def kernel_program(
     fun: Callable[..., Any],
     kind: str,
@@ -195,31 +227,7 @@ def kernel_program(
     loaded: dict[tuple[Any, ...], _Loaded] = {}
     lock = threading.Lock()
 
-    def load(key: str, leaves: list[Any], in_tree: Any) -> tuple[_Loaded, str]:
-        folder = store_folder()
-        path = None if folder is None else folder / f"{key}.jaxexport"
-        if path is not None and path.is_file():
-            try:
-                blob = path.read_bytes()
-                n_tree = int.from_bytes(blob[:4], "little")
-                out_tree = pickle.loads(blob[4 : 4 + n_tree])
-                exported = jax.export.deserialize(bytearray(blob[4 + n_tree :]))
-                return _Loaded(jax.jit(exported.call, compiler_options=options), out_tree), "stored"
-            except Exception:  # a damaged or foreign file: traced again and rewritten
-                pass
-        box: dict[str, Any] = {}
-
-        def flat(*xs: Any) -> list[Any]:
-            out = fun(*jax.tree_util.tree_unflatten(in_tree, xs))
-            ys, box["tree"] = jax.tree_util.tree_flatten(out)
-            return ys
-
-        specs = [jax.typeof(x) for x in leaves]
-        specs = [jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in specs]
-        exported = jax.export.export(jax.jit(flat, compiler_options=options))(*specs)
-        if path is not None:
-            _write(path, box["tree"], exported)
-        return _Loaded(jax.jit(exported.call, compiler_options=options), box["tree"]), "traced"
+    load = partial(_load_program, fun, options)
 
     def first_call(sig: tuple[Any, ...], leaves: list[Any]) -> tuple[_Loaded, Any]:
         """A new signature: its program made ready (read back, or traced and written) under

@@ -101,6 +101,35 @@ def _seat_skills(skill: Skills, n_seats: int) -> list[Skill]:
     return [s if isinstance(s, Skill) else skill_named(s) for s in names]
 
 
+def _evaluator_for(
+    driver: Driver, seed: int, lanes: int, physics: Physics | None, hand_set: float | None
+) -> AskEvaluator:
+    """What answers :func:`play_games`' asks: the game's own (a game with its own kernel:
+    KOOBA's throws), else the sliding-disc kernel's :class:`Evaluator`."""
+    make_evaluator: Callable[..., AskEvaluator] | None = getattr(driver, "evaluator", None)
+    if make_evaluator is not None:
+        return make_evaluator(seed=seed, lanes=lanes, physics=physics)
+    return Evaluator(
+        driver.layout, driver.capacity, lanes=lanes, physics=physics, hand_set=hand_set
+    )
+
+
+def _finish_stroke(
+    driver: Driver,
+    gm: GameInPlay,
+    answer: Any,
+    on_stroke: Callable[[Any], object] | None,
+    max_strokes: int,
+) -> bool:
+    """A game's stroke executed (``answer``): the driver applies it and the game waits for its
+    next decision; True when the game is over (or at ``max_strokes``)."""
+    driver.finish(gm, answer, on_stroke)
+    gm.k += 1
+    gm.asks = None
+    gm.executing = False
+    return bool(driver.over(gm) or gm.k >= max_strokes)
+
+
 def play_games(
     policies: Sequence[Player],
     config: GameConfig,
@@ -140,14 +169,7 @@ def play_games(
         raise CarromlabError(f"give one policy per seat ({driver.n_seats}), not {len(policies)}")
     skills = _seat_skills(skill, driver.n_seats)
     order = list(range(int(games))) if isinstance(games, (int, np.integer)) else list(games)
-    make_evaluator: Callable[..., AskEvaluator] | None = getattr(driver, "evaluator", None)
-    evaluator: AskEvaluator
-    if make_evaluator is not None:  # a game with its own kernel (KOOBA's throws)
-        evaluator = make_evaluator(seed=seed, lanes=lanes, physics=physics)
-    else:
-        evaluator = Evaluator(
-            driver.layout, driver.capacity, lanes=lanes, physics=physics, hand_set=hand_set
-        )
+    evaluator = _evaluator_for(driver, seed, lanes, physics, hand_set)
     waiting = deque(order)
     active: list[GameInPlay] = []
     done: dict[int, GameRecord] = {}
@@ -171,18 +193,13 @@ def play_games(
             answers, at = flat[at : at + len(asks)], at + len(asks)
             if not gm.executing:
                 _advance(driver, gm, answers if gm.many else answers[0], policies, skills, seed)
-            else:
-                driver.finish(gm, answers[0], on_stroke)
-                gm.k += 1
-                gm.asks = None
-                gm.executing = False
-                if driver.over(gm) or gm.k >= max_strokes:
-                    rec = driver.record(gm)
-                    done[gm.index] = rec
-                    if on_game is not None:
-                        on_game(rec)
-                    bar.update(1)
-                    continue
+            elif _finish_stroke(driver, gm, answers[0], on_stroke, max_strokes):
+                rec = driver.record(gm)
+                done[gm.index] = rec
+                if on_game is not None:
+                    on_game(rec)
+                bar.update(1)
+                continue
             still.append(gm)
         active = still
         bar.set_postfix(shots=evaluator.shots_run, refresh=False)

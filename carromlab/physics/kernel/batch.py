@@ -251,25 +251,9 @@ def make_lane_simulator(
         first = jnp.arange(n_lanes)
         lane_id = jnp.where(first < count, first, -1)
         carry = (lane_in, lane_s, lane_id, jnp.minimum(count, n_lanes), out)
-
-        def outer_body(c: LaneCarry) -> LaneCarry:
-            lane_in, lane_s, lane_id, nxt, out = c
-            lane_s = jax.lax.fori_loop(
-                0,
-                steps,
-                lambda _, s: apply_batch(loop_of, lane_in, s, contacts, SOLVE_LANES, cluster_steps),
-                lane_s,
-            )
-            running = running_many(loop_of, lane_in, lane_s) & (lane_id >= 0)
-            finished = (lane_id >= 0) & ~running
-            n_fin = finished.sum()
-            go = (n_fin >= per_harvest) | ((n_fin > 0) & ~running.any())
-            c = (lane_in, lane_s, lane_id, nxt, out)
-            reap = partial(harvest, loop_of, queue_in, per_harvest, finished=finished, count=count)
-            after: LaneCarry = jax.lax.cond(go, reap, lambda c: c, c)
-            return after
-
-        return jax.lax.while_loop(lambda c: (c[2] >= 0).any(), outer_body, carry)[4]
+        body = partial(lane_round, loop_of, queue_in, count, per_harvest, steps, contacts,
+                       cluster_steps)  # fmt: skip
+        return jax.lax.while_loop(lambda c: (c[2] >= 0).any(), body, carry)[4]
 
     why = _static_why(table, n_pieces, "traced", contacts, per_shot_physics, cluster_steps)
     program = kernel_program(
@@ -293,6 +277,36 @@ def make_lane_simulator(
         )
 
     return simulate
+
+
+def lane_round(
+    loop_of: LoopOf,
+    queue_in: tuple[PyTree, ...],
+    count: jax.Array,
+    per_harvest: int,
+    steps: int,
+    contacts: str,
+    cluster_steps: int,
+    c: LaneCarry,
+) -> LaneCarry:
+    """One round of :func:`make_lane_simulator`'s lanes: every lane ``steps`` events on, then,
+    once ``per_harvest`` lanes have finished (or every lane still holding a shot has), a
+    :func:`harvest` hands their outcomes back and starts the queue's next shots in them."""
+    lane_in, lane_s, lane_id, nxt, out = c
+    lane_s = jax.lax.fori_loop(
+        0,
+        steps,
+        lambda _, s: apply_batch(loop_of, lane_in, s, contacts, SOLVE_LANES, cluster_steps),
+        lane_s,
+    )
+    running = running_many(loop_of, lane_in, lane_s) & (lane_id >= 0)
+    finished = (lane_id >= 0) & ~running
+    n_fin = finished.sum()
+    go = (n_fin >= per_harvest) | ((n_fin > 0) & ~running.any())
+    c = (lane_in, lane_s, lane_id, nxt, out)
+    reap = partial(harvest, loop_of, queue_in, per_harvest, finished=finished, count=count)
+    after: LaneCarry = jax.lax.cond(go, reap, lambda c: c, c)
+    return after
 
 
 #: The static event bound of a kernel whose cap is traced (:func:`make_lane_simulator`): the
