@@ -46,7 +46,9 @@ def test_random_legal_boards_stay_legal_and_end(doubles, n_games):
 
 
 def test_a_random_legal_game_ends_by_the_laws():
-    config = IcfConfig()
+    # three boards at most (the laws' cap is a setting; random play rarely reaches 25
+    # points, so a game runs to the cap: eight boards took most of a minute)
+    config = IcfConfig(max_boards=3)
     rec = play_game([RandomLegal()] * 2, config, seed=5, on_stroke=_check)
     _check_record(rec, config)
     scores = rec.state.scores

@@ -38,9 +38,13 @@ BAR = re.compile(r"^\s*[\w ]+:\s+\d+%\|")
 posix_only = pytest.mark.skipif(os.name != "posix", reason="SIGINT as a terminal sends it")
 
 
-def _env(cores: int = 1) -> dict:
-    env = dict(os.environ, CARROMLAB_CACHE_DIR="off", CARROMLAB_CORES=str(cores))
-    env.pop("JAX_COMPILATION_CACHE_DIR", None)  # an empty cache: the kernel compiles
+def _env(cores: int = 1, cache: bool = False) -> dict:
+    """The child's environment; without ``cache``, no compilation cache: the kernel compiles
+    (what the tests of Ctrl-C during a compile need); with it, the test run's own."""
+    env = dict(os.environ, CARROMLAB_CORES=str(cores))
+    if not cache:
+        env["CARROMLAB_CACHE_DIR"] = "off"
+        env.pop("JAX_COMPILATION_CACHE_DIR", None)  # an empty cache: the kernel compiles
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return env
 
@@ -173,7 +177,8 @@ def test_ctrl_c_during_a_shot_map_keeps_its_finished_cells(tmp_path):
     partial = out / "shotmap.partial"
     grid = ["--placements=-0.1:0.1:11", "--angles", "50:130:81", "--speeds", "2"]  # 891 cells
     args = [*MODULE, "shotmap", "--position", "icf-midgame", *grid, "--n", "8", "--chunk", "16"]
-    run = Run([*args, "--out", str(out)], _env(), tmp_path)
+    # (the run's compilation cache: this test is about the blocks, not the compile)
+    run = Run([*args, "--out", str(out)], _env(cache=True), tmp_path)
     run.wait_for(lambda: any(partial.glob("cells-*.parquet")), "its first block")
     code, _, err = run.interrupt()
     line = assert_one_line(code, err)
