@@ -51,6 +51,38 @@ def job_tasks(job_size: int, n: int, chunk: int) -> int:
     return max(1, min(job_size, BLOCK_CHUNKS * chunk // n, MAX_RUN_SHOTS // n))
 
 
+def _run_jobs(
+    pool,
+    slots: int,
+    sweep: Sweep,
+    out: Path,
+    jobs: list[list[Task]],
+    compute: Callable[[Sweep, list[Task], int], pd.DataFrame],
+    chunk: int,
+    wrote_task: Callable[[], None],
+    wrote_job: Callable[[list[Task]], None],
+) -> None:
+    """:func:`run_sweep`'s jobs on ``pool``, each job's tasks written (a shard a task) as the
+    job returns; ``wrote_task()`` after each shard, ``wrote_job(job)`` after each job. Jobs in
+    flight: two a slot keep the workers busy; one where a job runs as it is submitted (the
+    local executor), so that each is written before the next starts."""
+    pending: dict = {}
+    queue = list(reversed(jobs))
+    ahead = 1 if isinstance(pool, InlineExecutor) else 2 * slots
+    while queue or pending:
+        while queue and len(pending) < ahead:
+            job = queue.pop()
+            pending[pool.submit(compute, sweep, job, chunk)] = job
+        finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+        for future in finished:
+            job = pending.pop(future)
+            rows = future.result()
+            for task, (_, row) in zip(job, rows.iterrows(), strict=True):
+                write_shard(out, sweep, task, row.to_frame().T.infer_objects())
+                wrote_task()
+            wrote_job(job)
+
+
 def run_sweep(
     sweep: Sweep,
     out: str | Path,
@@ -104,29 +136,21 @@ def run_sweep(
             unit="task",
             disable=not progress,
         )
+        count = [kept]  # tasks the folder holds, as they are written
+
+        def wrote_task() -> None:
+            count[0] += 1
+
+        def wrote_job(job: list[Task]) -> None:
+            bar.update(len(job))
+            if on_kept is not None:
+                on_kept(count[0], len(tasks))
+
         try:
             with open_executor(executor, workers, scheduler) as (pool, slots):
-                pending: dict = {}
-                queue = list(reversed(jobs))
-                # jobs in flight: two a slot keep workers busy; one where a job runs as it is
-                # submitted (local), so that each is written before the next starts
-                ahead = 1 if isinstance(pool, InlineExecutor) else 2 * slots
-                while queue or pending:
-                    while queue and len(pending) < ahead:
-                        job = queue.pop()
-                        pending[pool.submit(compute, sweep, job, chunk)] = job
-                    finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        job = pending.pop(future)
-                        rows = future.result()
-                        for task, (_, row) in zip(job, rows.iterrows(), strict=True):
-                            write_shard(out, sweep, task, row.to_frame().T.infer_objects())
-                            kept += 1
-                        bar.update(len(job))
-                        if on_kept is not None:
-                            on_kept(kept, len(tasks))
+                _run_jobs(pool, slots, sweep, out, jobs, compute, chunk, wrote_task, wrote_job)
         except KeyboardInterrupt:
-            raise SweepInterrupted(kept, len(tasks), out) from None
+            raise SweepInterrupted(count[0], len(tasks), out) from None
         finally:
             bar.close()
     df = collect(out, sweep, tasks)
