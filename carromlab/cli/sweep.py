@@ -72,29 +72,16 @@ def sweep(
     check_sweep_value(sw, value)  # before any work
     from carromlab.sweeps.run import SweepInterrupted
 
-    def kept_line(kept: int, total: int) -> str:
-        return f"interrupted: {kept:,} of {total:,} tasks kept in {out}; rerun the same command to resume"
-
     def on_kept(kept: int, total: int) -> None:
         # the line a Ctrl-C that the run does not see in time gets (carromlab/interrupt.py)
-        interrupt.note(kept_line(kept, total))
+        interrupt.note(kept_line(out, kept, total))
 
     stats: dict = {}
     try:
-        df = run_sweep(
-            sw,
-            out,
-            executor,
-            workers,
-            scheduler,
-            job_size,
-            chunk,
-            not as_json,
-            stats,
-            on_kept=on_kept,
-        )
+        df = run_sweep(sw, out, executor, workers, scheduler, job_size, chunk, not as_json,
+                       stats, on_kept=on_kept)  # fmt: skip
     except SweepInterrupted as stop:
-        interrupt.say(kept_line(stop.kept, stop.total))
+        interrupt.say(kept_line(out, stop.kept, stop.total))
         raise typer.Exit(INTERRUPTED_EXIT) from None
     cut = truncation(df)
     summary = {
@@ -116,6 +103,13 @@ def sweep(
         typer.echo(lines(summary))
         print_sweep_answer(answer, sw.confidence)
     report_truncation(cut, strict)
+
+
+def kept_line(out: Path, kept: int, total: int) -> str:
+    """What an interrupted sweep says: the tasks kept in ``out`` and how to resume."""
+    return (
+        f"interrupted: {kept:,} of {total:,} tasks kept in {out}; rerun the same command to resume"
+    )
 
 
 def check_sweep_value(sw, value: str) -> None:
