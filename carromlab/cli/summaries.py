@@ -115,42 +115,54 @@ def print_sweep_answer(answer: dict, confidence: float = 0.95) -> None:
         table.caption_justify = "left"
     out.print(table)
     if answer["by_axis"]:
-        out.print(
-            f"mean {value} at each value of an axis, over the rest of the grid:", highlight=False
+        _print_by_axis(out, answer, value)
+    if answer.get("by_condition"):
+        _print_by_condition(out, answer, value, head)
+
+
+def _print_by_axis(out, answer: dict, value: str) -> None:
+    """The value's mean at each value of each varying axis, the widest range first."""
+    from rich import box
+    from rich.table import Table
+
+    out.print(f"mean {value} at each value of an axis, over the rest of the grid:", highlight=False)
+    by = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    by.add_column("axis", no_wrap=True)
+    by.add_column("values: mean", overflow="fold")
+    by.add_column("range", justify="right")
+    for a in sorted(answer["by_axis"], key=lambda a: -a["range"]):
+        levels = ", ".join(f"{_level(k)}: {_value_text(value, v)}" for k, v in a["levels"])
+        rng = a["range"]
+        by.add_row(
+            a["axis"], levels, f"{100 * rng:.1f} pts" if value.startswith("p_") else f"{rng:.3f}"
         )
-        by = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-        by.add_column("axis", no_wrap=True)
-        by.add_column("values: mean", overflow="fold")
-        by.add_column("range", justify="right")
-        for a in sorted(answer["by_axis"], key=lambda a: -a["range"]):
-            levels = ", ".join(f"{_level(k)}: {_value_text(value, v)}" for k, v in a["levels"])
-            rng = a["range"]
-            by.add_row(
-                a["axis"],
-                levels,
-                f"{100 * rng:.1f} pts" if value.startswith("p_") else f"{rng:.3f}",
-            )
-        out.print(by)
-    conditions = answer.get("by_condition")
-    if conditions:
-        cond, shot = answer["conditions"], [a for a in axes if a not in answer["conditions"]]
-        out.print("the best shot under each condition:", highlight=False)
-        t = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-        for a in cond + shot:
-            t.add_column(a, justify="right")
-        t.add_column(value, justify="right")
-        t.add_column(head, justify="right")
-        t.add_column("as good", justify="right")
-        for c in conditions[:MOST_CONDITIONS]:
-            t.add_row(
-                *(_level(c[a]) for a in cond + shot),
-                _value_text(value, c[value]),
-                _interval_text(value, c["lo"], c["hi"]),
-                f"{c['within']} of {c['of']}",
-            )
-        notes = ["as good: the condition's tasks whose interval reaches its best's"]
-        if len(conditions) > MOST_CONDITIONS:
-            notes.append(f"{len(conditions) - MOST_CONDITIONS:,} more conditions: --json")
-        t.caption = "\n".join(notes)
-        t.caption_justify = "left"
-        out.print(t)
+    out.print(by)
+
+
+def _print_by_condition(out, answer: dict, value: str, head: str) -> None:
+    """The best shot under each condition (at most :data:`MOST_CONDITIONS` of them)."""
+    from rich import box
+    from rich.table import Table
+
+    conditions, axes = answer["by_condition"], answer["axes"]
+    cond, shot = answer["conditions"], [a for a in axes if a not in answer["conditions"]]
+    out.print("the best shot under each condition:", highlight=False)
+    t = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for a in cond + shot:
+        t.add_column(a, justify="right")
+    t.add_column(value, justify="right")
+    t.add_column(head, justify="right")
+    t.add_column("as good", justify="right")
+    for c in conditions[:MOST_CONDITIONS]:
+        t.add_row(
+            *(_level(c[a]) for a in cond + shot),
+            _value_text(value, c[value]),
+            _interval_text(value, c["lo"], c["hi"]),
+            f"{c['within']} of {c['of']}",
+        )
+    notes = ["as good: the condition's tasks whose interval reaches its best's"]
+    if len(conditions) > MOST_CONDITIONS:
+        notes.append(f"{len(conditions) - MOST_CONDITIONS:,} more conditions: --json")
+    t.caption = "\n".join(notes)
+    t.caption_justify = "left"
+    out.print(t)
