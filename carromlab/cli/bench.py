@@ -105,21 +105,11 @@ def bench(
     in at most 10 minutes and 1,000 lookahead boards in at most 60 on a 2-core CPU.
     ``carrooka-games``: BATCH whole Carrooka games between greedy players.
     """
-    check(
-        batch=batch,
-        chunk=chunk,
-        seed=seed,
-        peer_shots=peer_shots,
-        lanes=lanes,
-        cores=cores,
-        shots=shots,
-    )
+    check(batch=batch, chunk=chunk, seed=seed, peer_shots=peer_shots, lanes=lanes, cores=cores,
+          shots=shots)  # fmt: skip
     # every name before JAX loads (the device first of all)
     check_bench(scenario, contacts, peer, scaling, lanes, cores, skill, policy, shots, game)
     select_device(device)
-    from carromlab.bench.runner import bench as run_bench
-    from carromlab.bench.runner import bench_with_peer
-
     if scenario in GAME_SCENARIOS:
         from carromlab.bench.games import bench_boards, bench_carrooka_games
 
@@ -132,18 +122,28 @@ def bench(
             result = bench_carrooka_games(batch, skill=skill, seed=seed, progress=True)
     else:
         kw = dict(chunk=chunk, seed=seed, contacts=contacts, lanes=lanes, cores=cores)
-        if peer:
-            result = bench_with_peer(scenario, batch, peer_shots, progress=True, **kw)
-        else:
-            result = run_bench(scenario, batch, progress=True, **kw)
-        if scaling:
-            from carromlab.bench.runner import bench_one_core
-
-            one = bench_one_core(scenario, batch, **kw)
-            result["one_core"] = {k: one[k] for k in ("shots_per_s", "elapsed_s", "cores")}
-            result["scaling"] = result["shots_per_s"] / one["shots_per_s"]
+        result = _kernel_bench(scenario, batch, peer, peer_shots, scaling, kw)
     if as_json:
         typer.echo(json.dumps(result))
     else:
         for k, v in result.items():
             typer.echo(f"{k}: {v}")
+
+
+def _kernel_bench(
+    scenario: str, batch: int, peer: str | None, peer_shots: int, scaling: bool, kw: dict
+) -> dict:
+    """A kernel scenario's figures (break, cut): against the peer where one is named, and
+    with one core's rate and the speed-up over it where ``scaling``."""
+    from carromlab.bench.runner import bench as run_bench
+    from carromlab.bench.runner import bench_one_core, bench_with_peer
+
+    if peer:
+        result = bench_with_peer(scenario, batch, peer_shots, progress=True, **kw)
+    else:
+        result = run_bench(scenario, batch, progress=True, **kw)
+    if scaling:
+        one = bench_one_core(scenario, batch, **kw)
+        result["one_core"] = {k: one[k] for k in ("shots_per_s", "elapsed_s", "cores")}
+        result["scaling"] = result["shots_per_s"] / one["shots_per_s"]
+    return result
