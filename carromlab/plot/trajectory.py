@@ -146,6 +146,30 @@ def _path_color(plot, position: Position, disc: int) -> str:
     return face
 
 
+def _draw_path(ax: Axes, x, y, color, disc: int, k: int, pid: str, alpha: float) -> Line2D:
+    """Disc ``disc``'s path in trace ``k``: its colour with a dark outline (the shooter's
+    wider, outlined in white, above the others), labelled with its id in the first trace."""
+    outline = "#ffffff" if disc == 0 else _outline_for(color)
+    (line,) = ax.plot(
+        x,
+        y,
+        color=color,
+        linewidth=1.6 if disc == 0 else 1.3,
+        alpha=alpha,
+        solid_capstyle="round",
+        zorder=Z_PATH + (0.1 if disc == 0 else 0.0),
+        label=pid if k == 0 else f"_{pid}",
+        gid=f"path:{k}:{pid}",
+    )
+    line.set_path_effects(
+        [
+            patheffects.Stroke(linewidth=3.0, foreground=outline, alpha=0.6 * alpha),
+            patheffects.Normal(),
+        ]
+    )
+    return line
+
+
 def draw_trajectories(
     position: Position,
     traces,
@@ -205,25 +229,7 @@ def draw_trajectories(
             xs[row * points, disc], ys[row * points, disc] = cx, cy
         for disc in np.nonzero(keep)[0]:
             color = _path_color(plot, position, disc)
-            outline = "#ffffff" if disc == 0 else _outline_for(color)
-            (line,) = ax.plot(
-                xs[:, disc],
-                ys[:, disc],
-                color=color,
-                linewidth=1.6 if disc == 0 else 1.3,
-                alpha=alpha,
-                solid_capstyle="round",
-                zorder=Z_PATH + (0.1 if disc == 0 else 0.0),
-                label=ids[disc] if k == 0 else f"_{ids[disc]}",
-                gid=f"path:{k}:{ids[disc]}",
-            )
-            line.set_path_effects(
-                [
-                    patheffects.Stroke(linewidth=3.0, foreground=outline, alpha=0.6 * alpha),
-                    patheffects.Normal(),
-                ]
-            )
-            paths.append(line)
+            paths.append(_draw_path(ax, xs[:, disc], ys[:, disc], color, disc, k, ids[disc], alpha))
         for disc, cx, cy in captured:
             if not keep[disc]:
                 continue
@@ -232,18 +238,10 @@ def draw_trajectories(
     if striker_spot is not False and kind in specs:
         where = spots if striker_spot is None else [tuple(striker_spot)]
         for sx, sy in dict.fromkeys((float(a), float(b)) for a, b in where):
-            ax.add_patch(
-                Circle(
-                    (sx, sy),
-                    specs[kind].radius,
-                    facecolor=plot.piece_color(_shooter_piece(position, sx, sy, kind))[0],
-                    edgecolor=STRIKER_PATH_COLOR,
-                    linewidth=1.0,
-                    alpha=0.7,
-                    zorder=Z_PIECE,
-                    gid="striker_spot",
-                )
-            )
+            face = plot.piece_color(_shooter_piece(position, sx, sy, kind))[0]
+            ax.add_patch(Circle((sx, sy), specs[kind].radius, facecolor=face,
+                                edgecolor=STRIKER_PATH_COLOR, linewidth=1.0, alpha=0.7,
+                                zorder=Z_PIECE, gid="striker_spot"))  # fmt: skip
     if zoom:
         _zoom(ax, paths, spots, 0.06 if zoom is True else float(zoom))
     if legend:
