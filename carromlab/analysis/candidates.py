@@ -51,6 +51,71 @@ def candidate_shots(position, pieces=None, **options) -> pd.DataFrame:
     )
 
 
+def _free_placements(va: VariantAnalysis, position, placements) -> np.ndarray:
+    """The shooter's placements to try (default: every 3 cm along the variant's placement
+    intervals), those where the shooter can stand."""
+    if placements is None:
+        placements = np.concatenate(
+            [
+                np.linspace(lo, hi, max(2, round((hi - lo) / 0.03)))
+                for lo, hi in va.placement_intervals(position.board)
+            ]
+        )
+    sx = np.asarray(placements, float)
+    return sx[va.free_placement(position, sx)]
+
+
+def _cushion_points(side, lim, S, ax_, ay_, y0, shape) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where each bank's straight line from the placement ``S`` to its image (``ax_``,
+    ``ay_``) crosses its cushion line (E, W: x = +-lim; N: y = lim), broadcast to ``shape``,
+    and whether it crosses between the two (always, for a direct aim: ``side`` "")."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        xc = np.where(side == "E", lim, -lim)
+        t_ew = (xc - S) / (ax_ - S)
+        t_n = (lim - y0) / (ay_ - y0)
+    is_n = side == "N"
+    t_hit = np.where(is_n, t_n, t_ew)
+    hit_ok = (t_hit > 0) & (t_hit < 1) | (side == "")
+    hx = np.where(is_n, S + t_hit * (ax_ - S), xc)
+    hy = np.where(is_n, lim, y0 + t_hit * (ay_ - y0))
+    return np.broadcast_to(hx, shape), np.broadcast_to(hy, shape), hit_ok
+
+
+def _clear_legs(ok, direct, sx, y0, cushion, ghost, discs, r_s, self_mask) -> tuple:
+    """The (target, pocket, placement, kind) indices of the aims that passed the cheap tests
+    (``ok``) whose legs are clear, tested only there: the last leg (to the ghost) clear of
+    every piece but the target; a bank's first leg (to its cushion point) of every piece."""
+    (hx, hy), (gx4, gy4), (px, py, pr) = cushion, ghost, discs
+    t_i, c_i, s_i, k_i = np.nonzero(ok)
+    sel = (t_i, c_i, s_i, k_i)
+    is_direct = direct[k_i]
+    start_x = np.where(is_direct, sx[s_i], hx[sel])
+    start_y = np.where(is_direct, y0, hy[sel])
+    keep = segment_clear(start_x, start_y, gx4[sel], gy4[sel], px, py, pr, r_s, self_mask[t_i])
+    first = segment_clear(sx[s_i], y0, hx[sel], hy[sel], px, py, pr, r_s - 1e-9)
+    keep &= is_direct | first
+    return tuple(v[keep] for v in sel)
+
+
+def _to_pockets(targets, caps, discs, r_s, a, arrive_speed) -> tuple:
+    """Each target's line to each pocket, [T, C]: its unit direction (``ux``, ``uy``), the
+    targets' mask over the pieces [T, P], whether the line is clear of the other pieces, the
+    ghost spot (where the shooter's centre touches the target to send it along the line) and
+    the target's speed to arrive at the pocket at ``arrive_speed``."""
+    px, py, pr = discs
+    n_t, n_c, n_p = len(targets), len(caps), len(px)
+    tx, ty, rc = px[targets][:, None], py[targets][:, None], pr[targets][:, None]
+    cx = np.array([c.x for c in caps])[None]
+    cy = np.array([c.y for c in caps])[None]
+    ux, uy, d_tp = unit(cx - tx, cy - ty)
+    self_mask = targets[:, None] == np.arange(n_p)[None]  # [T, P]
+    skip_tc = np.broadcast_to(self_mask[:, None, :], (n_t, n_c, n_p))
+    clear_tp = segment_clear(tx, ty, cx, cy, px, py, pr, rc, skip_tc)
+    gx, gy = tx - (r_s + rc) * ux, ty - (r_s + rc) * uy
+    v_coin = np.sqrt(arrive_speed**2 + 2 * a * d_tp)
+    return ux, uy, self_mask, clear_tp, gx, gy, v_coin
+
+
 def candidate_arrays(
     position,
     pieces=None,
@@ -75,15 +140,7 @@ def candidate_arrays(
     a = physics.mu * physics.g
     e = physics.e_cushion
     y0 = va.shot_y(board)
-    if placements is None:
-        placements = np.concatenate(
-            [
-                np.linspace(lo, hi, max(2, round((hi - lo) / 0.03)))
-                for lo, hi in va.placement_intervals(board)
-            ]
-        )
-    sx = np.asarray(placements, float)
-    sx = sx[va.free_placement(position, sx)]
+    sx = _free_placements(va, position, placements)
     wanted = set(pieces) if pieces is not None else None
     layout = board.layout
     lim = layout.surface.size - r_s
@@ -92,39 +149,18 @@ def candidate_arrays(
     py = np.array([p.y for p in allp])
     pr = np.array([specs[p.kind].radius for p in allp])
     pm = np.array([specs[p.kind].mass for p in allp])
-    targets = np.array(
-        [k for k, p in enumerate(allp) if wanted is None or p.id in wanted], dtype=int
-    )
+    targets = np.array([k for k, p in enumerate(allp) if wanted is None or p.id in wanted], int)
     caps = layout.captures
     kinds = ["direct"] + (["bank:E", "bank:W", "bank:N"] if banks else [])
-    names = {
-        "piece": [p.id for p in allp],
-        "pocket": [c.name for c in caps],
-        "kind": kinds,
-    }
+    names = {"piece": [p.id for p in allp], "pocket": [c.name for c in caps], "kind": kinds}
     if not len(targets) or not len(caps) or not len(sx):
-        empty = np.zeros(0)
-        return dict(
-            placement=empty,
-            angle=empty,
-            speed=empty,
-            cut=empty,
-            piece=np.zeros(0, int),
-            pocket=np.zeros(0, int),
-            kind=np.zeros(0, int),
-            names=names,
-        )
+        empty, none = np.zeros(0), np.zeros(0, int)
+        return dict(placement=empty, angle=empty, speed=empty, cut=empty, piece=none,
+                    pocket=none, kind=none, names=names)  # fmt: skip
     n_t, n_c, n_s = len(targets), len(caps), len(sx)
     # -- target -> pocket: [T, C]
-    tx, ty, rc = px[targets][:, None], py[targets][:, None], pr[targets][:, None]
-    cx = np.array([c.x for c in caps])[None]
-    cy = np.array([c.y for c in caps])[None]
-    ux, uy, d_tp = unit(cx - tx, cy - ty)
-    self_mask = targets[:, None] == np.arange(len(allp))[None]  # [T, P]
-    skip_tc = np.broadcast_to(self_mask[:, None, :], (n_t, n_c, len(allp)))
-    clear_tp = segment_clear(tx, ty, cx, cy, px, py, pr, rc, skip_tc)
-    gx, gy = tx - (r_s + rc) * ux, ty - (r_s + rc) * uy
-    v_coin = np.sqrt(arrive_speed**2 + 2 * a * d_tp)
+    to_pockets = _to_pockets(targets, caps, (px, py, pr), r_s, a, arrive_speed)
+    ux, uy, self_mask, clear_tp, gx, gy, v_coin = to_pockets
     transfer = (1 + physics.e_striker) * m_s / (m_s + pm[targets][:, None])
     # -- aims: direct, then the images behind the E, W, N cushions: [T, C, A]
     aim_x = [gx] + ([lim + (lim - gx) / e, -lim - (gx + lim) / e, gx] if banks else [])
@@ -136,22 +172,9 @@ def candidate_arrays(
     shape = (n_t, n_c, n_s, len(kinds))
     dx, dy, d_sg = unit(ax_ - S, ay_ - y0)
     ux4, uy4 = ux[:, :, None, None], uy[:, :, None, None]
-    gx4, gy4 = (
-        np.broadcast_to(gx[:, :, None, None], shape),
-        np.broadcast_to(gy[:, :, None, None], shape),
-    )
-    # where a bank's straight line to the image crosses its cushion line
+    gx4, gy4 = (np.broadcast_to(g[:, :, None, None], shape) for g in (gx, gy))
     side = np.array([k[5:] if k != "direct" else "" for k in kinds])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        xc = np.where(side == "E", lim, -lim)
-        t_ew = (xc - S) / (ax_ - S)
-        t_n = (lim - y0) / (ay_ - y0)
-    is_n = side == "N"
-    t_hit = np.where(is_n, t_n, t_ew)
-    hit_ok = (t_hit > 0) & (t_hit < 1) | (side == "")
-    hx = np.where(is_n, S + t_hit * (ax_ - S), xc)
-    hy = np.where(is_n, lim, y0 + t_hit * (ay_ - y0))
-    hx, hy = np.broadcast_to(hx, shape), np.broadcast_to(hy, shape)
+    hx, hy, hit_ok = _cushion_points(side, lim, S, ax_, ay_, y0, shape)
     ix, iy, _ = unit(gx4 - hx, gy4 - hy)
     direct = side == ""
     cos_cut = np.where(direct, dx * ux4 + dy * uy4, ix * ux4 + iy * uy4)
@@ -161,25 +184,8 @@ def candidate_arrays(
         v_hit = v_coin[:, :, None, None] / (np.cos(np.radians(cut)) * transfer[:, :, None, None])
         speed = np.sqrt(v_hit**2 + 2 * a * d_sg) * boost
     ok &= speed <= max_speed
-    # the legs, only where the cheap tests passed: the last (to the ghost) clear of every
-    # piece but the target; a bank's first (to the cushion) clear of every piece
-    t_i, c_i, s_i, k_i = np.nonzero(ok)
-    sel = (t_i, c_i, s_i, k_i)
-    is_direct = direct[k_i]
-    start_x = np.where(is_direct, sx[s_i], hx[sel])
-    start_y = np.where(is_direct, y0, hy[sel])
-    keep = segment_clear(start_x, start_y, gx4[sel], gy4[sel], px, py, pr, r_s, self_mask[t_i])
-    first = segment_clear(sx[s_i], y0, hx[sel], hy[sel], px, py, pr, r_s - 1e-9)
-    keep &= is_direct | first
-    t_i, c_i, s_i, k_i = (v[keep] for v in sel)
-    sel = (t_i, c_i, s_i, k_i)
-    return dict(
-        placement=sx[s_i],
-        angle=np.degrees(np.arctan2(dy[sel], dx[sel])),
-        speed=speed[sel],
-        cut=cut[sel],
-        piece=targets[t_i],
-        pocket=c_i,
-        kind=k_i,
-        names=names,
-    )
+    sel = _clear_legs(ok, direct, sx, y0, (hx, hy), (gx4, gy4), (px, py, pr), r_s, self_mask)
+    t_i, c_i, s_i, k_i = sel
+    angle = np.degrees(np.arctan2(dy[sel], dx[sel]))
+    return dict(placement=sx[s_i], angle=angle, speed=speed[sel], cut=cut[sel],
+                piece=targets[t_i], pocket=c_i, kind=k_i, names=names)  # fmt: skip
