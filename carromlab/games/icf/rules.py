@@ -248,6 +248,60 @@ def _mask(roles: Mapping[str, Any], key: str, n: int) -> np.ndarray:
     return m
 
 
+def _touched(fk, fc, pocketed, touchable, contacts) -> np.ndarray:
+    """Whether each stroke touched a coin or the queen: first, pocketed, or (where the
+    contact counts are given) at any contact."""
+    b, n = pocketed.shape
+    first_idx = np.clip(fc.astype(np.int64), 0, n - 1)
+    touched = (fk == 1) & touchable[first_idx]
+    touched |= (pocketed & touchable).any(axis=1)
+    if contacts is not None:
+        touched |= (np.asarray(contacts).reshape(b, n)[:, touchable] > 0).any(axis=1)
+    return touched
+
+
+def _queen(turn: IcfTurn, queen_pocketed, queen_present: bool, own_pocketed, own_kept,
+           striker_pocketed) -> tuple:  # fmt: skip
+    """The queen's clauses (decisions 10-12; laws 97a, 97b): whether pocketing her was
+    illegal (a due outstanding, or no own coin down nor pocketed with her), covered (now or,
+    pending, by this stroke), awaiting cover, returned, and uncovered after the stroke."""
+    b = len(queen_pocketed)
+    queen_illegal = queen_pocketed & (
+        (turn.dues > 0) | ((turn.own_down == 0) & (own_pocketed == 0))
+    )
+    legal_queen = queen_pocketed & ~queen_illegal & ~striker_pocketed
+    needed = 1 if turn.own_down > 0 else 2  # 97a / 97b
+    covered_now = legal_queen & (own_kept >= needed)
+    covered_pending = np.full(b, turn.queen_pending) & (own_kept >= 1)
+    queen_covered = covered_now | covered_pending
+    queen_awaits_cover = legal_queen & ~covered_now
+    queen_returned = (queen_pocketed & ~legal_queen) | (
+        np.full(b, turn.queen_pending) & ~covered_pending
+    )
+    queen_on_board_after = (queen_present & ~queen_pocketed) | queen_returned
+    queen_uncovered_after = queen_on_board_after | queen_awaits_cover
+    return queen_illegal, queen_covered, queen_awaits_cover, queen_returned, queen_uncovered_after
+
+
+def _board_end(own, opp, own_kept, opp_pocketed, queen_uncovered_after) -> tuple:
+    """The board's end (decisions 7, 8): the fouls of pocketing one's last coin before the
+    queen is covered and of pocketing the opponent's last coin, the board lost or won, and
+    the points conceded with a lost board."""
+    n_own, n_opp = int(own.sum()), int(opp.sum())
+    own_left = n_own - own_kept
+    last_own = (n_own > 0) & (own_kept > 0) & (own_left == 0)
+    opponent_last_coin = (n_opp > 0) & (opp_pocketed == n_opp)
+    last_coin_before_queen = last_own & queen_uncovered_after & ~opponent_last_coin
+    board_lost = last_coin_before_queen | opponent_last_coin
+    board_won = last_own & ~board_lost
+    conceded = np.where(
+        board_lost,
+        BOARD_POINTS_COIN * own_left + BOARD_POINTS_QUEEN * queen_uncovered_after,
+        0,
+    )
+    return last_coin_before_queen, opponent_last_coin, board_lost, board_won, conceded
+
+
 def evaluate_icf(
     capture,
     first_contact_kind,
@@ -296,13 +350,8 @@ def evaluate_icf(
     queen_present = bool(queen.any())
     queen_pocketed = (pocketed & queen).any(axis=1)
 
-    # -- break (decision 9)
-    touchable = coins | queen
-    first_idx = np.clip(fc.astype(np.int64), 0, n - 1)
-    touched = (fk == 1) & touchable[first_idx]
-    touched |= (pocketed & touchable).any(axis=1)
-    if contacts is not None:
-        touched |= (np.asarray(contacts).reshape(b, n)[:, touchable] > 0).any(axis=1)
+    # -- break (decision 9): a break that touched no coin nor the queen
+    touched = _touched(fk, fc, pocketed, coins | queen, contacts)
     break_no_coin = np.full(b, turn.is_break) & ~touched
 
     # -- coins kept / returned, dues (decision 5)
@@ -315,34 +364,12 @@ def evaluate_icf(
     dues_after = owed - paid
 
     # -- the queen
-    queen_illegal = queen_pocketed & (
-        (turn.dues > 0) | ((turn.own_down == 0) & (own_pocketed == 0))
-    )
-    legal_queen = queen_pocketed & ~queen_illegal & ~striker_pocketed
-    needed = 1 if turn.own_down > 0 else 2  # 97a / 97b
-    covered_now = legal_queen & (own_kept >= needed)
-    covered_pending = np.full(b, turn.queen_pending) & (own_kept >= 1)
-    queen_covered = covered_now | covered_pending
-    queen_awaits_cover = legal_queen & ~covered_now
-    queen_returned = (queen_pocketed & ~legal_queen) | (
-        np.full(b, turn.queen_pending) & ~covered_pending
-    )
-    queen_on_board_after = (queen_present & ~queen_pocketed) | queen_returned
-    queen_uncovered_after = queen_on_board_after | queen_awaits_cover
+    q = _queen(turn, queen_pocketed, queen_present, own_pocketed, own_kept, striker_pocketed)
+    queen_illegal, queen_covered, queen_awaits_cover, queen_returned, queen_uncovered_after = q
 
     # -- the board's end (decisions 7, 8)
-    n_own, n_opp = int(own.sum()), int(opp.sum())
-    own_left = n_own - own_kept
-    last_own = (n_own > 0) & (own_kept > 0) & (own_left == 0)
-    opponent_last_coin = (n_opp > 0) & (opp_pocketed == n_opp)
-    last_coin_before_queen = last_own & queen_uncovered_after & ~opponent_last_coin
-    board_lost = last_coin_before_queen | opponent_last_coin
-    board_won = last_own & ~board_lost
-    conceded = np.where(
-        board_lost,
-        BOARD_POINTS_COIN * own_left + BOARD_POINTS_QUEEN * queen_uncovered_after,
-        0,
-    )
+    end = _board_end(own, opp, own_kept, opp_pocketed, queen_uncovered_after)
+    last_coin_before_queen, opponent_last_coin, board_lost, board_won, conceded = end
 
     # -- continuation (decision 1)
     continues = (own_pocketed > 0) | queen_awaits_cover
@@ -354,9 +381,7 @@ def evaluate_icf(
         "foul.last_coin_before_queen": last_coin_before_queen,
         "foul.opponent_last_coin": opponent_last_coin,
     }
-    foul = np.zeros(b, dtype=bool)
-    for v in fouls.values():
-        foul = foul | v
+    foul = np.logical_or.reduce([np.zeros(b, dtype=bool), *fouls.values()])
 
     points = (
         scoring.own_coin * own_kept
