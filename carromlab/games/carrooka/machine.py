@@ -320,29 +320,10 @@ def apply_stroke(
     sequence = state.phase in ("sequence", "black_respotted")
     is_bonus = state.again is not None
 
-    # pieces after the stroke: reds down stay out; colours down are re-spotted unless potted
-    # legally in the sequence as the colour on (a free counter standing in for it goes back)
-    stay = [Piece(p.id, p.kind, p.owner, *xy[k + 1]) for k, p in enumerate(ps) if not down[k]]
     colours_down = [p.kind for k, p in enumerate(ps) if down[k] and p.kind != "red"]
     to_respot = [c for c in colours_down if foul or not sequence or c != turn.on]
     pocketed = tuple(p.id for k, p in enumerate(ps) if 0 <= capture[k + 1] < n_pockets)
-    pos = pos0.replace(pieces=tuple(stay))
-    # the striker: back to the break line after a foul; else where it stopped (or relocated)
-    striker_down = capture[0] >= 0
-    if foul:
-        rest = xy[0] if not striker_down else _capture_point(pos0.board, int(capture[0]), xy[0])
-    else:
-        x, y = xy[0]
-        if config.margin_relocation:
-            x, y = st.margin_relocation(pos, x, y)
-        pos = _with_striker(pos, (x, y))
-    # colours whose own spot is free go home first; the others then take the highest-value
-    # free spots, highest value first (decision 2)
-    spots = pos.board.spots()
-    for c in sorted(to_respot, key=lambda c: (not _spot_free(pos, spots[c]), -COLOUR_VALUES[c])):
-        pos = respot(pos, c)
-    if foul:
-        pos = _with_striker(pos, st.nearest_free_break_point(pos, rest))
+    pos = _pieces_after(pos0, ps, down, capture, xy, to_respot, foul, config)
     scores = list(state.scores)
     if not foul:
         scores[state.player] += points
@@ -367,6 +348,45 @@ def apply_stroke(
         after_foul=False,
         history=(*state.history, result),
     )
+    return _next_turn(state, new, turn, config, foul=foul, potted=potted, is_bonus=is_bonus)
+
+
+def _pieces_after(pos0, ps, down, capture, xy, to_respot, foul: bool, config) -> Position:
+    """The position after a stroke: the reds down stay out; the colours ``to_respot`` go back
+    (those potted legally in the sequence as the colour on stay out; a free counter standing
+    in for one goes back), each to its own spot when free, the others to the highest-value
+    free spots, highest value first (decision 2); the striker back to the break line after a
+    foul, else where it stopped (or relocated off the margin)."""
+    stay = [Piece(p.id, p.kind, p.owner, *xy[k + 1]) for k, p in enumerate(ps) if not down[k]]
+    pos = pos0.replace(pieces=tuple(stay))
+    striker_down = capture[0] >= 0
+    if foul:
+        rest = xy[0] if not striker_down else _capture_point(pos0.board, int(capture[0]), xy[0])
+    else:
+        x, y = xy[0]
+        if config.margin_relocation:
+            x, y = st.margin_relocation(pos, x, y)
+        pos = _with_striker(pos, (x, y))
+    spots = pos.board.spots()
+    for c in sorted(to_respot, key=lambda c: (not _spot_free(pos, spots[c]), -COLOUR_VALUES[c])):
+        pos = respot(pos, c)
+    if foul:
+        pos = _with_striker(pos, st.nearest_free_break_point(pos, rest))
+    return pos
+
+
+def _next_turn(
+    state: CarrookaState,
+    new: CarrookaState,
+    turn: CarrookaTurn,
+    config: CarrookaConfig,
+    foul: bool,
+    potted: bool,
+    is_bonus: bool,
+) -> CarrookaState:
+    """After a stroke of ``state`` (``new``: the stroke applied): who plays next and at what
+    (the phase, the colour on, a bonus shot, the game's end), by the rules' order of play."""
+    pos = new.position
     reds_left = pos.count("red")
     other = 1 - state.player
 
