@@ -78,7 +78,6 @@ import dataclasses
 import json
 import math
 import re
-import sys
 import typing
 from dataclasses import dataclass
 from functools import cache
@@ -97,97 +96,34 @@ from pydantic import (
 
 from carromlab.equipment import BOARDS, Board, game_set
 from carromlab.errors import PositionError
-
-FORMAT = "carromlab-position"
-FORMAT_VERSION = 1
-
-MAX_BYTES = 256 * 1024
-MAX_DEPTH = 16
-MAX_INT_DIGITS = 20
-MAX_PIECES = 64
-MAX_WORD = 64
-MAX_NAME = 200
-MAX_DESCRIPTION = 4000
-MAX_TURN_FIELDS = 16
-_MAX_FLOAT = sys.float_info.max
-
-
-@dataclass(frozen=True)
-class Bound:
-    """A board field's range: ``lo <= value <= hi`` in ``unit``."""
-
-    lo: float
-    hi: float
-    unit: str
-
-
-MASS = Bound(1e-4, 10.0, "kg")
-LENGTH = Bound(1e-4, 5.0, "m")
-SPEED = Bound(1e-4, 100.0, "m/s")
-#: Whole-number board fields and their ranges (a new int field needs an entry here).
-COUNTS = {
-    "peg_count": Bound(1, 64, "pegs"),
-    "pocket_count": Bound(1, 64, "pockets"),
-    "throw_sticks": Bound(1, 20, "stick lengths"),
-    "pro_throw_sticks": Bound(1, 20, "stick lengths"),
-}
-
-
-def bound_of(name: str, kind: type) -> Bound | None:
-    """The range of the board field ``name`` of type ``kind`` (int or float); None: any finite
-    number (angles)."""
-    if kind is int:
-        return COUNTS[name]
-    if name.endswith("_mass"):
-        return MASS
-    if name.endswith("_speed"):
-        return SPEED
-    if "angle" in name:
-        return None
-    return LENGTH
-
-
-# ---------------------------------------------------------------------- values in messages
-
-
-class LongInteger:
-    """An integer literal longer than ``MAX_INT_DIGITS`` digits, left unconverted; the schema
-    refuses it where it stands, naming its field."""
-
-    def __init__(self, text: str):
-        self.digits = len(text.lstrip("-"))
-
-    def __repr__(self) -> str:
-        return f"an integer of {self.digits} digits"
-
-
-def show(value: Any, limit: int = 40) -> str:
-    """``value`` for a one-line message: JSON's words for null and booleans, containers by
-    size, long integers by their digits, everything else as ``repr`` cut to ``limit``."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int) and abs(value) >= 10**MAX_INT_DIGITS:
-        return f"an integer of {_digits(value)} digits"
-    if isinstance(value, dict):
-        return f"an object of {len(value)} key{'s' * (len(value) != 1)}"
-    if isinstance(value, (list, tuple)):
-        return f"a list of {len(value)} item{'s' * (len(value) != 1)}"
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _digits(value: int) -> str:
-    try:
-        return str(len(str(abs(value))))
-    except ValueError:  # beyond Python's int-to-text limit (4,300 digits)
-        return f"about {round(abs(value).bit_length() * math.log10(2)):,}"
-
-
-def _key(name: Any) -> str:
-    return name if isinstance(name, str) and name.isidentifier() else show(name)
-
+from carromlab.position_limits import (  # noqa: F401 (named here too)
+    _MAX_FLOAT,
+    COUNTS,
+    FORMAT,
+    FORMAT_VERSION,
+    LENGTH,
+    MASS,
+    MAX_BYTES,
+    MAX_DEPTH,
+    MAX_DESCRIPTION,
+    MAX_INT_DIGITS,
+    MAX_NAME,
+    MAX_PIECES,
+    MAX_TURN_FIELDS,
+    MAX_WORD,
+    SPEED,
+    Bound,
+    LongInteger,
+    _digits,
+    _key,
+    bound_of,
+    show,
+)
+from carromlab.schema_documents import (
+    schema_document,
+    schema_text,
+    write_schema,
+)
 
 # ---------------------------------------------------------------------- step 1: the document
 
@@ -649,26 +585,6 @@ def json_schema() -> dict[str, Any]:
         f"duplicate keys or with integer literals of more than {MAX_INT_DIGITS} digits are "
         "refused before this schema applies; see docs/positions.md.",
     )
-
-
-def schema_document(schema: dict[str, Any], tail: str) -> dict[str, Any]:
-    """A pydantic model's JSON Schema as a committed document: ``tail`` (what is checked
-    beyond it) added to its description, the draft named. Shared by the position, sweep and
-    study schemas."""
-    schema["description"] = f"{schema['description']} {tail}"
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
-
-
-def schema_text(schema: dict[str, Any]) -> str:
-    """A schema document as the text of its committed file."""
-    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
-
-
-def write_schema(text: str, default: str) -> None:  # pragma: no cover - a module's main
-    """Write ``text`` to the path given on the command line, else ``default``."""
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(default)
-    out.write_text(text)
-    print(f"wrote {out}")
 
 
 def json_schema_text() -> str:
