@@ -241,12 +241,14 @@ def test_study_check_prints_the_plan_and_plays_nothing(capsys):
     with no_work():
         code, out, err = run(capsys, "study", "check", str(spec))
         assert code == 0, err
-        assert "arms as played (14):" in out and "laws@search~mu-low" in out
-        assert "games in all: 1,400" in out and "time: about" in out
+        assert (
+            "arms as played (16):" in out and "laws@learned" in out and "laws@search~mu-low" in out
+        )
+        assert "games in all: 1,500" in out and "time: about" in out
         code, out, err = run(capsys, "study", "check", str(spec), "--json")
     assert code == 0, err
     data = json.loads(out)
-    assert data["games"] == 1400 and len(data["arms"]) == 14
+    assert data["games"] == 1500 and len(data["arms"]) == 16
     assert data["arms"][0]["players"] == ["greedy-race", "greedy-race"]
     assert data["seconds"] > 0 and data["costs"][0]["machine"]
 
