@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import jax
-import numpy as np
 
 #: Materials of pieces that play the striker's part (harder, heavier): contacts with them use
 #: ``e_striker``.
@@ -83,11 +82,6 @@ class Physics:
         """The coins' sliding deceleration, ``mu * g`` (m/s^2)."""
         return self.mu * self.g
 
-    def decelerations(self, striker: Any) -> Any:
-        """Each disc's sliding deceleration (m/s^2): ``mu * g``, times ``striker_friction``
-        where ``striker`` (one bool a disc: the striker's material) is set (NumPy)."""
-        return self.mu * self.g * np.where(striker, self.striker_friction, 1.0)
-
     def pair_restitution(self, material_a: str, material_b: str) -> float:
         if material_a in STRIKER_MATERIALS or material_b in STRIKER_MATERIALS:
             return self.e_striker
@@ -104,6 +98,8 @@ class Physics:
 TRACED_FIELDS = tuple(
     f.name for f in dataclasses.fields(Physics) if not f.metadata.get("static", False)
 )
+#: The other fields of :class:`Physics`: static, part of the compiled program.
+STATIC_FIELDS = tuple(f.name for f in dataclasses.fields(Physics) if f.name not in TRACED_FIELDS)
 
 #: Fields a physics' plain form (:func:`plain_physics`) leaves out while they hold these
 #: values, their defaults: they came after results were keyed and described by that form,

@@ -23,14 +23,13 @@ import jax
 import jax.numpy as jnp
 
 from carromlab.errors import CarromlabError
-from carromlab.physics.params import TRACED_FIELDS, Physics, plain_physics
+from carromlab.physics.params import STATIC_FIELDS, TRACED_FIELDS, Physics, plain_physics
 
 #: The key stream physics draws come from (any constant apart from the noise's 1-3).
 PHYSICS_STREAM = 1000
 #: The fields a prior can draw: the traced ones (a static field, ``striker_friction``, is
 #: part of the compiled program). Their order fixes each field's key stream.
 FIELDS = TRACED_FIELDS
-STATIC_FIELDS = tuple(f.name for f in dataclasses.fields(Physics) if f.name not in FIELDS)
 
 
 @dataclass(frozen=True)

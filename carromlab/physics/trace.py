@@ -11,7 +11,7 @@ def sample_paths(trace, deceleration, points: int = 16) -> tuple[np.ndarray, np.
     """Positions along every disc's path: arrays (n_points, N) of x and y.
 
     Between two recorded events each disc slides straight, decelerating at ``deceleration``
-    (mu * g; or one a disc, ``Physics.decelerations``) until it stops
+    (mu * g; or an array, one a disc) until it stops
     (:func:`~carromlab.physics.sliding.slide`); ``points`` samples per segment between
     events. A captured disc's path ends where it was captured (NaN after).
     """

@@ -15,6 +15,7 @@ from carromlab.plot.boards import (
     Z_PIECE_TOP,
     BoardPlot,
 )
+from carromlab.plot.shotmap_parts import BEST_STAR
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -218,12 +219,7 @@ def _star_best(ax: Axes, df, value: str):
     (star,) = ax.plot(
         best["aim_x"],
         best["aim_y"],
-        marker="*",
-        markersize=15,
-        color="white",
-        markeredgecolor="black",
-        markeredgewidth=1.0,
-        linestyle="none",
+        **BEST_STAR,
         zorder=60,
         gid="best",
     )

@@ -59,6 +59,7 @@ from carromlab.plot.shotmap_board import (
 )
 from carromlab.plot.shotmap_parts import (
     _AXIS_LABELS,
+    BEST_STAR,
     BLANK_COLOR,
     WARNING_COLOR,
     BestOnEdgeWarning,
@@ -206,12 +207,7 @@ def _star_best(
     (star,) = ax.plot(
         xs[ix],
         ys[iy],
-        marker="*",
-        markersize=15,
-        color="white",
-        markeredgecolor="black",
-        markeredgewidth=1.0,
-        linestyle="none",
+        **BEST_STAR,
         gid="best",
         label=f"best: {_fmt(float(z[iy, ix]))}{_interval(row, value)} at {where}",
     )

@@ -14,6 +14,16 @@ import numpy as np
 
 from carromlab.plot.boards import Z_LABEL, Z_PIECE
 
+#: The best cell's or aim's marker on a map (a white star outlined in black).
+BEST_STAR = {
+    "marker": "*",
+    "markersize": 15,
+    "color": "white",
+    "markeredgecolor": "black",
+    "markeredgewidth": 1.0,
+    "linestyle": "none",
+}
+
 if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.axes import Axes
